@@ -1,0 +1,57 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "ChatArchive",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "ChatArchive", targets: ["ChatArchive"]),
+        .executable(name: "chat-archive", targets: ["chat-archive"]),
+        .executable(name: "chat-archive-bench", targets: ["chat-archive-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+    ],
+    targets: [
+        // Layer 0: plain values.
+        .target(name: "ChatModel"),
+        // Layer 1: the only code that sees ICU headers (and the FTS5 tokenizer written over them).
+        .target(
+            name: "CChatICU",
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [
+                .linkedLibrary("icuuc"), .linkedLibrary("icui18n"), .linkedLibrary("icudata"),
+                .linkedLibrary("sqlite3"),
+            ]),
+        // Layer 2: analysis (normaliser, tokenizer, markdown, mentions, display text).
+        .target(name: "ChatText", dependencies: ["ChatModel", "CChatICU"]),
+        // Layer 2: readers of export formats, producing ChatModel values.
+        .target(name: "ChatImport", dependencies: ["ChatModel"]),
+        // Layer 3: the SQLite archive.
+        .target(
+            name: "ChatIndex",
+            dependencies: ["ChatModel", "ChatText", "CChatICU", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Layer 4: queries.
+        .target(name: "ChatSearch", dependencies: ["ChatModel", "ChatText", "ChatIndex", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Layer 5: the public façade.
+        .target(name: "ChatArchive", dependencies: ["ChatModel", "ChatText", "ChatImport", "ChatIndex", "ChatSearch"]),
+        .executableTarget(
+            name: "chat-archive",
+            dependencies: ["ChatArchive", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(
+            name: "chat-archive-bench",
+            dependencies: [
+                "ChatArchive", "CChatICU", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .target(name: "ChatTestSupport", dependencies: ["ChatArchive"], path: "Sources/ChatTestSupport"),
+        .testTarget(name: "ChatModelTests", dependencies: ["ChatModel"]),
+        .testTarget(name: "ChatTextTests", dependencies: ["ChatText", "ChatTestSupport"]),
+        .testTarget(name: "ChatImportTests", dependencies: ["ChatImport", "ChatTestSupport"]),
+        .testTarget(name: "ChatIndexTests", dependencies: ["ChatIndex", "ChatTestSupport"]),
+        .testTarget(name: "ChatSearchTests", dependencies: ["ChatSearch", "ChatTestSupport"]),
+        .testTarget(name: "ChatArchiveTests", dependencies: ["ChatArchive", "ChatTestSupport", "chat-archive"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

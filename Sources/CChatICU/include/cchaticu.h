@@ -1,0 +1,62 @@
+// CChatICU: the only code of ChatArchive that includes ICU headers.
+//
+// Everything here takes and returns UTF-8 bytes and stdint types, so Swift can import it
+// next to Foundation (whose own ICU module clashes with the system headers).
+#ifndef CCHATICU_H
+#define CCHATICU_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Version of the analyser (normaliser + tokenizer rules). Bump it whenever the tokens a
+/// text produces change: archives built with another version rebuild their FTS indexes.
+int32_t cchaticu_analyzer_version(void);
+
+/// Normalises UTF-8 text for search: NFKC, full case folding, removal of optional marks
+/// (Latin/Greek/Cyrillic accents, Hebrew points, Arabic harakat and tatweel), folding of
+/// Latin letters without decomposition (ł ø đ æ œ ı þ …). Marks that are part of spelling
+/// (Thai, Indic) are kept.
+/// Writes a malloc'ed buffer to *out (free it with cchaticu_free) and its length to *outLen.
+/// Returns 0 on success, a negative value on failure (then *out is NULL).
+int32_t cchaticu_normalize(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen);
+
+/// Loose transliteration to ASCII for name search (`Дмитрий` → `dmitrij`, `Łukasz` → `lukasz`),
+/// lower-cased. Same memory rules as cchaticu_normalize.
+int32_t cchaticu_transliterate(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen);
+
+void cchaticu_free(void *p);
+
+/// Token flags passed to the callback.
+enum {
+    /// The token occupies the same position as the previous one (FTS5_TOKEN_COLOCATED).
+    CCHATICU_TOKEN_COLOCATED = 1,
+};
+
+/// Tokenizer modes.
+enum {
+    /// Tokens of a document (what is indexed).
+    CCHATICU_MODE_DOCUMENT = 0,
+    /// Tokens of a query string (FTS5_TOKENIZE_QUERY).
+    CCHATICU_MODE_QUERY = 1,
+};
+
+/// Receives one token: its normalised bytes and the byte range [start, end) of the source it
+/// came from. Return 0 to continue, anything else to stop (the value is returned by tokenize).
+typedef int32_t (*cchaticu_token_fn)(void *ctx, int32_t flags, const uint8_t *token, int32_t tokenLen,
+                                     int32_t start, int32_t end);
+
+/// Runs the analyser over UTF-8 text, exactly as the FTS5 tokenizer does.
+int32_t cchaticu_tokenize(const uint8_t *text, int32_t len, int32_t mode, void *ctx, cchaticu_token_fn fn);
+
+/// Registers the FTS5 tokenizer named "chat" on an sqlite3 connection (`sqlite3 *` passed as
+/// void *). Returns an SQLite result code (0 = SQLITE_OK).
+int32_t cchaticu_register_fts5(void *db);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,127 @@
+import ChatModel
+
+/// One value an importer produces, in the order the archive must receive them: a chat
+/// before its members and items.
+public enum ImportRecord: Sendable {
+    case chat(Chat)
+    case member(Member)
+    case item(Item)
+}
+
+/// Where a problem in an export was found: the file (or `zip!entry`), and a line, a byte
+/// offset or a record key, whichever the format has.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var byteOffset: Int64?
+    /// A record key where lines make no sense (a SQLite table and key).
+    public var record: String?
+
+    public init(file: String, line: Int? = nil, byteOffset: Int64? = nil, record: String? = nil) {
+        self.file = file
+        self.line = line
+        self.byteOffset = byteOffset
+        self.record = record
+    }
+
+    public var description: String {
+        var s = file
+        if let line { s += ":\(line)" }
+        if let byteOffset { s += " (byte \(byteOffset))" }
+        if let record { s += " [\(record)]" }
+        return s
+    }
+}
+
+/// A problem in an export: where, and what, in words a user can act on.
+public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
+    public var location: SourceLocation
+    public var message: String
+    public init(_ location: SourceLocation, _ message: String) {
+        self.location = location
+        self.message = message
+    }
+    public var description: String { "\(location): \(message)" }
+}
+
+/// An error that stops an import: an unrecognised file, an encrypted database, a refused zip.
+public struct ImportError: Error, Sendable, CustomStringConvertible {
+    public var location: SourceLocation?
+    public var message: String
+    public init(_ message: String, at location: SourceLocation? = nil) {
+        self.location = location
+        self.message = message
+    }
+    public var description: String { location.map { "\($0): \(message)" } ?? message }
+}
+
+/// Receives what an importer reads. The archive writer implements it; tests collect into arrays.
+///
+/// `emit` may throw to stop the import (cancellation, `--strict`, a storage failure).
+public protocol ImportSink: AnyObject {
+    /// One chat, member or item.
+    func emit(_ record: ImportRecord) throws
+    /// A bad record that was skipped. Throws to stop (strict mode).
+    func report(_ issue: ImportIssue) throws
+    /// Progress through the current source: bytes consumed of its total (when known).
+    func progress(bytesRead: Int64, totalBytes: Int64?)
+}
+
+extension ImportSink {
+    public func progress(bytesRead: Int64, totalBytes: Int64?) {}
+}
+
+/// A reader of one export format.
+public protocol ArchiveImporter: Sendable {
+    /// The format's name as `--format` takes it.
+    static var formatName: String { get }
+    /// Reads the export at `source` and sends everything to `sink`, streaming: memory stays
+    /// bounded whatever the export's size.
+    func read(_ source: ImportSource, into sink: any ImportSink) throws
+}
+
+/// An export to read: a file, a folder, or an entry list of a zip.
+public struct ImportSource: Sendable {
+    /// Path as given by the user (used in messages).
+    public var path: String
+    /// Options the user gave.
+    public var options: ImportOptions
+    public init(path: String, options: ImportOptions = ImportOptions()) {
+        self.path = path
+        self.options = options
+    }
+}
+
+/// Options for importers.
+public struct ImportOptions: Sendable {
+    /// Zone for formats with floating local times (WhatsApp, old Telegram), as seconds east of UTC
+    /// or an IANA identifier resolved by the caller.
+    public var timeZoneIdentifier: String?
+    /// WhatsApp: the author name that is the archive's owner.
+    public var ownerName: String?
+    public init(timeZoneIdentifier: String? = nil, ownerName: String? = nil) {
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.ownerName = ownerName
+    }
+}
+
+/// Collects records in memory: for tests and small imports.
+public final class CollectingSink: ImportSink {
+    public private(set) var chats: [Chat] = []
+    public private(set) var members: [Member] = []
+    public private(set) var items: [Item] = []
+    public private(set) var issues: [ImportIssue] = []
+    public var isStrict = false
+    public init() {}
+    public func emit(_ record: ImportRecord) throws {
+        switch record {
+        case .chat(let c): chats.append(c)
+        case .member(let m): members.append(m)
+        case .item(let i): items.append(i)
+        }
+    }
+    public func report(_ issue: ImportIssue) throws {
+        issues.append(issue)
+        if isStrict { throw issue }
+    }
+}

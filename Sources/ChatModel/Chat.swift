@@ -1,0 +1,95 @@
+/// The kind of conversation a ``Chat`` is, as SimpleX names them.
+public enum ChatType: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A one-to-one conversation with a contact.
+    case direct
+    /// A group (also a business chat when ``Chat/business`` is set).
+    case group
+    /// The user's own notes ("local" chat).
+    case local
+    /// An incoming contact request not yet accepted.
+    case contactRequest
+    /// A pending connection (an invitation sent or received, not yet connected).
+    case contactConnection
+}
+
+/// The role of the user in a business chat.
+public enum BusinessRole: String, Sendable, Hashable, Codable {
+    /// The user is the customer of the business the chat is with.
+    case business
+    /// The user is the business; the other side is a customer.
+    case customer
+}
+
+/// How a chat notifies; `none` is a muted chat.
+public enum NotificationMode: String, Sendable, Hashable, Codable {
+    case all, mentions, none
+}
+
+/// A conversation as an exporter describes it, before it has an archive id.
+public struct Chat: Sendable, Hashable {
+    /// The chat's id in its source, unique within the archive (importers prefix it when needed).
+    public var sourceId: String
+    public var type: ChatType
+    public var displayName: String
+    public var fullName: String
+    public var localAlias: String
+    public var isFavorite: Bool
+    public var notifications: NotificationMode
+    /// The user marked the chat unread (SimpleX's `unreadChat`).
+    public var isMarkedUnread: Bool
+    public var business: BusinessRole?
+    public var tags: [String]
+    /// An unsent draft, when the source has one.
+    public var draft: String?
+    /// The format the chat came from (`jsonl`, `telegram`, …).
+    public var source: String
+
+    public init(
+        sourceId: String, type: ChatType, displayName: String, fullName: String = "", localAlias: String = "",
+        isFavorite: Bool = false, notifications: NotificationMode = .all, isMarkedUnread: Bool = false,
+        business: BusinessRole? = nil, tags: [String] = [], draft: String? = nil, source: String = "jsonl"
+    ) {
+        self.sourceId = sourceId
+        self.type = type
+        self.displayName = displayName
+        self.fullName = fullName
+        self.localAlias = localAlias
+        self.isFavorite = isFavorite
+        self.notifications = notifications
+        self.isMarkedUnread = isMarkedUnread
+        self.business = business
+        self.tags = tags
+        self.draft = draft
+        self.source = source
+    }
+
+    /// Whether the chat is muted (notifications off).
+    public var isMuted: Bool { notifications == .none }
+}
+
+/// A participant of a chat: a group member, or the peer of a direct chat.
+public struct Member: Sendable, Hashable {
+    public var chatSourceId: String
+    /// The member's id in its source, unique within the chat.
+    public var sourceId: String
+    public var displayName: String
+    public var fullName: String
+    public var localAlias: String
+    /// This member is the archive's owner.
+    public var isUser: Bool
+
+    public init(
+        chatSourceId: String, sourceId: String, displayName: String, fullName: String = "", localAlias: String = "",
+        isUser: Bool = false
+    ) {
+        self.chatSourceId = chatSourceId
+        self.sourceId = sourceId
+        self.displayName = displayName
+        self.fullName = fullName
+        self.localAlias = localAlias
+        self.isUser = isUser
+    }
+
+    /// The name a person sees: the local alias when set, else the display name.
+    public var shownName: String { localAlias.isEmpty ? displayName : localAlias }
+}

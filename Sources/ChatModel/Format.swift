@@ -1,0 +1,117 @@
+/// The colours of SimpleX's `colored` format.
+public enum FormatColor: String, Sendable, Hashable, CaseIterable {
+    case red, green, blue, yellow, cyan, magenta, black, white
+}
+
+/// SimpleX's SimpleX-link kinds.
+public enum SimplexLinkType: String, Sendable, Hashable {
+    case invitation, contact, group, channel, relay
+}
+
+/// The parsed form of a SimpleX name (`#group`, `@name.tld`).
+public struct SimplexNameInfo: Sendable, Hashable {
+    public enum NameType: String, Sendable, Hashable { case publicGroup, contact }
+    public var nameType: NameType
+    /// `simplex`, `testing` or `web`.
+    public var nameTLD: String
+    public var domain: String
+    /// Labels before the domain, nearest first.
+    public var subDomain: [String]
+    public init(nameType: NameType, nameTLD: String, domain: String, subDomain: [String]) {
+        self.nameType = nameType
+        self.nameTLD = nameTLD
+        self.domain = domain
+        self.subDomain = subDomain
+    }
+}
+
+/// A span's format: SimpleX's `Format`, plus the kinds other exports have (`underline`,
+/// `hashtag`, `quote`), which SimpleX's parser never produces.
+public enum Format: Sendable, Hashable {
+    case bold
+    case italic
+    case strikeThrough
+    case snippet
+    case secret
+    case small
+    case colored(FormatColor)
+    case uri
+    case hyperLink(showText: String?, linkUri: String)
+    case simplexLink(showText: String?, linkType: SimplexLinkType, simplexUri: String, smpHosts: [String])
+    case simplexName(SimplexNameInfo)
+    case command(String)
+    case mention(memberName: String)
+    case email
+    case phone
+    /// Extension (Telegram, Discord, Slack): underlined text.
+    case underline
+    /// Extension (Telegram, Slack): a `#hashtag`.
+    case hashtag
+    /// A format this version does not know, kept as its JSON.
+    case unknown(JSONValue)
+
+    /// The `type` tag of SimpleX's JSON encoding.
+    public var typeName: String {
+        switch self {
+        case .bold: "bold"
+        case .italic: "italic"
+        case .strikeThrough: "strikeThrough"
+        case .snippet: "snippet"
+        case .secret: "secret"
+        case .small: "small"
+        case .colored: "colored"
+        case .uri: "uri"
+        case .hyperLink: "hyperLink"
+        case .simplexLink: "simplexLink"
+        case .simplexName: "simplexName"
+        case .command: "command"
+        case .mention: "mention"
+        case .email: "email"
+        case .phone: "phone"
+        case .underline: "underline"
+        case .hashtag: "hashtag"
+        case .unknown: "unknown"
+        }
+    }
+
+    /// Whether `has:link` counts this span (MARKDOWN.md §10).
+    public var isLink: Bool {
+        switch self {
+        case .uri, .hyperLink, .simplexLink, .simplexName: true
+        default: false
+        }
+    }
+}
+
+/// One piece of SimpleX's `FormattedText`: text with an optional format.
+public struct FormattedText: Sendable, Hashable {
+    public var text: String
+    public var format: Format?
+    public init(_ text: String, _ format: Format? = nil) {
+        self.text = text
+        self.format = format
+    }
+
+    /// The text a reader sees for this piece (MARKDOWN.md §10): a hyperlink's show-text, a
+    /// bracketed SimpleX link's show-text, `@name` for a mention, else the piece's text.
+    public var shownText: String {
+        switch format {
+        case .hyperLink(let showText, _)?: return showText ?? text
+        case .simplexLink(let showText?, _, _, _)?: return showText
+        case .mention(let name)?: return "@" + name
+        default: return text
+        }
+    }
+}
+
+/// A formatted range of an item's display text, in UTF-16 code units.
+public struct Span: Sendable, Hashable {
+    public var start: Int
+    public var end: Int
+    public var format: Format
+    public init(start: Int, end: Int, format: Format) {
+        self.start = start
+        self.end = end
+        self.format = format
+    }
+}

@@ -1,0 +1,161 @@
+/// Who sent an item, as SimpleX's chat direction.
+public enum ItemDirection: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Sent by the user.
+    case snd
+    /// Received from someone else.
+    case rcv
+    /// A call, group or connection event.
+    case event
+}
+
+/// SimpleX's message content types.
+public enum ContentType: String, Sendable, Hashable, Codable, CaseIterable {
+    case text, link, image, video, voice, file, report, chat, event, unknown
+}
+
+/// The delivery status of a sent item.
+public enum ItemStatus: String, Sendable, Hashable, Codable {
+    case sent, delivered, read, error
+}
+
+/// The preview card of a link message.
+public struct LinkPreview: Sendable, Hashable, Codable {
+    public var uri: String
+    public var title: String
+    public var description: String
+    public init(uri: String, title: String = "", description: String = "") {
+        self.uri = uri
+        self.title = title
+        self.description = description
+    }
+}
+
+/// An item's content, following SimpleX's `MsgContent`.
+public struct MessageContent: Sendable, Hashable {
+    public var type: ContentType
+    /// The message text as written, with its markup.
+    public var text: String
+    /// For `link`: the preview card.
+    public var preview: LinkPreview?
+    /// For `video` and `voice`: the length in seconds.
+    public var duration: Int?
+    /// For `report`: the reason.
+    public var reason: String?
+
+    public init(type: ContentType, text: String, preview: LinkPreview? = nil, duration: Int? = nil, reason: String? = nil) {
+        self.type = type
+        self.text = text
+        self.preview = preview
+        self.duration = duration
+        self.reason = reason
+    }
+}
+
+/// The item an item replies to.
+public struct Quote: Sendable, Hashable {
+    /// The quoted item's source id, when known.
+    public var itemSourceId: String?
+    /// The quoted text as shown in the reply.
+    public var text: String
+    public init(itemSourceId: String?, text: String) {
+        self.itemSourceId = itemSourceId
+        self.text = text
+    }
+}
+
+/// An attachment: its file name and size.
+public struct FileRef: Sendable, Hashable {
+    public var name: String
+    public var size: Int64?
+    public init(name: String, size: Int64? = nil) {
+        self.name = name
+        self.size = size
+    }
+}
+
+/// One reaction emoji and how many reacted with it.
+public struct Reaction: Sendable, Hashable, Codable {
+    public var emoji: String
+    public var count: Int
+    public init(emoji: String, count: Int) {
+        self.emoji = emoji
+        self.count = count
+    }
+}
+
+/// The target of a mention, as the item's `mentions` map gives it.
+public struct MentionTarget: Sendable, Hashable {
+    /// The mentioned member's source id, when the source names one.
+    public var memberSourceId: String?
+    /// The mention names the archive's owner.
+    public var isUserMention: Bool
+    public init(memberSourceId: String?, isUserMention: Bool = false) {
+        self.memberSourceId = memberSourceId
+        self.isUserMention = isUserMention
+    }
+}
+
+/// How an item's text is marked up, which decides how its display text and spans are made.
+public enum Markup: Sendable, Hashable {
+    /// SimpleX markdown: the analyser parses ``MessageContent/text``.
+    case simplex
+    /// No markup: the text is shown as it is.
+    case plain
+    /// The source already split the text into formatted pieces (SimpleX `formattedText`,
+    /// Telegram entities, Slack blocks); display text and spans come from them.
+    case formatted([FormattedText])
+}
+
+/// A message or event as an importer produces it, before analysis and storage.
+public struct Item: Sendable, Hashable {
+    public var chatSourceId: String
+    /// The item's id in its source, unique within its chat.
+    public var sourceId: String
+    public var timestamp: Timestamp
+    public var direction: ItemDirection
+    /// The sender's member id, for group items and where the source names one.
+    public var memberSourceId: String?
+    /// The sender's display name when the source gives a name rather than a member.
+    public var senderName: String?
+    public var content: MessageContent
+    public var markup: Markup
+    /// Mentions keyed by the name written in the text (SimpleX's `mentions` map).
+    public var mentions: [String: MentionTarget]
+    public var quote: Quote?
+    public var file: FileRef?
+    public var reactions: [Reaction]
+    public var isEdited: Bool
+    public var isDeleted: Bool
+    public var isUnread: Bool
+    public var isPinned: Bool
+    public var status: ItemStatus?
+    /// The source record as it was read (a JSON line, WhatsApp lines, a row as JSON).
+    public var raw: String?
+
+    public init(
+        chatSourceId: String, sourceId: String, timestamp: Timestamp, direction: ItemDirection,
+        memberSourceId: String? = nil, senderName: String? = nil, content: MessageContent, markup: Markup = .simplex,
+        mentions: [String: MentionTarget] = [:], quote: Quote? = nil, file: FileRef? = nil, reactions: [Reaction] = [],
+        isEdited: Bool = false, isDeleted: Bool = false, isUnread: Bool = false, isPinned: Bool = false,
+        status: ItemStatus? = nil, raw: String? = nil
+    ) {
+        self.chatSourceId = chatSourceId
+        self.sourceId = sourceId
+        self.timestamp = timestamp
+        self.direction = direction
+        self.memberSourceId = memberSourceId
+        self.senderName = senderName
+        self.content = content
+        self.markup = markup
+        self.mentions = mentions
+        self.quote = quote
+        self.file = file
+        self.reactions = reactions
+        self.isEdited = isEdited
+        self.isDeleted = isDeleted
+        self.isUnread = isUnread
+        self.isPinned = isPinned
+        self.status = status
+        self.raw = raw
+    }
+}
