@@ -27,7 +27,10 @@ let package = Package(
         // Layer 2: analysis (normaliser, tokenizer, markdown, mentions, display text).
         .target(name: "ChatText", dependencies: ["ChatModel", "CChatICU"]),
         // Layer 2: readers of export formats, producing ChatModel values.
-        .target(name: "ChatImport", dependencies: ["ChatModel"]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "ChatImport",
+            dependencies: ["ChatModel", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
         // Layer 3: the SQLite archive.
         .target(
             name: "ChatIndex",

@@ -1,0 +1,2 @@
+import CZlib
+func _zlibVersion() -> String { String(cString: zlibVersion()) }
