@@ -1,2 +1,0 @@
-import CZlib
-func _zlibVersion() -> String { String(cString: zlibVersion()) }
