@@ -67,3 +67,6 @@ int32_t cchaticu_register_fts5(void *db) {
     fts5_tokenizer tok = { stub_create, stub_delete, stub_tokenize };
     return api->xCreateTokenizer(api, "chat", NULL, &tok, NULL);
 }
+
+int32_t cchaticu_vocab_capture(int32_t enabled) { (void)enabled; return 0; }
+int32_t cchaticu_vocab_drain(void *ctx, cchaticu_token_fn fn) { (void)ctx; (void)fn; return 0; }

@@ -55,6 +55,12 @@ int32_t cchaticu_tokenize(const uint8_t *text, int32_t len, int32_t mode, void *
 /// void *). Returns an SQLite result code (0 = SQLITE_OK).
 int32_t cchaticu_register_fts5(void *db);
 
+/// Vocabulary capture for infix search: while enabled, the FTS5 tokenizer in document mode
+/// records every distinct non-colocated, non-CJK token; drain calls fn for each (start = end
+/// = 0) and clears the set. Returns 0 on success.
+int32_t cchaticu_vocab_capture(int32_t enabled);
+int32_t cchaticu_vocab_drain(void *ctx, cchaticu_token_fn fn);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,4 @@
-import ChatModel
+
 
 /// A JSON syntax error with the byte offset where it was found.
 public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {

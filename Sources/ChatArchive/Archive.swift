@@ -1,0 +1,158 @@
+import ChatImport
+import ChatIndex
+import ChatModel
+import ChatSearch
+import ChatText
+import Foundation
+import GRDB
+
+/// A chat archive: one SQLite file holding chats, members, items and their full-text indexes.
+///
+/// ```swift
+/// let archive = try Archive(path: "chats.sqlite")
+/// let report = try await archive.ingest(["export.jsonl"])
+/// let page = try await archive.search("café", options: SearchOptions(limit: 20))
+/// for hit in page.hits { print(hit.item.chatId, hit.snippet) }
+/// let context = try await archive.items(chat: page.hits[0].item.chatId, .around(page.hits[0].item.id, count: 25))
+/// ```
+///
+/// All methods are safe to call from any task; reads run concurrently with an ingest and never
+/// see half a batch.
+public final class Archive: Sendable {
+    /// The underlying database (for tools and tests).
+    public let database: ArchiveDatabase
+
+    /// Opens the archive at `path`, creating it (mode 0600) when missing.
+    ///
+    /// - Parameter rebuildProgress: called while indexes are rebuilt for a new analyser version.
+    public init(path: String, rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil) throws {
+        database = try ArchiveDatabase(path: path, rebuildProgress: rebuildProgress)
+    }
+
+    /// The default archive path: `$CHAT_ARCHIVE`, else `$XDG_DATA_HOME/chat-archive/archive.sqlite`
+    /// (`~/.local/share/chat-archive/archive.sqlite`).
+    public static var defaultPath: String {
+        let env = ProcessInfo.processInfo.environment
+        if let p = env["CHAT_ARCHIVE"], !p.isEmpty { return p }
+        let data = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.local/share")
+        return data + "/chat-archive/archive.sqlite"
+    }
+
+    // MARK: Ingest
+
+    /// Imports exports (files, folders, zips) into the archive.
+    ///
+    /// Bad records are reported and skipped (or stop the run when `options.strict`); everything
+    /// committed before an error stays. Cancelling the task stops at the next record; what was
+    /// committed stays.
+    public func ingest(
+        _ paths: [String], options: IngestOptions = IngestOptions(), progress: (@Sendable (IngestProgress) -> Void)? = nil
+    ) async throws -> IngestReport {
+        let cancelFlag = CancelFlag()
+        return try await withTaskCancellationHandler {
+            try ingestSync(paths, options: options, isCancelled: { cancelFlag.isSet }, progress: progress)
+        } onCancel: {
+            cancelFlag.set()
+        }
+    }
+
+    /// The synchronous form of ``ingest(_:options:progress:)``.
+    public func ingestSync(
+        _ paths: [String], options: IngestOptions = IngestOptions(), isCancelled: @escaping @Sendable () -> Bool = { false },
+        progress: (@Sendable (IngestProgress) -> Void)? = nil
+    ) throws -> IngestReport {
+        let writer = try ArchiveWriter(database: database)
+        let sink = WriterSink(writer: writer, strict: options.strict, isCancelled: isCancelled, onProgress: progress)
+        var report = IngestReport()
+        var fatal: Error? = nil
+        for path in paths {
+            do {
+                try IngestPipeline.read(path, options: options, into: sink)
+            } catch let stop as WriterSink.StrictStop {
+                report.stoppedEarly = true
+                _ = stop
+                break
+            } catch is WriterSink.Cancelled {
+                report.stoppedEarly = true
+                break
+            } catch let e as ImportError {
+                // One source failed as a whole: report it, keep going with the others.
+                sink.issues.append(ImportIssue(e.location ?? SourceLocation(file: path), e.message))
+                if options.strict || paths.count == 1 { fatal = e }
+                report.stoppedEarly = true
+                if options.strict { break }
+            }
+        }
+        let itemsRead = sink.itemsRead
+        let summary = try writer.finish { done, total in
+            progress?(IngestProgress(file: "", bytesRead: done, totalBytes: total, itemsRead: itemsRead, isIndexing: true))
+        }
+        report.chats = summary.chats
+        report.itemsAdded = summary.itemsAdded
+        report.itemsUpdated = summary.itemsUpdated
+        report.itemsUnchanged = summary.itemsUnchanged
+        report.itemsSkipped = summary.itemsSkipped + sink.issues.count
+        report.errors = sink.issues
+        try recordSources(paths, options: options, report: report)
+        if let fatal, report.itemsAdded + report.itemsUpdated + report.itemsUnchanged == 0 {
+            throw fatal
+        }
+        return report
+    }
+
+    private func recordSources(_ paths: [String], options: IngestOptions, report: IngestReport) throws {
+        try database.writer.write { db in
+            for p in paths {
+                try db.execute(
+                    sql: "INSERT INTO ingestSource(path, format, ingestedAt, itemsAdded, itemsUpdated, itemsSkipped) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        p, IngestPipeline.formatName(of: p, forced: options.format), Int64(Date().timeIntervalSince1970 * 1000),
+                        report.itemsAdded, report.itemsUpdated, report.itemsSkipped,
+                    ])
+            }
+        }
+    }
+
+    // MARK: Queries
+
+    /// The chat list: name search and/or a filter tab, newest activity first.
+    public func chats(matching query: String? = nil, filter: ChatFilter = .all, limit: Int = 100) async throws -> [ChatRow] {
+        try await database.writer.read { db in try ChatList.chats(matching: query, filter: filter, limit: limit, in: db) }
+    }
+
+    /// Message search in one chat or all chats.
+    public func search(_ query: String, options: SearchOptions = SearchOptions()) async throws -> SearchPage {
+        try await database.writer.read { db in try MessageSearch.search(query, options: options, in: db) }
+    }
+
+    /// A window of a chat's items.
+    public func items(chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil) async throws
+        -> ItemWindow
+    {
+        try await database.writer.read { db in try ItemWindows.window(chat: chat, request, content: content, search: search, in: db) }
+    }
+
+    /// Opens a search hit in its context: the window around it in its chat.
+    public func context(of hit: SearchHit, count: Int = 25) async throws -> ItemWindow {
+        try await items(chat: hit.item.chatId, .around(hit.item.id, count: count))
+    }
+
+    /// Parses SimpleX markdown (`nil` when nothing is formatted).
+    public static func markdown(_ text: String) -> [FormattedText]? { SimplexMarkdown.parseMaybeMarkdownList(text) }
+
+    // MARK: Maintenance
+
+    /// Counts, sizes and index health.
+    public func stats() async throws -> ArchiveStats { try ArchiveMaintenance.stats(database) }
+
+    /// Full integrity check of the archive and its indexes.
+    public func check() async throws -> [String] { try ArchiveMaintenance.check(database) }
+}
+
+/// A flag set once from another thread.
+final class CancelFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}

@@ -1,0 +1,5 @@
+@_exported import ChatImport
+@_exported import ChatIndex
+@_exported import ChatModel
+@_exported import ChatSearch
+@_exported import ChatText

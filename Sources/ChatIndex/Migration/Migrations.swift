@@ -1,0 +1,101 @@
+import GRDB
+
+/// The archive's schema, written once per version as SQL and never edited after release.
+enum Migrations {
+    static func make() -> DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE ingestSource (
+                    id INTEGER PRIMARY KEY, path TEXT NOT NULL, format TEXT NOT NULL, ingestedAt INTEGER NOT NULL,
+                    itemsAdded INTEGER NOT NULL, itemsUpdated INTEGER NOT NULL, itemsSkipped INTEGER NOT NULL);
+                CREATE TABLE chat (
+                    id INTEGER PRIMARY KEY,
+                    sourceId TEXT NOT NULL UNIQUE,
+                    source TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    business TEXT,
+                    displayName TEXT NOT NULL,
+                    fullName TEXT NOT NULL,
+                    localAlias TEXT NOT NULL,
+                    nameKey TEXT NOT NULL,
+                    translitKey TEXT NOT NULL,
+                    favorite INTEGER NOT NULL,
+                    notifications TEXT NOT NULL,
+                    unreadChat INTEGER NOT NULL,
+                    draft TEXT,
+                    itemCount INTEGER NOT NULL DEFAULT 0,
+                    unreadCount INTEGER NOT NULL DEFAULT 0,
+                    unreadMentions INTEGER NOT NULL DEFAULT 0,
+                    reportCount INTEGER NOT NULL DEFAULT 0,
+                    lastItemId INTEGER,
+                    lastTs INTEGER);
+                CREATE INDEX chat_lastTs ON chat(lastTs DESC, id DESC);
+                CREATE TABLE chatTag (
+                    chatId INTEGER NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
+                    tag TEXT NOT NULL,
+                    PRIMARY KEY (chatId, tag)) WITHOUT ROWID;
+                CREATE INDEX chatTag_tag ON chatTag(tag);
+                CREATE TABLE member (
+                    id INTEGER PRIMARY KEY,
+                    chatId INTEGER NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
+                    sourceId TEXT NOT NULL,
+                    displayName TEXT NOT NULL,
+                    fullName TEXT NOT NULL,
+                    localAlias TEXT NOT NULL,
+                    isUser INTEGER NOT NULL,
+                    nameKey TEXT NOT NULL,
+                    UNIQUE (chatId, sourceId));
+                CREATE TABLE item (
+                    id INTEGER PRIMARY KEY,
+                    chatId INTEGER NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
+                    sourceId TEXT NOT NULL,
+                    ts INTEGER NOT NULL,
+                    dir INTEGER NOT NULL,
+                    memberId INTEGER,
+                    contentType INTEGER NOT NULL,
+                    text TEXT NOT NULL,
+                    extra TEXT NOT NULL,
+                    tags TEXT NOT NULL,
+                    flags INTEGER NOT NULL,
+                    sourceText TEXT,
+                    fileName TEXT,
+                    fileSize INTEGER,
+                    previewUri TEXT,
+                    previewTitle TEXT,
+                    previewDescription TEXT,
+                    duration INTEGER,
+                    reason TEXT,
+                    quoteSourceId TEXT,
+                    quoteText TEXT,
+                    reactions TEXT,
+                    status TEXT,
+                    contentHash INTEGER NOT NULL,
+                    raw TEXT,
+                    UNIQUE (chatId, sourceId));
+                CREATE INDEX item_chat_ts ON item(chatId, ts, id);
+                CREATE TABLE itemSpan (
+                    itemId INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                    seq INTEGER NOT NULL,
+                    start INTEGER NOT NULL,
+                    "end" INTEGER NOT NULL,
+                    type TEXT NOT NULL,
+                    format TEXT NOT NULL,
+                    PRIMARY KEY (itemId, seq)) WITHOUT ROWID;
+                CREATE TABLE itemMention (
+                    itemId INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    memberId INTEGER,
+                    isUser INTEGER NOT NULL,
+                    PRIMARY KEY (itemId, name)) WITHOUT ROWID;
+                CREATE INDEX itemMention_member ON itemMention(memberId, itemId);
+                CREATE VIRTUAL TABLE itemFts USING fts5(
+                    text, extra, tags, content='item', content_rowid='id', tokenize='chat');
+                CREATE TABLE term (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
+                CREATE VIRTUAL TABLE termGram USING fts5(term, content='', tokenize='trigram', detail='none');
+                """)
+        }
+        return m
+    }
+}

@@ -1,0 +1,140 @@
+import ChatIndex
+import ChatModel
+import ChatText
+import GRDB
+
+/// SimpleX's chat-list filter tabs, plus user tags.
+public enum ChatFilter: Sendable, Hashable {
+    case all, unread, favorites, contacts, groups, business, notes, reports
+    case tag(String)
+
+    /// Parses `all`, `unread`, …, `tag:NAME`.
+    public init?(_ s: String) {
+        switch s.lowercased() {
+        case "all": self = .all
+        case "unread": self = .unread
+        case "favorites", "favourites": self = .favorites
+        case "contacts": self = .contacts
+        case "groups": self = .groups
+        case "business": self = .business
+        case "notes": self = .notes
+        case "reports": self = .reports
+        default:
+            guard s.lowercased().hasPrefix("tag:"), s.count > 4 else { return nil }
+            self = .tag(String(s.dropFirst(4)))
+        }
+    }
+
+    /// The SQL condition over `chat` implementing SimpleX's rule for the tab.
+    var condition: (String, [DatabaseValueConvertible]) {
+        switch self {
+        case .all: return ("1", [])
+        case .unread:
+            // A muted chat counts only when marked unread; a mentions-only chat by its unread mentions.
+            return (
+                """
+                (unreadChat = 1 OR (notifications = 'all' AND unreadCount > 0)
+                 OR (notifications = 'mentions' AND unreadMentions > 0))
+                """, []
+            )
+        case .favorites: return ("favorite = 1", [])
+        case .contacts:
+            return ("(type IN ('direct', 'contactRequest', 'contactConnection') OR (type = 'group' AND business = 'customer'))", [])
+        case .groups: return ("(type = 'group' AND business IS NULL)", [])
+        case .business: return ("(type = 'group' AND business = 'business')", [])
+        case .notes: return ("type = 'local'", [])
+        case .reports: return ("reportCount > 0", [])
+        case .tag(let t): return ("EXISTS (SELECT 1 FROM chatTag WHERE chatTag.chatId = chat.id AND chatTag.tag = ?)", [t])
+        }
+    }
+}
+
+/// What a chat-list row shows of the last item.
+public struct ChatPreview: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable { case message, deleted, draft, none }
+    public var kind: Kind
+    /// The sender's name, in groups, for received items.
+    public var sender: String?
+    public var contentType: ContentType?
+    public var text: String
+}
+
+/// One row of the chat list.
+public struct ChatRow: Sendable, Hashable {
+    public var chatId: String
+    public var type: ChatType
+    public var business: BusinessRole?
+    public var displayName: String
+    public var fullName: String
+    public var localAlias: String
+    public var isFavorite: Bool
+    public var isMuted: Bool
+    public var unreadCount: Int
+    public var unreadMentions: Int
+    public var tags: [String]
+    public var lastActivity: Timestamp?
+    public var itemCount: Int
+    public var preview: ChatPreview
+    /// Found through transliteration only (ranked after direct matches).
+    public var isLooseMatch: Bool
+}
+
+/// The chat list: name search and filter tabs, newest activity first.
+public enum ChatList {
+    /// Lists chats whose displayName, fullName or localAlias contains `query` (after the
+    /// analyser's folding); chats found only through transliteration come after.
+    public static func chats(matching query: String?, filter: ChatFilter = .all, limit: Int = 100, in db: Database) throws -> [ChatRow] {
+        let (cond, condArgs) = filter.condition
+        let q = (query ?? "").trimmingSpaces
+        let lim = max(1, min(limit, 100_000))
+        var rows: [Row]
+        let columns = "chat.*, (SELECT group_concat(tag, char(10)) FROM chatTag WHERE chatTag.chatId = chat.id) AS tagList"
+        if q.isEmpty {
+            rows = try Row.fetchAll(
+                db, sql: "SELECT \(columns), 0 AS loose FROM chat WHERE \(cond) ORDER BY lastTs IS NULL, lastTs DESC, id DESC LIMIT \(lim)",
+                arguments: StatementArguments(condArgs))
+        } else {
+            let key = ChatLookup.likePattern(TextNormalizer.normalize(q))
+            let translit = ChatLookup.likePattern(TextNormalizer.normalize(TextNormalizer.transliterate(q)))
+            rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(columns), 0 AS loose FROM chat WHERE \(cond) AND nameKey LIKE ? ESCAPE '\\'
+                    UNION ALL
+                    SELECT \(columns), 1 AS loose FROM chat WHERE \(cond) AND nameKey NOT LIKE ? ESCAPE '\\'
+                        AND translitKey LIKE ? ESCAPE '\\'
+                    ORDER BY loose, lastTs IS NULL, lastTs DESC, id DESC LIMIT \(lim)
+                    """,
+                arguments: StatementArguments(condArgs + [key] + condArgs + [key, translit]))
+        }
+        return try rows.map { try makeRow($0, db) }
+    }
+
+    private static func makeRow(_ r: Row, _ db: Database) throws -> ChatRow {
+        let type = ChatType(rawValue: r["type"]) ?? .direct
+        let draft: String? = r["draft"]
+        var preview = ChatPreview(kind: .none, sender: nil, contentType: nil, text: "")
+        if let draft, !draft.isEmpty {
+            preview = ChatPreview(kind: .draft, sender: nil, contentType: .text, text: draft)
+        } else if let last: Int64 = r["lastItemId"], let item = try ArchivedItem.fetch([last], db).first {
+            if item.isDeleted {
+                preview = ChatPreview(kind: .deleted, sender: nil, contentType: item.contentType, text: "message deleted")
+            } else {
+                let sender = type == .group && item.direction == .rcv ? item.sender : nil
+                var text = item.text
+                if text.isEmpty, let f = item.file { text = f.name }
+                preview = ChatPreview(kind: .message, sender: sender, contentType: item.contentType, text: text)
+            }
+        }
+        let tagList: String? = r["tagList"]
+        let lastTs: Int64? = r["lastTs"]
+        return ChatRow(
+            chatId: r["sourceId"], type: type, business: (r["business"] as String?).flatMap(BusinessRole.init(rawValue:)),
+            displayName: r["displayName"], fullName: r["fullName"], localAlias: r["localAlias"],
+            isFavorite: r["favorite"], isMuted: (r["notifications"] as String) == "none",
+            unreadCount: r["unreadCount"], unreadMentions: r["unreadMentions"],
+            tags: tagList.map { $0.split(separator: "\n").map(String.init).sorted() } ?? [],
+            lastActivity: lastTs.map { Timestamp(milliseconds: $0) }, itemCount: r["itemCount"], preview: preview,
+            isLooseMatch: (r["loose"] as Int) == 1)
+    }
+}

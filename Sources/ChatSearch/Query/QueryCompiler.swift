@@ -1,0 +1,190 @@
+import ChatIndex
+import ChatModel
+import ChatText
+import GRDB
+
+/// The content filter of `--content` (SimpleX's content filter).
+public enum ContentFilter: String, Sendable, Hashable, CaseIterable {
+    case text, link, image, video, voice, file, report
+
+    var indexTerm: String {
+        switch self {
+        case .link: IndexTerms.link
+        case .text: IndexTerms.content(.text)
+        case .image: IndexTerms.content(.image)
+        case .video: IndexTerms.content(.video)
+        case .voice: IndexTerms.content(.voice)
+        case .file: IndexTerms.content(.file)
+        case .report: IndexTerms.content(.report)
+        }
+    }
+}
+
+/// A query compiled for the archive: an FTS5 MATCH expression (only quoted strings and our
+/// own operators, so no user text can make it a syntax error), a rowid range, and what
+/// highlighting needs.
+struct CompiledQuery {
+    var match: String
+    /// Inclusive lower and exclusive upper rowid bounds from `after:` / `before:`.
+    var minRowid: Int64 = Int64.min
+    var maxRowid: Int64 = Int64.max
+    /// Whether no item can match (a `from:` naming nobody, a term with no tokens).
+    var isUnsatisfiable = false
+    var highlighter: Highlighter
+}
+
+/// Everything that narrows a search besides the query text.
+struct SearchScope {
+    var chatIds: [Int64]? = nil
+    var content: ContentFilter? = nil
+    var includeDeleted = false
+}
+
+enum QueryCompiler {
+    /// Maximum number of vocabulary terms one infix word expands to.
+    static let maxExpansions = 2000
+
+    static func quote(_ s: String) -> String {
+        "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func compile(_ q: SearchQuery, scope: SearchScope, _ db: Database) throws -> CompiledQuery {
+        var positives: [String] = []
+        var negatives: [String] = []
+        var unsatisfiable = false
+        var highlighter = Highlighter()
+        let textCols = "{text extra}"
+
+        func compileWord(_ w: String, isPrefix: Bool) throws -> String? {
+            let tokens = Tokenizer.tokens(in: w, mode: .query).filter { !$0.isColocated }
+            guard let first = tokens.first else { return nil }
+            if tokens.count > 1 {
+                highlighter.phrases.append(tokens.map(\.text))
+                if isPrefix { highlighter.lastPrefix = tokens.last?.text }
+                return "\(textCols): \(quote(w))" + (isPrefix ? "*" : "")
+            }
+            let token = first.text
+            if token.unicodeScalars.count < 3 || Highlighter.isNoSpaceScript(token) {
+                // Short words match word prefixes; CJK unigrams match as they are.
+                let prefix = !Highlighter.isNoSpaceScript(token)
+                highlighter.words.insert(token)
+                if prefix { highlighter.prefixes.insert(token) }
+                return "\(textCols): \(quote(token))" + (prefix ? "*" : "")
+            }
+            var alts = [token]
+            let expansions = try String.fetchAll(
+                db,
+                sql: "SELECT t.term FROM termGram g JOIN term t ON t.id = g.rowid WHERE termGram MATCH ? LIMIT \(maxExpansions)",
+                arguments: [quote(token)])
+            for e in expansions where e != token { alts.append(e) }
+            highlighter.words.formUnion(alts)
+            var expr = alts.map(quote).joined(separator: " OR ")
+            if isPrefix {
+                highlighter.prefixes.insert(token)
+                expr += " OR " + quote(token) + "*"
+            }
+            return "\(textCols): (\(expr))"
+        }
+
+        func compileTerm(_ t: SearchQuery.Term) throws -> String? {
+            switch t {
+            case .word(let w, let isPrefix): return try compileWord(w, isPrefix: isPrefix)
+            case .phrase(let p):
+                let tokens = Tokenizer.tokens(in: p, mode: .query).filter { !$0.isColocated }
+                guard !tokens.isEmpty else { return nil }
+                highlighter.phrases.append(tokens.map(\.text))
+                return "\(textCols): \(quote(p))"
+            case .anyOf(let alts):
+                let parts = try alts.compactMap(compileTerm)
+                guard !parts.isEmpty else { return nil }
+                return "(" + parts.map { "(\($0))" }.joined(separator: " OR ") + ")"
+            }
+        }
+
+        for t in q.terms {
+            if let e = try compileTerm(t) { positives.append(e) } else { unsatisfiable = true }
+        }
+        for x in q.excluded {
+            let tokens = Tokenizer.tokens(in: x, mode: .query).filter { !$0.isColocated }
+            if !tokens.isEmpty { negatives.append("\(textCols): \(quote(x))") }
+        }
+
+        // Filters, answered from the tags column.
+        func tagsAny(_ terms: [String]) -> String {
+            terms.count == 1 ? "{tags}: \(terms[0])" : "{tags}: (" + terms.joined(separator: " OR ") + ")"
+        }
+        if let chats = scope.chatIds {
+            if chats.isEmpty { unsatisfiable = true } else { positives.insert(tagsAny(chats.map(IndexTerms.chat)), at: 0) }
+        }
+        if !q.inChats.isEmpty {
+            for name in q.inChats {
+                let ids = try ChatLookup.chatIds(matching: name, db)
+                if ids.isEmpty { unsatisfiable = true } else { positives.insert(tagsAny(ids.map(IndexTerms.chat)), at: 0) }
+            }
+        }
+        for name in q.from {
+            if name.lowercased() == "me" {
+                positives.append(tagsAny([IndexTerms.fromMe]))
+                continue
+            }
+            let ids = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db)
+            if ids.isEmpty { unsatisfiable = true } else { positives.append(tagsAny(ids.map(IndexTerms.from(member:)))) }
+        }
+        for name in q.mentions {
+            let ids = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db)
+            if ids.isEmpty { unsatisfiable = true } else { positives.append(tagsAny(ids.map(IndexTerms.mentions(member:)))) }
+        }
+        if q.mentionsMe { positives.append(tagsAny([IndexTerms.mentionsMe])) }
+        for h in q.has {
+            switch h {
+            case .link: positives.append(tagsAny([IndexTerms.link]))
+            case .image: positives.append(tagsAny([IndexTerms.content(.image)]))
+            case .video: positives.append(tagsAny([IndexTerms.content(.video)]))
+            case .voice: positives.append(tagsAny([IndexTerms.content(.voice)]))
+            case .file: positives.append(tagsAny([IndexTerms.content(.file)]))
+            }
+        }
+        if let c = scope.content { positives.append(tagsAny([c.indexTerm])) }
+        if q.isUnread { positives.append(tagsAny([IndexTerms.unread])) }
+        if q.isPinned { positives.append(tagsAny([IndexTerms.pinned])) }
+        if !scope.includeDeleted { negatives.append(tagsAny([IndexTerms.deleted])) }
+        if positives.isEmpty { positives.append(tagsAny([IndexTerms.all])) }
+
+        var match = positives.map { "(\($0))" }.joined(separator: " AND ")
+        for n in negatives { match = "(\(match)) NOT (\(n))" }
+        var c = CompiledQuery(match: match, isUnsatisfiable: unsatisfiable, highlighter: highlighter)
+        if let a = q.after { c.minRowid = max(a.milliseconds, 0) &* 1024 }
+        if let b = q.before { c.maxRowid = max(b.milliseconds, 0) &* 1024 }
+        return c
+    }
+}
+
+/// Name lookups for `in:`, `from:` and `mentions:`.
+enum ChatLookup {
+    static func likePattern(_ s: String) -> String {
+        var out = "%"
+        for ch in s {
+            if ch == "%" || ch == "_" || ch == "\\" { out.append("\\") }
+            out.append(ch)
+        }
+        return out + "%"
+    }
+
+    static func chatIds(matching name: String, _ db: Database) throws -> [Int64] {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [name]) { return [id] }
+        let key = TextNormalizer.normalize(name)
+        return try Int64.fetchAll(
+            db, sql: "SELECT id FROM chat WHERE nameKey LIKE ? ESCAPE '\\'", arguments: [likePattern(key)])
+    }
+
+    static func memberIds(matching name: String, chatIds: [Int64]?, _ db: Database) throws -> [Int64] {
+        let key = TextNormalizer.normalize(name)
+        var sql = "SELECT id FROM member WHERE (nameKey LIKE ? ESCAPE '\\' OR sourceId = ?)"
+        var args: [DatabaseValueConvertible] = [likePattern(key), name]
+        if let chatIds, !chatIds.isEmpty {
+            sql += " AND chatId IN (" + chatIds.map { _ in "?" }.joined(separator: ",") + ")"
+            args += chatIds
+        }
+        return try Int64.fetchAll(db, sql: sql + " LIMIT 500", arguments: StatementArguments(args))
+    }
+}

@@ -1,0 +1,135 @@
+import ChatIndex
+import ChatModel
+import ChatText
+import GRDB
+
+/// Result order of a message search.
+public enum SearchOrder: String, Sendable, Hashable, CaseIterable {
+    /// Newest first by `(ts, id)`.
+    case newest
+    /// BM25 blended with recency.
+    case relevance
+}
+
+/// Options of a message search.
+public struct SearchOptions: Sendable, Hashable {
+    /// Restrict to one chat (its source id).
+    public var chat: String?
+    public var content: ContentFilter?
+    public var limit: Int
+    /// The `nextCursor` of the previous page.
+    public var cursor: String?
+    public var order: SearchOrder
+    public var includeDeleted: Bool
+
+    public init(
+        chat: String? = nil, content: ContentFilter? = nil, limit: Int = 50, cursor: String? = nil,
+        order: SearchOrder = .newest, includeDeleted: Bool = false
+    ) {
+        self.chat = chat
+        self.content = content
+        self.limit = limit
+        self.cursor = cursor
+        self.order = order
+        self.includeDeleted = includeDeleted
+    }
+}
+
+/// One found item with the places that matched.
+public struct SearchHit: Sendable, Hashable {
+    public var item: ArchivedItem
+    /// UTF-16 `[start, end)` ranges of every matched occurrence in `item.text`.
+    public var ranges: [Range<Int>]
+    /// An excerpt around the first match, matches in brackets.
+    public var snippet: String
+}
+
+/// A page of hits and the cursor of the next one (`nil` at the end).
+public struct SearchPage: Sendable, Hashable {
+    public var hits: [SearchHit]
+    public var nextCursor: String?
+}
+
+/// Errors a search reports: only about the scope (an unknown chat), never about the query.
+public struct SearchError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// Message search over one chat or all chats.
+///
+/// Every filter is part of the FTS5 MATCH (chat, content, sender, mentions, state tokens in
+/// the `tags` column) and rowids follow time, so newest-first pages are `ORDER BY rowid DESC
+/// LIMIT n` with a keyset cursor: complete to the very first match, at index speed for chats
+/// and words of every size.
+public enum MessageSearch {
+    public static func search(_ text: String, options: SearchOptions, in db: Database) throws -> SearchPage {
+        let query = QueryParser.parse(text)
+        var scope = SearchScope(content: options.content, includeDeleted: options.includeDeleted)
+        if let chat = options.chat {
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [chat]) else {
+                throw SearchError(message: "no chat with id \"\(chat)\" (see `chat-archive chats`)")
+            }
+            scope.chatIds = [id]
+        }
+        let compiled = try QueryCompiler.compile(query, scope: scope, db)
+        if compiled.isUnsatisfiable { return SearchPage(hits: [], nextCursor: nil) }
+        let limit = max(1, min(options.limit, 10_000))
+        var ids: [Int64]
+        var next: String? = nil
+        switch options.order {
+        case .newest:
+            var upper = compiled.maxRowid
+            if let c = options.cursor, c.hasPrefix("n"), let v = Int64(c.dropFirst()) { upper = min(upper, v) }
+            ids = try Int64.fetchAll(
+                db,
+                sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid DESC LIMIT ?",
+                arguments: [compiled.match, upper, compiled.minRowid, limit + 1])
+            if ids.count > limit {
+                ids.removeLast()
+                next = "n\(ids[ids.count - 1])"
+            }
+        case .relevance:
+            var offset = 0
+            if let c = options.cursor, c.hasPrefix("r"), let v = Int(c.dropFirst()), v >= 0 { offset = v }
+            // bm25 is negative (more negative = better); dividing by a factor growing with age
+            // moves older items down. Text matches weigh more than link targets and file names.
+            let newest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM item") ?? 0
+            ids = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ?
+                    ORDER BY bm25(itemFts, 10.0, 3.0, 0.0) / (1.0 + (? - rowid) / 32292000000000.0), rowid DESC
+                    LIMIT ? OFFSET ?
+                    """,
+                arguments: [compiled.match, compiled.maxRowid, compiled.minRowid, newest, limit + 1, offset])
+            if ids.count > limit {
+                ids.removeLast()
+                next = "r\(offset + limit)"
+            }
+        }
+        let items = try ArchivedItem.fetch(ids, db)
+        let hits = items.map { item -> SearchHit in
+            let ranges = compiled.highlighter.ranges(in: item.text)
+            return SearchHit(item: item, ranges: ranges, snippet: Highlighter.snippet(item.text, ranges: ranges))
+        }
+        return SearchPage(hits: hits, nextCursor: next)
+    }
+
+    /// Archive ids matching a query inside one chat, for window filters.
+    static func matchingIds(
+        _ text: String?, content: ContentFilter?, chatId: Int64, below: Int64?, above: Int64?, limit: Int, descending: Bool,
+        _ db: Database
+    ) throws -> [Int64] {
+        let query = QueryParser.parse(text ?? "")
+        let scope = SearchScope(chatIds: [chatId], content: content, includeDeleted: true)
+        let compiled = try QueryCompiler.compile(query, scope: scope, db)
+        if compiled.isUnsatisfiable { return [] }
+        let upper = min(compiled.maxRowid, below ?? Int64.max)
+        let lower = max(compiled.minRowid, above.map { $0 + 1 } ?? Int64.min)
+        return try Int64.fetchAll(
+            db,
+            sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid \(descending ? "DESC" : "ASC") LIMIT ?",
+            arguments: [compiled.match, upper, lower, limit])
+    }
+}

@@ -1,0 +1,111 @@
+import ChatIndex
+import ChatModel
+import GRDB
+
+/// Which items of a chat to return (SimpleX's `ChatPagination`). Pages are oldest first.
+public enum WindowRequest: Sendable, Hashable {
+    /// The newest `count` items.
+    case last(Int)
+    /// `count` items strictly before the anchor by `(ts, id)`.
+    case before(Int64, count: Int)
+    /// `count` items strictly after the anchor.
+    case after(Int64, count: Int)
+    /// `count` before, the anchor (always, even when filters exclude it), `count` after.
+    case around(Int64, count: Int)
+    /// Around the oldest unread item, or `last(count)` when nothing is unread.
+    case initial(Int)
+}
+
+/// Navigation info relative to the newest returned item, ignoring search and filters.
+public struct NavigationInfo: Sendable, Hashable {
+    public var afterTotal: Int
+    public var afterUnread: Int
+}
+
+/// A window of items and, for `around` and `initial`, navigation info.
+public struct ItemWindow: Sendable, Hashable {
+    public var items: [ArchivedItem]
+    public var navInfo: NavigationInfo?
+}
+
+/// Windows of a chat's items, ordered by `(ts, id)`.
+public enum ItemWindows {
+    /// - Parameters:
+    ///   - chat: the chat's source id.
+    ///   - content, search: optional filters; the anchor of `around` is included regardless.
+    public static func window(
+        chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil, in db: Database
+    ) throws -> ItemWindow {
+        guard let chatId = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [chat]) else {
+            throw SearchError(message: "no chat with id \"\(chat)\" (see `chat-archive chats`)")
+        }
+        let filtered = content != nil || !(search ?? "").isEmpty
+        func anchor(_ id: Int64) throws -> (ts: Int64, id: Int64) {
+            guard let ts = try Int64.fetchOne(db, sql: "SELECT ts FROM item WHERE id = ? AND chatId = ?", arguments: [id, chatId]) else {
+                throw SearchError(message: "no item with id \(id) in chat \"\(chat)\"")
+            }
+            return (ts, id)
+        }
+        func page(before a: (ts: Int64, id: Int64)?, after b: (ts: Int64, id: Int64)?, count: Int, newestFirst: Bool) throws -> [Int64] {
+            guard count > 0 else { return [] }
+            let n = min(count, 100_000)
+            if filtered {
+                return try MessageSearch.matchingIds(
+                    search, content: content, chatId: chatId, below: a?.id, above: b?.id, limit: n, descending: newestFirst, db)
+            }
+            var sql = "SELECT id FROM item WHERE chatId = ?"
+            var args: [DatabaseValueConvertible] = [chatId]
+            if let a {
+                sql += " AND (ts, id) < (?, ?)"
+                args += [a.ts, a.id]
+            }
+            if let b {
+                sql += " AND (ts, id) > (?, ?)"
+                args += [b.ts, b.id]
+            }
+            sql += newestFirst ? " ORDER BY ts DESC, id DESC" : " ORDER BY ts ASC, id ASC"
+            sql += " LIMIT \(n)"
+            return try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(args))
+        }
+        var ids: [Int64]
+        var nav = false
+        switch request {
+        case .last(let n):
+            ids = try page(before: nil, after: nil, count: n, newestFirst: true).reversed()
+        case .before(let id, let n):
+            ids = try page(before: anchor(id), after: nil, count: n, newestFirst: true).reversed()
+        case .after(let id, let n):
+            ids = try page(before: nil, after: anchor(id), count: n, newestFirst: false)
+        case .around(let id, let n):
+            let a = try anchor(id)
+            ids = try page(before: a, after: nil, count: n, newestFirst: true).reversed() + [id]
+                + page(before: nil, after: a, count: n, newestFirst: false)
+            nav = true
+        case .initial(let n):
+            if let unread = try Int64.fetchOne(
+                db, sql: "SELECT id FROM item WHERE chatId = ? AND flags & 4 AND NOT flags & 2 ORDER BY ts, id LIMIT 1",
+                arguments: [chatId])
+            {
+                return try window(chat: chat, .around(unread, count: n), content: content, search: search, in: db)
+            }
+            ids = try page(before: nil, after: nil, count: n, newestFirst: true).reversed()
+            nav = true
+        }
+        let items = try ArchivedItem.fetch(ids, db)
+        var info: NavigationInfo? = nil
+        if nav {
+            if let newest = items.last {
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) AS total, coalesce(sum(flags & 4 != 0 AND flags & 2 = 0), 0) AS unread
+                        FROM item WHERE chatId = ? AND (ts, id) > (?, ?)
+                        """, arguments: [chatId, newest.timestamp.milliseconds, newest.id])
+                info = NavigationInfo(afterTotal: row?["total"] ?? 0, afterUnread: row?["unread"] ?? 0)
+            } else {
+                info = NavigationInfo(afterTotal: 0, afterUnread: 0)
+            }
+        }
+        return ItemWindow(items: items, navInfo: info)
+    }
+}

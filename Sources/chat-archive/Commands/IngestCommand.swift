@@ -1,0 +1,120 @@
+import ArgumentParser
+import ChatArchive
+import Foundation
+
+struct IngestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest", abstract: "Import chat exports (files, folders, zips) into the archive.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "auto, jsonl, simplex, telegram, whatsapp, discord or slack.")
+    var format = "auto"
+
+    @Option(help: "Time zone for formats with floating local times (an IANA name such as Europe/Berlin).")
+    var timezone: String?
+
+    @Option(help: "WhatsApp: the author name that is you.")
+    var me: String?
+
+    @Flag(help: "Stop at the first bad record (everything stored before it stays).")
+    var strict = false
+
+    @Argument(help: "Export files, folders or zips.")
+    var paths: [String]
+
+    func validate() throws {
+        guard format == "auto" || ["jsonl", "simplex", "telegram", "whatsapp", "discord", "slack"].contains(format) else {
+            throw ValidationError("unknown --format \(format)")
+        }
+        if let tz = timezone, TimeZone(identifier: tz) == nil { throw ValidationError("unknown time zone \(tz)") }
+    }
+
+    func run() async throws {
+        try await reportingErrors(json: global.json) {
+            let archive = try global.open()
+            let started = Date()
+            let bar = ProgressBar(enabled: Terminal.stderrIsTerminal && !global.json)
+            let report = try await archive.ingest(
+                paths,
+                options: IngestOptions(
+                    format: format, strict: strict, importOptions: ImportOptions(timeZoneIdentifier: timezone, ownerName: me))
+            ) { p in bar.update(p) }
+            bar.finish()
+            let elapsed = Date().timeIntervalSince(started)
+            if global.json {
+                let o = JSONOut()
+                o.object {
+                    o.field("chats", report.chats)
+                    o.field("itemsAdded", report.itemsAdded)
+                    o.field("itemsUpdated", report.itemsUpdated)
+                    o.field("itemsUnchanged", report.itemsUnchanged)
+                    o.field("itemsSkipped", report.itemsSkipped)
+                    o.field("errors", array: {
+                        for e in report.errors {
+                            o.object {
+                                o.field("file", e.location.file)
+                                if let l = e.location.line { o.field("line", l) }
+                                if let b = e.location.byteOffset { o.field("byteOffset", b) }
+                                if let r = e.location.record { o.field("record", r) }
+                                o.field("message", e.message)
+                            }
+                        }
+                    })
+                    o.field("stoppedEarly", report.stoppedEarly)
+                }
+                print(o.text)
+            } else {
+                for e in report.errors.prefix(50) { Terminal.eprint("warning: \(e)") }
+                if report.errors.count > 50 { Terminal.eprint("… and \(report.errors.count - 50) more problems") }
+                let total = report.itemsAdded + report.itemsUpdated + report.itemsUnchanged
+                print(
+                    "\(report.chats) chats, \(report.itemsAdded) items added, \(report.itemsUpdated) updated, "
+                        + "\(report.itemsUnchanged) unchanged, \(report.itemsSkipped) skipped"
+                        + String(format: " in %.1f s (%.0f items/s)", elapsed, Double(total) / max(elapsed, 0.001)))
+                if report.stoppedEarly { print(strict ? "stopped at the first bad record (--strict)" : "some sources stopped early; see the warnings") }
+                print("archive: \(global.archivePath)")
+            }
+            if report.stoppedEarly && strict { throw ExitCode(1) }
+        }
+    }
+}
+
+/// The ingest progress bar: items/s, percent and ETA from the file size.
+final class ProgressBar: @unchecked Sendable {
+    private let enabled: Bool
+    private let lock = NSLock()
+    private let start = Date()
+    private var drawn = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(_ p: IngestProgress) {
+        guard enabled else { return }
+        lock.withLock {
+            let elapsed = Date().timeIntervalSince(start)
+            let rate = Double(p.itemsRead) / max(elapsed, 0.001)
+            var line: String
+            if p.isIndexing {
+                line = "building the search index…"
+            } else if let total = p.totalBytes, total > 0 {
+                let frac = min(1, Double(p.bytesRead) / Double(total))
+                let width = 24
+                let filled = Int(frac * Double(width))
+                let eta = frac > 0.01 ? elapsed / frac - elapsed : 0
+                line = "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled) + "]"
+                line += String(format: " %3.0f%%  %.0f items/s  ETA %.0fs  ", frac * 100, rate, eta)
+                line += (p.file as NSString).lastPathComponent
+            } else {
+                line = String(format: "%d items  %.0f items/s", p.itemsRead, rate)
+            }
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            drawn = true
+        }
+    }
+
+    func finish() {
+        guard enabled else { return }
+        lock.withLock { if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
+    }
+}

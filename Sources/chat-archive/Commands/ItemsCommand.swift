@@ -1,0 +1,69 @@
+import ArgumentParser
+import ChatArchive
+import Foundation
+
+struct ItemsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "items", abstract: "Show a window of a chat's items (oldest first).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The chat's id (from `chats`).")
+    var chat: String
+
+    @Option(help: "The newest N items.") var last: Int?
+    @Option(help: "Items before this item id (with --count).") var before: Int64?
+    @Option(help: "Items after this item id (with --count).") var after: Int64?
+    @Option(help: "Items around this item id (with --count); the item itself is always included.") var around: Int64?
+    @Option(help: "N items around the oldest unread item (or the newest N).") var initial: Int?
+    @Option(help: "How many items before/after the anchor.") var count = 25
+    @Option(help: "Only items of this content: text, link, image, video, voice, file, report.") var content: String?
+    @Option(help: "Only items matching this search.") var search: String?
+
+    func request() throws -> WindowRequest {
+        var modes: [WindowRequest] = []
+        if let last { modes.append(.last(last)) }
+        if let before { modes.append(.before(before, count: count)) }
+        if let after { modes.append(.after(after, count: count)) }
+        if let around { modes.append(.around(around, count: count)) }
+        if let initial { modes.append(.initial(initial)) }
+        guard modes.count <= 1 else {
+            throw ValidationError("give one of --last, --before, --after, --around, --initial")
+        }
+        return modes.first ?? .last(count)
+    }
+
+    func validate() throws {
+        _ = try request()
+        if let content, ContentFilter(rawValue: content) == nil { throw ValidationError("unknown --content \(content)") }
+        guard count >= 0, (last ?? 0) >= 0, (initial ?? 0) >= 0 else { throw ValidationError("counts must not be negative") }
+    }
+
+    func run() async throws {
+        try await reportingErrors(json: global.json) {
+            let archive = try global.open()
+            let window = try await archive.items(
+                chat: chat, try request(), content: content.flatMap(ContentFilter.init(rawValue:)), search: search)
+            if global.json {
+                let o = JSONOut()
+                o.object {
+                    o.field("items", array: { for i in window.items { o.item(i) } })
+                    if let n = window.navInfo {
+                        o.field("navInfo", object: {
+                            o.field("afterTotal", n.afterTotal)
+                            o.field("afterUnread", n.afterUnread)
+                        })
+                    } else {
+                        o.key("navInfo")
+                        o.raw("null")
+                    }
+                }
+                print(o.text)
+                return
+            }
+            let anchor = around
+            for i in window.items { print(HumanFormat.item(i, isAnchor: i.id == anchor)) }
+            if let n = window.navInfo { print(Terminal.dim("\(n.afterTotal) newer items, \(n.afterUnread) unread")) }
+        }
+    }
+}

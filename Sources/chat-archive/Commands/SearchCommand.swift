@@ -1,0 +1,67 @@
+import ArgumentParser
+import ChatArchive
+import Foundation
+
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Search messages in all chats or one.",
+        discussion: """
+            Words must all match (the last also as a prefix); "exact phrase"; -exclude; a OR b;
+            from:NAME  in:CHAT  has:link|image|video|voice|file  mentions:NAME|me
+            before:2024-05-01  after:2024-05  is:unread  is:pinned
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Search in this chat only (its id from `chats`).")
+    var chat: String?
+
+    @Option(help: "text, link, image, video, voice, file or report.")
+    var content: String?
+
+    @Option(help: "Hits per page.")
+    var limit = 50
+
+    @Option(help: "The nextCursor of the previous page.")
+    var cursor: String?
+
+    @Option(help: "newest or relevance.")
+    var order = "newest"
+
+    @Flag(help: "Include deleted items.")
+    var includeDeleted = false
+
+    @Argument(help: "What to search for.")
+    var query: String
+
+    func validate() throws {
+        if let content, ContentFilter(rawValue: content) == nil { throw ValidationError("unknown --content \(content)") }
+        guard SearchOrder(rawValue: order) != nil else { throw ValidationError("--order must be newest or relevance") }
+        guard limit > 0 else { throw ValidationError("--limit must be positive") }
+    }
+
+    func run() async throws {
+        try await reportingErrors(json: global.json) {
+            let archive = try global.open()
+            let page = try await archive.search(
+                query,
+                options: SearchOptions(
+                    chat: chat, content: content.flatMap(ContentFilter.init(rawValue:)), limit: limit, cursor: cursor,
+                    order: SearchOrder(rawValue: order) ?? .newest, includeDeleted: includeDeleted))
+            if global.json {
+                let o = JSONOut()
+                o.object {
+                    o.field("hits", array: {
+                        for h in page.hits { o.item(h.item, ranges: h.ranges, snippet: h.snippet) }
+                    })
+                    o.field("nextCursor", page.nextCursor)
+                }
+                print(o.text)
+                return
+            }
+            if page.hits.isEmpty { print("no matches") }
+            for h in page.hits { print(HumanFormat.hit(h)) }
+            if let next = page.nextCursor { print(Terminal.dim("more: --cursor \(next)")) }
+        }
+    }
+}

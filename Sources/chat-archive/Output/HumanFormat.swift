@@ -1,0 +1,101 @@
+import ChatArchive
+import Foundation
+
+/// Human renderings, readable at a glance.
+enum HumanFormat {
+    static func time(_ t: Timestamp?) -> String {
+        guard let t else { return "" }
+        let c = t.components
+        return String(format: "%04d-%02d-%02d %02d:%02d", c.year, c.month, c.day, c.hour, c.minute)
+    }
+
+    static func bytes(_ n: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var v = Double(n)
+        var u = 0
+        while v >= 1024, u < units.count - 1 {
+            v /= 1024
+            u += 1
+        }
+        return u == 0 ? "\(n) B" : String(format: "%.1f %@", v, units[u])
+    }
+
+    static func chatRow(_ r: ChatRow) -> String {
+        var title = Terminal.bold(r.localAlias.isEmpty ? r.displayName : r.localAlias)
+        if !r.localAlias.isEmpty { title += Terminal.dim(" (\(r.displayName))") }
+        var badges: [String] = [r.type.rawValue]
+        if let b = r.business { badges.append(b == .business ? "business" : "customer") }
+        if r.isFavorite { badges.append("★") }
+        if r.isMuted { badges.append("muted") }
+        if r.unreadCount > 0 { badges.append("\(r.unreadCount) unread") }
+        if r.unreadMentions > 0 { badges.append("@\(r.unreadMentions)") }
+        for t in r.tags { badges.append("#" + t) }
+        var preview: String
+        switch r.preview.kind {
+        case .none: preview = Terminal.dim("no messages")
+        case .deleted: preview = Terminal.dim("message deleted")
+        case .draft: preview = "Draft: " + r.preview.text
+        case .message:
+            preview = ""
+            if let s = r.preview.sender { preview += s + ": " }
+            if let t = r.preview.contentType, t != .text { preview += "[\(t.rawValue)] " }
+            preview += r.preview.text
+        }
+        preview = oneLine(preview, max: 70)
+        let id = Terminal.dim("--chat \(r.chatId)")
+        return "\(title)  \(Terminal.dim(badges.joined(separator: " · ")))  \(Terminal.dim(time(r.lastActivity)))  \(id)\n    \(preview)"
+    }
+
+    static func oneLine(_ s: String, max: Int) -> String {
+        let flat = s.replacingOccurrences(of: "\n", with: " ")
+        return flat.count > max ? String(flat.prefix(max)) + "…" : flat
+    }
+
+    static func header(_ i: ArchivedItem) -> String {
+        var h = Terminal.dim(time(i.timestamp)) + " "
+        h += Terminal.cyan(i.sender ?? (i.direction == .event ? "event" : "?"))
+        var marks: [String] = []
+        if i.contentType != .text { marks.append(i.contentType.rawValue) }
+        if i.isEdited { marks.append("edited") }
+        if i.isDeleted { marks.append("deleted") }
+        if i.isUnread { marks.append("unread") }
+        if i.isPinned { marks.append("pinned") }
+        if !marks.isEmpty { h += " " + Terminal.dim("[" + marks.joined(separator: ", ") + "]") }
+        return h
+    }
+
+    static func hit(_ h: SearchHit) -> String {
+        let i = h.item
+        var body = Terminal.highlighted(i.text, ranges: h.ranges)
+        if body.isEmpty, let f = i.file { body = f.name }
+        return header(i) + " " + Terminal.dim("in \(i.chatId) · id \(i.id)") + "\n    " + body.replacingOccurrences(of: "\n", with: "\n    ")
+    }
+
+    static func item(_ i: ArchivedItem, isAnchor: Bool) -> String {
+        var body = i.text
+        if let f = i.file { body += (body.isEmpty ? "" : " ") + Terminal.dim("📎 \(f.name)") }
+        if let q = i.quote, !q.text.isEmpty { body = Terminal.dim("> " + oneLine(q.text, max: 60)) + "\n    " + body }
+        let line = (isAnchor ? Terminal.bold("▶ ") : "  ") + header(i) + Terminal.dim("  id \(i.id)")
+        return line + "\n    " + body.replacingOccurrences(of: "\n", with: "\n    ")
+    }
+
+    /// A formatted piece for the terminal.
+    static func styled(_ p: FormattedText) -> String {
+        guard let f = p.format, Terminal.useColor else { return p.shownText }
+        let t = p.shownText
+        switch f {
+        case .bold: return "\u{1B}[1m\(t)\u{1B}[0m"
+        case .italic: return "\u{1B}[3m\(t)\u{1B}[0m"
+        case .strikeThrough: return "\u{1B}[9m\(t)\u{1B}[0m"
+        case .snippet: return "\u{1B}[7m\(t)\u{1B}[0m"
+        case .secret: return "\u{1B}[8m\(t)\u{1B}[0m"
+        case .underline: return "\u{1B}[4m\(t)\u{1B}[0m"
+        case .colored(let c):
+            let code = ["red": 31, "green": 32, "yellow": 33, "blue": 34, "magenta": 35, "cyan": 36, "white": 37, "black": 30][c.rawValue] ?? 39
+            return "\u{1B}[\(code)m\(t)\u{1B}[0m"
+        case .uri, .hyperLink, .simplexLink, .email, .phone: return "\u{1B}[4;34m\(t)\u{1B}[0m"
+        case .mention, .command, .simplexName, .hashtag: return "\u{1B}[1;36m\(t)\u{1B}[0m"
+        default: return t
+        }
+    }
+}
