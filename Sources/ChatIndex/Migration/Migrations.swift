@@ -93,7 +93,7 @@ enum Migrations {
                 CREATE VIRTUAL TABLE itemFts USING fts5(
                     text, extra, tags, content='item', content_rowid='id', tokenize='chat');
                 CREATE TABLE term (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
-                CREATE VIRTUAL TABLE termGram USING fts5(term, content='', tokenize='trigram', detail='none');
+                CREATE VIRTUAL TABLE termGram USING fts5(term, content='', tokenize='trigram');
                 """)
         }
         return m

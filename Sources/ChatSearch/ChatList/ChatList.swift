@@ -99,10 +99,11 @@ public enum ChatList {
             rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(columns), 0 AS loose FROM chat WHERE \(cond) AND nameKey LIKE ? ESCAPE '\\'
-                    UNION ALL
-                    SELECT \(columns), 1 AS loose FROM chat WHERE \(cond) AND nameKey NOT LIKE ? ESCAPE '\\'
-                        AND translitKey LIKE ? ESCAPE '\\'
+                    SELECT * FROM (
+                        SELECT \(columns), 0 AS loose FROM chat WHERE \(cond) AND nameKey LIKE ? ESCAPE '\\'
+                        UNION ALL
+                        SELECT \(columns), 1 AS loose FROM chat WHERE \(cond) AND nameKey NOT LIKE ? ESCAPE '\\'
+                            AND translitKey LIKE ? ESCAPE '\\')
                     ORDER BY loose, lastTs IS NULL, lastTs DESC, id DESC LIMIT \(lim)
                     """,
                 arguments: StatementArguments(condArgs + [key] + condArgs + [key, translit]))

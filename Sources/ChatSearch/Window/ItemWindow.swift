@@ -20,6 +20,10 @@ public enum WindowRequest: Sendable, Hashable {
 public struct NavigationInfo: Sendable, Hashable {
     public var afterTotal: Int
     public var afterUnread: Int
+    public init(afterTotal: Int, afterUnread: Int) {
+        self.afterTotal = afterTotal
+        self.afterUnread = afterUnread
+    }
 }
 
 /// A window of items and, for `around` and `initial`, navigation info.

@@ -1,0 +1,71 @@
+import ChatArchive
+import Foundation
+
+/// Helpers for tests: temporary archives built with the real migrations and tokenizer.
+public enum TestArchive {
+    /// A fresh path in a private temporary folder.
+    public static func temporaryPath(_ name: String = "archive.sqlite") -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chat-archive-tests-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent(name).path
+    }
+
+    /// Writes `text` to a temporary file and returns its path.
+    public static func writeFile(_ text: String, name: String = "export.jsonl") throws -> String {
+        let path = temporaryPath(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// A new archive with `jsonl` ingested.
+    public static func make(jsonl: String) throws -> (Archive, IngestReport) {
+        let archive = try Archive(path: temporaryPath())
+        let report = try archive.ingestSync([try writeFile(jsonl)])
+        return (archive, report)
+    }
+
+    /// The repository's `Corpus/` folder.
+    public static var corpusPath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Corpus").path
+    }
+
+    /// The repository root.
+    public static var packagePath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+}
+
+/// JSON Lines builders for test fixtures.
+public enum Lines {
+    public static func chat(
+        _ id: String, type: String = "group", name: String? = nil, fullName: String = "", alias: String = "",
+        favorite: Bool = false, notifications: String = "all", unreadChat: Bool = false, business: String? = nil,
+        tags: [String] = []
+    ) -> String {
+        let b = business.map { "\"\($0)\"" } ?? "null"
+        let t = tags.map { "\"\($0)\"" }.joined(separator: ",")
+        return """
+            {"kind":"chat","chatId":"\(id)","type":"\(type)","displayName":"\(name ?? id)","fullName":"\(fullName)","localAlias":"\(alias)","favorite":\(favorite),"notifications":"\(notifications)","unreadChat":\(unreadChat),"business":\(b),"tags":[\(t)]}
+            """
+    }
+
+    public static func member(_ chat: String, _ id: String, _ name: String, isUser: Bool = false) -> String {
+        """
+        {"kind":"member","chatId":"\(chat)","memberId":"\(id)","displayName":"\(name)","fullName":"","localAlias":"","isUser":\(isUser)}
+        """
+    }
+
+    public static func item(
+        _ chat: String, _ id: String, ts: String, text: String, dir: String = "rcv", member: String? = nil,
+        type: String = "text", unread: Bool = false, deleted: Bool = false, pinned: Bool = false, extra: String = ""
+    ) -> String {
+        var s = "{\"kind\":\"item\",\"chatId\":\"\(chat)\",\"id\":\"\(id)\",\"ts\":\"\(ts)\",\"dir\":\"\(dir)\","
+        if let member { s += "\"memberId\":\"\(member)\"," }
+        var t = ""
+        JSONValue.writeString(text, to: &t)
+        s += "\"content\":{\"type\":\"\(type)\",\"text\":\(t)},\"unread\":\(unread),\"deleted\":\(deleted),\"pinned\":\(pinned)"
+        if !extra.isEmpty { s += "," + extra }
+        return s + "}"
+    }
+}

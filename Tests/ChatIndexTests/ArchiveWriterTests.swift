@@ -1,0 +1,118 @@
+import ChatArchive
+import ChatTestSupport
+import Foundation
+import GRDB
+import Testing
+
+@Suite struct ArchiveWriterTests {
+    static let base = [
+        Lines.chat("g1", name: "Hiking club"),
+        Lines.member("g1", "m1", "Zoë"),
+        Lines.item("g1", "1", ts: "2024-05-01T10:00:00Z", text: "first *bold* message", member: "m1"),
+        Lines.item("g1", "2", ts: "2024-05-01T10:05:00Z", text: "second message", member: "m1", unread: true),
+        Lines.item("g1", "3", ts: "2024-05-01T10:05:00Z", text: "third, same time", dir: "snd"),
+    ].joined(separator: "\n")
+
+    @Test func reingestingTheSameFileChangesNothing() throws {
+        let path = try TestArchive.writeFile(Self.base)
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        let first = try archive.ingestSync([path])
+        #expect(first.itemsAdded == 3)
+        let again = try archive.ingestSync([path])
+        #expect(again.itemsAdded == 0)
+        #expect(again.itemsUpdated == 0)
+        #expect(again.itemsUnchanged == 3)
+        let count = try archive.database.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM item") }
+        #expect(count == 3)
+    }
+
+    @Test func aLaterFileUpdatesEditsDeletionsAndReadState() async throws {
+        let (archive, _) = try TestArchive.make(jsonl: Self.base)
+        let ids = try await archive.database.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM item ORDER BY id") }
+        let update = [
+            Lines.chat("g1", name: "Hiking club"),
+            Lines.item("g1", "1", ts: "2024-05-01T10:00:00Z", text: "first message, edited", member: "m1", extra: "\"edited\":true"),
+            Lines.item("g1", "2", ts: "2024-05-01T10:05:00Z", text: "second message", member: "m1", unread: false),
+            Lines.item("g1", "3", ts: "2024-05-01T10:05:00Z", text: "third, same time", dir: "snd", deleted: true),
+        ].joined(separator: "\n")
+        let r = try archive.ingestSync([try TestArchive.writeFile(update)])
+        #expect(r.itemsUpdated == 3)
+        #expect(r.itemsAdded == 0)
+        let after = try await archive.database.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM item ORDER BY id") }
+        #expect(after == ids, "archive ids are stable across updates")
+        let edited = try await archive.search("edited")
+        #expect(edited.hits.map(\.item.sourceId) == ["1"])
+        #expect(edited.hits.first?.item.isEdited == true)
+        #expect(try await archive.search("first bold").hits.isEmpty, "the old text is no longer indexed")
+        #expect(try await archive.search("third").hits.isEmpty, "deleted items are excluded")
+        #expect(try await archive.search("third", options: SearchOptions(includeDeleted: true)).hits.count == 1)
+        let chats = try await archive.chats()
+        #expect(chats.first?.unreadCount == 0)
+        #expect(try await archive.check().isEmpty)
+    }
+
+    @Test func badLinesAreReportedWithFileAndLineAndSkipped() throws {
+        let text = [
+            Lines.chat("g1"),
+            "{not json",
+            Lines.item("g1", "1", ts: "2024-05-01T10:00:00Z", text: "ok"),
+            #"{"kind":"item","chatId":"g1","ts":"2024-05-01T10:00:00Z","content":{"type":"text","text":"no id"}}"#,
+            #"{"kind":"item","chatId":"nochat","id":"9","ts":"2024-05-01T10:00:00Z","content":{"type":"text","text":"x"}}"#,
+            #"{"kind":"item","chatId":"g1","id":"5","ts":"yesterday","content":{"type":"text","text":"x"}}"#,
+            #"{"kind":"thing"}"#,
+            "",
+            Lines.item("g1", "2", ts: "2024-05-01T10:01:00Z", text: "still ok"),
+        ].joined(separator: "\n")
+        let path = try TestArchive.writeFile(text, name: "bad.jsonl")
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        let r = try archive.ingestSync([path])
+        #expect(r.itemsAdded == 2)
+        #expect(r.errors.map(\.location.line) == [2, 4, 5, 6, 7])
+        #expect(r.errors.allSatisfy { $0.location.file.hasSuffix("bad.jsonl") })
+        #expect(r.errors[1].message.contains("\"id\""))
+        #expect(r.errors[3].message.contains("RFC 3339"))
+    }
+
+    @Test func strictStopsAtTheFirstBadLineKeepingWhatCameBefore() throws {
+        var lines = [Lines.chat("g1")]
+        for k in 0..<30 { lines.append(Lines.item("g1", "\(k)", ts: "2024-05-01T10:\(String(format: "%02d", k)):00Z", text: "m\(k)")) }
+        lines.append("garbage")
+        lines.append(Lines.item("g1", "late", ts: "2024-06-01T10:00:00Z", text: "after the error"))
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        let r = try archive.ingestSync([try TestArchive.writeFile(lines.joined(separator: "\n"))], options: IngestOptions(strict: true))
+        #expect(r.stoppedEarly)
+        #expect(r.itemsAdded == 30)
+        #expect(r.errors.first?.location.line == 32)
+        let count = try archive.database.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM item") }
+        #expect(count == 30)
+    }
+
+    @Test func archiveFileIsPrivateAndNotSQLiteIsRefused() throws {
+        let path = TestArchive.temporaryPath()
+        _ = try Archive(path: path)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        let junk = try TestArchive.writeFile("this is not a database, just text", name: "junk.sqlite")
+        #expect(throws: ArchiveError.self) { _ = try Archive(path: junk) }
+    }
+
+    @Test func idsFollowTimeAndTiesAreBrokenById() throws {
+        let (archive, _) = try TestArchive.make(jsonl: Self.base)
+        let rows = try archive.database.writer.read {
+            try Row.fetchAll($0, sql: "SELECT id, ts, sourceId FROM item ORDER BY ts, id")
+        }
+        let ids = rows.map { $0["id"] as Int64 }
+        #expect(ids == ids.sorted())
+        #expect(rows.map { $0["sourceId"] as String } == ["1", "2", "3"])
+    }
+
+    @Test func rebuildingIndexesKeepsSearchResults() async throws {
+        let (archive, _) = try TestArchive.make(jsonl: Self.base)
+        let before = try await archive.search("message").hits.map(\.item.id)
+        try archive.database.rebuildIndexes()
+        let after = try await archive.search("message").hits.map(\.item.id)
+        #expect(before == after)
+        #expect(before.count == 2)
+        #expect(try await archive.check().isEmpty)
+    }
+}
