@@ -173,9 +173,19 @@ enum JSONLinesRecord {
         }
         if let d = c["duration"]?.numberValue, d.isFinite, abs(d) < 1e12 { content.duration = Int(d) }
         content.reason = try optString(c, "reason")
+        // The raw record is kept only when it holds fields this version does not model.
+        let known: Set<String> = [
+            "kind", "chatId", "id", "ts", "dir", "memberId", "sender", "content", "mentions", "quote", "file", "reactions",
+            "edited", "deleted", "unread", "pinned", "status",
+        ]
+        var hasUnknown = false
+        if case .object(let members) = v { hasUnknown = members.contains { !known.contains($0.0) } }
+        if case .object(let members) = c {
+            hasUnknown = hasUnknown || members.contains { !["type", "text", "preview", "duration", "reason"].contains($0.0) }
+        }
         var item = Item(
             chatSourceId: chatId, sourceId: id, timestamp: ts, direction: dir, memberSourceId: try optString(v, "memberId"),
-            senderName: try optString(v, "sender"), content: content, raw: raw)
+            senderName: try optString(v, "sender"), content: content, raw: hasUnknown ? raw : nil)
         if let m = v["mentions"], case .object(let entries) = m {
             for (name, target) in entries {
                 item.mentions[name] = MentionTarget(

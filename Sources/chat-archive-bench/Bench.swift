@@ -1,0 +1,120 @@
+import ArgumentParser
+import ChatArchive
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chat-archive-bench",
+        abstract: "Measure ingest and query performance against baselines run in the same process on the same data.",
+        discussion: """
+            Generates a deterministic multilingual corpus, ingests it, builds a bare FTS5 unicode61 index of
+            the same text, then measures query latency (p50/p99) against SimpleX's LIKE '%q%' scan.
+            """)
+
+    @Option(help: "Number of messages to generate.") var messages = 100_000
+    @Option(help: "Number of chats (default: messages / 100, at least 20).") var chats: Int?
+    @Option(help: "PRNG seed.") var seed: UInt64 = 42
+    @Option(help: "Repetitions per query class.") var repeats = 200
+    @Option(help: "Work folder (default: a temporary one, removed afterwards).") var dir: String?
+    @Flag(help: "Keep the work folder.") var keep = false
+    @Flag(help: "Print JSON instead of a table.") var json = false
+
+    func run() throws {
+        let fm = FileManager.default
+        let work = dir ?? fm.temporaryDirectory.appendingPathComponent("chat-archive-bench-\(getpid())").path
+        try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { if !keep && dir == nil { try? fm.removeItem(atPath: work) } }
+        var report = BenchReport(messages: messages)
+
+        // 1. Corpus.
+        let corpusPath = work + "/corpus.jsonl"
+        let chatCount = chats ?? max(20, messages / 100)
+        let t0 = Clock.now
+        let summary = try CorpusGenerator(seed: seed, messages: messages, chats: chatCount).write(to: corpusPath)
+        report.note("corpus", "\(summary.messages) messages in \(summary.chats) chats, \(summary.textBytes) bytes of text, generated in \(fmt(Clock.seconds(since: t0))) s")
+        let fileBytes = (try fm.attributesOfItem(atPath: corpusPath)[.size] as? NSNumber)?.int64Value ?? 0
+
+        // 2. Ingest through the whole pipeline.
+        let archivePath = work + "/archive.sqlite"
+        try? fm.removeItem(atPath: archivePath)
+        let rssBefore = Memory.peakRSS()
+        let t1 = Clock.now
+        let archive = try Archive(path: archivePath)
+        let ingest = try archive.ingestSync([corpusPath])
+        let ingestSeconds = Clock.seconds(since: t1)
+        let rssPeak = Memory.peakRSS()
+        let archiveBytes = Files.size(archivePath) + Files.size(archivePath + "-wal")
+        report.row("ingest: chat-archive (read, parse, markdown, normalise, tokenize, write)", seconds: ingestSeconds,
+                   extra: "\(Int(Double(ingest.itemsAdded) / ingestSeconds)) msg/s, \(fmt(Double(fileBytes) / 1e6 / ingestSeconds)) MB/s, archive \(Files.mb(archiveBytes)) MB (\(fmt(Double(archiveBytes) / Double(summary.textBytes)))× text), peak RSS \(rssPeak / 1_048_576) MB (before \(rssBefore / 1_048_576) MB)")
+        report.values["ingestSeconds"] = ingestSeconds
+        report.values["ingestMessagesPerSecond"] = Double(ingest.itemsAdded) / ingestSeconds
+        report.values["archiveBytes"] = Double(archiveBytes)
+        report.values["textBytes"] = Double(summary.textBytes)
+        report.values["peakRSSBytes"] = Double(rssPeak)
+
+        // 3. Baseline: bare FTS5 unicode61 over the same texts, in the same process.
+        let texts = try archive.database.writer.read { db in try String.fetchAll(db, sql: "SELECT text FROM item ORDER BY id") }
+        let basePath = work + "/baseline.sqlite"
+        try? fm.removeItem(atPath: basePath)
+        let baseQueue = try DatabaseQueue(path: basePath)
+        try baseQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE VIRTUAL TABLE base USING fts5(text, tokenize='unicode61')")
+        }
+        let t2 = Clock.now
+        for start in stride(from: 0, to: texts.count, by: 20_000) {
+            let end = min(texts.count, start + 20_000)
+            try baseQueue.write { db in
+                let st = try db.makeStatement(sql: "INSERT INTO base(rowid, text) VALUES (?, ?)")
+                for j in start..<end { try st.execute(arguments: [j + 1, texts[j]]) }
+            }
+        }
+        let baseSeconds = Clock.seconds(since: t2)
+        let baseBytes = Files.size(basePath) + Files.size(basePath + "-wal")
+        report.row("ingest: baseline bare FTS5 unicode61 (texts in memory)", seconds: baseSeconds,
+                   extra: "\(Int(Double(texts.count) / baseSeconds)) msg/s, index \(Files.mb(baseBytes)) MB")
+        report.values["baselineSeconds"] = baseSeconds
+        report.values["ingestRatio"] = ingestSeconds / baseSeconds
+        report.note("ingest ratio", "\(fmt(ingestSeconds / baseSeconds))× the bare unicode61 build (target ≤ 1.5×)")
+
+        // 4. Rebuild of the indexes (what a new analyser version costs).
+        let t3 = Clock.now
+        try archive.database.rebuildIndexes()
+        report.row("rebuild FTS + vocabulary from stored text", seconds: Clock.seconds(since: t3), extra: "")
+        report.values["rebuildSeconds"] = Clock.seconds(since: t3)
+
+        // 5. Queries.
+        try QueryBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
+
+        if json { print(report.json) } else { print(report.table) }
+        if keep || dir != nil { FileHandle.standardError.write(Data("work folder: \(work)\n".utf8)) }
+    }
+}
+
+func fmt(_ d: Double) -> String { String(format: d < 10 ? "%.2f" : "%.1f", d) }
+
+enum Clock {
+    static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+    static func seconds(since t: UInt64) -> Double { Double(now - t) / 1e9 }
+}
+
+enum Files {
+    static func size(_ p: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+    static func mb(_ b: Int64) -> String { fmt(Double(b) / 1_048_576) }
+}
+
+enum Memory {
+    /// Peak resident set size of this process, in bytes.
+    static func peakRSS() -> Int {
+        var u = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &u)
+        return u.ru_maxrss * 1024
+    }
+}

@@ -1,0 +1,129 @@
+import ChatArchive
+import Foundation
+import GRDB
+
+/// Query latencies: ours against SimpleX's `LIKE '%q%'` scan on the same archive.
+struct QueryBench {
+    let archive: Archive
+    let repeats: Int
+    let seed: UInt64
+
+    struct Word {
+        var term: String
+        var docs: Int
+    }
+
+    func run(into report: inout BenchReport) throws {
+        let db = archive.database.writer
+        // Words of known frequency, read from the index itself.
+        let words: [Word] = try db.read { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.benchVocab USING fts5vocab(main, itemFts, col)")
+            return try Row.fetchAll(
+                db, sql: "SELECT term, doc FROM temp.benchVocab WHERE col = 'text' AND length(term) >= 4 ORDER BY doc DESC"
+            ).map { Word(term: $0["term"], docs: $0["doc"]) }
+        }
+        guard !words.isEmpty else { return }
+        let latinish = words.filter { $0.term.unicodeScalars.allSatisfy { $0.value < 0x250 } && $0.term.allSatisfy(\.isLetter) }
+        let frequent = Array(latinish.prefix(5))
+        let rare = Array(latinish.filter { $0.docs >= 3 && $0.docs <= 30 }.prefix(20))
+        let mid = Array(latinish.filter { $0.docs >= 2_000 && $0.docs <= 10_000 }.prefix(5))
+        report.note(
+            "query words",
+            "frequent \(frequent.map { "\($0.term)(\($0.docs))" }.joined(separator: " ")); mid \(mid.map { "\($0.term)(\($0.docs))" }.joined(separator: " ")); rare \(rare.prefix(5).map { "\($0.term)(\($0.docs))" }.joined(separator: " "))")
+
+        struct ChatInfo {
+            var sourceId: String
+            var id: Int64
+            var count: Int
+        }
+        let chats: [ChatInfo] = try db.read { db in
+            try Row.fetchAll(db, sql: "SELECT sourceId, id, itemCount FROM chat WHERE itemCount > 0 ORDER BY itemCount DESC").map {
+                ChatInfo(sourceId: $0["sourceId"], id: $0["id"], count: $0["itemCount"])
+            }
+        }
+        guard let big = chats.first else { return }
+        let small = chats.min(by: { abs($0.count - 372) < abs($1.count - 372) }) ?? big
+        report.note("chats", "big \(big.sourceId) (\(big.count) items), small \(small.sourceId) (\(small.count) items), \(chats.count) chats")
+
+        func ours(_ name: String, _ ws: [Word], chat: ChatInfo?, prefixLength: Int? = nil) throws -> Latency {
+            try Latency.measure(repeats: repeats) { i in
+                var q = ws[i % ws.count].term
+                if let p = prefixLength { q = String(q.prefix(p)) }
+                return try db.read { db in
+                    try MessageSearch.search(q, options: SearchOptions(chat: chat?.sourceId, limit: 50), in: db).hits.count
+                }
+            }
+        }
+        func like(_ ws: [Word], chat: ChatInfo?, prefixLength: Int? = nil) throws -> Latency {
+            try Latency.measure(repeats: max(5, repeats / 10)) { i in
+                var q = ws[i % ws.count].term
+                if let p = prefixLength { q = String(q.prefix(p)) }
+                return try db.read { db in
+                    if let chat {
+                        return try Int64.fetchAll(
+                            db, sql: "SELECT id FROM item WHERE chatId = ? AND text LIKE ? ORDER BY ts DESC, id DESC LIMIT 50",
+                            arguments: [chat.id, "%\(q)%"]).count
+                    }
+                    return try Int64.fetchAll(
+                        db, sql: "SELECT id FROM item WHERE text LIKE ? ORDER BY ts DESC, id DESC LIMIT 50", arguments: ["%\(q)%"]).count
+                }
+            }
+        }
+        func add(_ name: String, _ ws: [Word], chat: ChatInfo?, prefixLength: Int? = nil) throws {
+            guard !ws.isEmpty else { return }
+            let o = try ours(name, ws, chat: chat, prefixLength: prefixLength)
+            let b = try like(ws, chat: chat, prefixLength: prefixLength)
+            report.latencies.append((name, o, b, "LIKE"))
+        }
+        try add("global, rare word", rare, chat: nil)
+        try add("global, mid word", mid, chat: nil)
+        try add("global, frequent word", frequent, chat: nil)
+        try add("global, 3-letter infix/prefix", frequent, chat: nil, prefixLength: 3)
+        try add("big chat, rare word", rare, chat: big)
+        try add("big chat, frequent word", frequent, chat: big)
+        try add("small chat, rare word", rare, chat: small)
+        try add("small chat, frequent word", frequent, chat: small)
+        try add("small chat, mid word", mid, chat: small)
+
+        // Windows around random items of the big chat.
+        let anchors: [Int64] = try db.read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM item WHERE chatId = ? ORDER BY id", arguments: [big.id])
+        }
+        var rng = SplitMix(seed: seed)
+        let around = try Latency.measure(repeats: repeats) { _ in
+            let id = anchors[Int(rng.next() % UInt64(anchors.count))]
+            return try db.read { db in try ItemWindows.window(chat: big.sourceId, .around(id, count: 50), in: db).items.count }
+        }
+        report.latencies.append(("window around(id, 50), big chat", around, nil, ""))
+
+        // Chat list name search.
+        let names: [String] = try db.read { db in try String.fetchAll(db, sql: "SELECT displayName FROM chat") }
+        let fragments = names.filter { $0.count >= 4 }.map { String($0.prefix(3)).lowercased() }
+        if !fragments.isEmpty {
+            let o = try Latency.measure(repeats: repeats) { i in
+                try db.read { db in try ChatList.chats(matching: fragments[i % fragments.count], limit: 50, in: db).count }
+            }
+            let b = try Latency.measure(repeats: repeats) { i in
+                try db.read { db in
+                    try Int64.fetchAll(
+                        db, sql: "SELECT id FROM chat WHERE displayName LIKE ? ORDER BY lastTs DESC LIMIT 50",
+                        arguments: ["%\(fragments[i % fragments.count])%"]).count
+                }
+            }
+            report.latencies.append(("chat list name search (\(names.count) chats)", o, b, "LIKE"))
+        }
+    }
+}
+
+/// A small deterministic PRNG for picking anchors.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
