@@ -10,7 +10,7 @@ enum TelegramServiceText {
 
     /// The event text of a service message.
     static func text(of m: JSONValue) -> String {
-        let actor = name(m["actor"]) ?? "Someone"
+        let actor = name(m["actor"]) ?? "Deleted Account"
         let action = m["action"]?.stringValue
         let title = m["title"]?.stringValue.map { "«\($0)»" }
         let members = (m["members"]?.arrayValue ?? []).map { name($0) ?? "Deleted Account" }.joined(separator: ", ")
