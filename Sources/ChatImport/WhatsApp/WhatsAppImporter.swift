@@ -61,7 +61,7 @@ public struct WhatsAppImporter: ArchiveImporter {
             if first == "[" || WhatsAppChars.digit(first) != nil { headerLike += 1 }
         }
         guard let best = candidates.max(by: { (counts[$0] ?? 0) < (counts[$1] ?? 0) }) else { return false }
-        return (counts[best] ?? 0) * 2 > headerLike
+        return (counts[best] ?? 0) * 2 >= headerLike
     }
 
     /// Reads one text export, `entry` of `container`, into `sink`.

@@ -83,12 +83,13 @@ struct WhatsAppMessageBody: Equatable {
         for marker in WhatsAppPhrases.editedMarkers {
             var scalars = Array(text.unicodeScalars)
             let m = Array(marker.unicodeScalars)
-            // Trailing spaces and marks after the marker are tolerated.
+            // Trailing spaces after the marker are tolerated; before it, one space and the
+            // LRM iOS adds go (never a PDI, which closes a mention).
             var end = scalars.count
-            while end > 0, WhatsAppChars.isSpace(scalars[end - 1]) || WhatsAppChars.isIgnorable(scalars[end - 1]) { end -= 1 }
+            while end > 0, WhatsAppChars.isSpace(scalars[end - 1]) { end -= 1 }
             guard end >= m.count, Array(scalars[(end - m.count)..<end]) == m else { continue }
             var start = end - m.count
-            while start > 0, WhatsAppChars.isIgnorable(scalars[start - 1]) || WhatsAppChars.isSpace(scalars[start - 1]) {
+            while start > 0, scalars[start - 1] == "\u{200E}" || WhatsAppChars.isSpace(scalars[start - 1]) {
                 start -= 1
             }
             scalars.removeSubrange(start..<scalars.count)
