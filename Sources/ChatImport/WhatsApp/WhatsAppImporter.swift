@@ -1,0 +1,317 @@
+import ChatModel
+
+/// Reads WhatsApp's "Export chat" text files (Android `WhatsApp Chat with X.txt`, iOS
+/// `_chat.txt`, and the old layout), FORMATS.md §2.
+///
+/// Each file is read twice, streaming: the first pass picks the header template, the
+/// day/month order, the authors and whether the chat is a group; the second emits items.
+/// Times are floating wall-clock times, placed in ``ImportOptions/timeZoneIdentifier``.
+public struct WhatsAppImporter: ArchiveImporter {
+    /// The format's name as `--format` takes it.
+    public static let formatName = "whatsapp"
+
+    /// The chat key to use instead of the one derived from the file name.
+    public var chatKey: String?
+    /// The day/month order to use instead of inferring it.
+    public var dateOrder: WhatsAppDateOrder?
+
+    /// Makes an importer, optionally overriding the chat key and the date order.
+    public init(chatKey: String? = nil, dateOrder: WhatsAppDateOrder? = nil) {
+        self.chatKey = chatKey
+        self.dateOrder = dateOrder
+    }
+
+    /// Reads every WhatsApp text export in the file or folder at `source.path`.
+    public func read(_ source: ImportSource, into sink: any ImportSink) throws {
+        let container = try FolderContainer(path: source.path)
+        try read(container, into: sink, options: source.options)
+    }
+
+    /// Reads every `.txt` entry of `container` that looks like a WhatsApp export.
+    public func read(_ container: any ExportContainer, into sink: any ImportSink, options: ImportOptions) throws {
+        let entries = container.entryNames.filter { name in
+            guard name.lowercased().hasSuffix(".txt"), let head = try? container.prefix(of: name) else { return false }
+            return WhatsAppImporter.recognizes(prefix: head)
+        }
+        guard !entries.isEmpty else {
+            throw ImportError("\(container.path): no WhatsApp chat export found (no .txt file whose lines start with a date and time)")
+        }
+        for entry in entries { try read(container, entry: entry, into: sink, options: options) }
+    }
+
+    /// Whether `prefix` (the first bytes of a file) is a WhatsApp text export: one of the first
+    /// 20 non-empty lines, and most lines starting with a digit or `[`, fit one header template.
+    public static func recognizes(prefix: [UInt8]) -> Bool {
+        let lines = WhatsAppTextFile.lines(ofPrefix: prefix)
+        var counts: [WhatsAppHeaderShape: Int] = [:]
+        var candidates: Set<WhatsAppHeaderShape> = []
+        var nonEmpty = 0
+        var headerLike = 0
+        for line in lines {
+            let scalars = Array(line.unicodeScalars)
+            guard let first = scalars.first(where: { !WhatsAppChars.isIgnorable($0) && !WhatsAppChars.isSpace($0) }) else {
+                continue
+            }
+            nonEmpty += 1
+            let header = WhatsAppHeaderParser.parse(scalars)
+            if let header {
+                counts[header.shape, default: 0] += 1
+                if nonEmpty <= 20 { candidates.insert(header.shape) }
+            }
+            if first == "[" || WhatsAppChars.digit(first) != nil { headerLike += 1 }
+        }
+        guard let best = candidates.max(by: { (counts[$0] ?? 0) < (counts[$1] ?? 0) }) else { return false }
+        return (counts[best] ?? 0) * 2 >= headerLike
+    }
+
+    /// Reads one text export, `entry` of `container`, into `sink`.
+    ///
+    /// File-level problems (no template, contradictory dates, binary data) are reported and
+    /// end this file; bad lines are reported and skipped. Throws only when `sink` does, or
+    /// when the time zone option is not a zone.
+    public func read(_ container: any ExportContainer, entry: String, into sink: any ImportSink, options: ImportOptions) throws {
+        guard let zone = FloatingTimeZone(options.timeZoneIdentifier) else {
+            throw ImportError("unknown time zone \"\(options.timeZoneIdentifier ?? "")\": give an IANA name such as Europe/Berlin, or seconds east of UTC")
+        }
+        let fileName = container.displayName(of: entry)
+        let key = chatKey ?? WhatsAppImporter.chatKey(container: container, entry: entry)
+        let survey = try WhatsAppSurvey(container, entry: entry)
+        guard let plan = try survey.plan(fileName: fileName, dateOrder: dateOrder, sink: sink) else { return }
+
+        var ownerKey = options.ownerName.map(WhatsAppMessageBody.authorKey)
+        if ownerKey == nil, plan.deletedByYouAuthors.count == 1 { ownerKey = plan.deletedByYouAuthors.first }
+        let chatSourceId = "whatsapp:" + key
+        try sink.emit(
+            .chat(Chat(sourceId: chatSourceId, type: plan.isGroup ? .group : .direct, displayName: key, source: Self.formatName)))
+        var emittedMembers: Set<String> = []
+        for author in plan.authors where emittedMembers.insert(author).inserted {
+            try sink.emit(
+                .member(Member(chatSourceId: chatSourceId, sourceId: author, displayName: author, isUser: author == ownerKey)))
+        }
+
+        var builder = WhatsAppItemBuilder(
+            chatKey: key, chatSourceId: chatSourceId, zone: zone, ownerKey: ownerKey, knownAuthors: Set(plan.authors))
+        var file = try WhatsAppTextFile(container, entry: entry)
+        var pending: WhatsAppPendingItem?
+        var skipping = false
+        func flush() throws {
+            guard let p = pending else { return }
+            pending = nil
+            let item = builder.item(from: p)
+            if let author = item.memberSourceId, emittedMembers.insert(author).inserted {
+                try sink.emit(
+                    .member(Member(chatSourceId: chatSourceId, sourceId: author, displayName: author, isUser: author == ownerKey)))
+            }
+            try sink.emit(.item(item))
+        }
+        while let line = try file.next() {
+            let location = SourceLocation(file: fileName, line: line.number)
+            if line.number % 4096 == 0 {
+                let (read, total) = file.progress
+                sink.progress(bytesRead: read, totalBytes: total)
+            }
+            if line.isTruncated {
+                try sink.report(ImportIssue(location, "line longer than 64 MiB; skipped"))
+                continue
+            }
+            if line.hadInvalidBytes {
+                try sink.report(ImportIssue(location, "invalid UTF-8 replaced by U+FFFD"))
+            }
+            if let header = WhatsAppHeaderParser.parse(line.scalars), let order = plan.order(for: header.shape, line: line.number) {
+                try flush()
+                let date = header.date(order: order)
+                guard let hour = header.hour,
+                    Timestamp(year: date.year, month: date.month, day: date.day, hour: hour, minute: header.minute, second: header.second ?? 0)
+                        != nil
+                else {
+                    skipping = true
+                    try sink.report(
+                        ImportIssue(
+                            location,
+                            "impossible date or time under the template \(header.shape) read as \(order.rawValue); message skipped"))
+                    continue
+                }
+                skipping = false
+                pending = WhatsAppPendingItem(
+                    line: line.number, header: header, hour: hour, date: date, firstLine: line.scalars, raw: [line.text])
+            } else if var p = pending {
+                pending = nil
+                p.continuation.append(line.text)
+                p.raw.append(line.text)
+                pending = p
+            } else if !skipping, !line.text.isEmpty {
+                try sink.report(ImportIssue(location, "text before the first message header; skipped"))
+            }
+            if line.hasNUL {
+                try flush()
+                try sink.report(ImportIssue(location, "NUL byte: the file is binary from here on; stopped reading it"))
+                return
+            }
+        }
+        try flush()
+        let (read, total) = file.progress
+        sink.progress(bytesRead: read, totalBytes: total)
+    }
+
+    /// The chat key from the file name: `WhatsApp Chat with Ana.txt` → `Ana`; for `_chat.txt`,
+    /// the folder or zip it is in (`WhatsApp Chat - Allotment.zip` → `Allotment`).
+    static func chatKey(container: any ExportContainer, entry: String) -> String {
+        var parts = entry.split(separator: "/").map(String.init)
+        var name = parts.popLast() ?? entry
+        if name.lowercased() == "_chat.txt" {
+            if let folder = parts.last {
+                name = folder
+            } else {
+                var path = container.path
+                while path.hasSuffix("/") { path.removeLast() }
+                var pathParts = path.split(separator: "/").map(String.init)
+                if pathParts.last == entry { pathParts.removeLast() }
+                name = pathParts.last ?? "chat"
+            }
+        }
+        for ext in [".txt", ".zip"] where name.lowercased().hasSuffix(ext) { name.removeLast(ext.count) }
+        let lower = name.lowercased()
+        if lower.contains("whatsapp") {
+            for separator in [" with ", " mit ", " con ", " com ", " avec ", " met ", " - "] {
+                if let r = lower.range(of: separator) {
+                    let offset = lower.distance(from: lower.startIndex, to: r.upperBound)
+                    name = String(name.dropFirst(offset))
+                    break
+                }
+            }
+        }
+        return name.isEmpty ? "chat" : name
+    }
+}
+
+/// A message being gathered: its header line and any continuation lines.
+struct WhatsAppPendingItem {
+    var line: Int
+    var header: WhatsAppHeader
+    var hour: Int
+    var date: (year: Int, month: Int, day: Int)
+    var firstLine: [Unicode.Scalar]
+    var continuation: [String] = []
+    var raw: [String]
+}
+
+/// What a header line is: a system event or an authored message.
+enum WhatsAppLineKind {
+    case system(text: String)
+    case message(authorKey: String, text: String)
+
+    /// Classifies the first line of an item. `knownAuthors` (authors of ordinary lines) decides
+    /// Android lines whose "author" holds a system phrase; `nil` during the survey.
+    static func classify(_ header: WhatsAppHeader, _ scalars: [Unicode.Scalar], knownAuthors: Set<String>?) -> WhatsAppLineKind {
+        let body = Array(scalars[header.bodyStart...])
+        func string(_ s: ArraySlice<Unicode.Scalar>) -> String {
+            var v = String.UnicodeScalarView()
+            v.append(contentsOf: s)
+            return String(v)
+        }
+        var colon: Int?
+        for k in body.indices where body[k] == ":" && (k + 1 == body.count || WhatsAppChars.isSpace(body[k + 1])) {
+            colon = k
+            break
+        }
+        guard let colon else { return .system(text: systemText(string(body[...]))) }
+        let authorText = string(body[..<colon])
+        let key = WhatsAppMessageBody.authorKey(authorText)
+        let text = string(body[min(colon + 2, body.count)...])
+        if key.isEmpty { return .system(text: systemText(string(body[...]))) }
+        switch header.shape.layout {
+        case .android, .old:
+            if WhatsAppPhrases.isSystemInAuthor(authorText), !(knownAuthors?.contains(key) ?? false) {
+                return .system(text: systemText(string(body[...])))
+            }
+        case .ios:
+            if text.unicodeScalars.first == "\u{200E}" {
+                let parsed = WhatsAppMessageBody(text, ownerKey: nil)
+                if parsed.contentType == .text, !parsed.isDeleted {
+                    return .system(text: systemText(text))
+                }
+            }
+        }
+        return .message(authorKey: key, text: text)
+    }
+
+    private static func systemText(_ text: String) -> String {
+        var s = Substring(text)
+        while let f = s.unicodeScalars.first, WhatsAppChars.isIgnorable(f) { s = Substring(s.unicodeScalars.dropFirst()) }
+        return String(s)
+    }
+}
+
+/// Turns gathered lines into ``Item``s with stable ids.
+struct WhatsAppItemBuilder {
+    let chatKey: String
+    let chatSourceId: String
+    let zone: FloatingTimeZone
+    let ownerKey: String?
+    let knownAuthors: Set<String>
+    /// How many items so far had each (chat, time, author, text) digest.
+    private var seen: [String: Int] = [:]
+
+    init(chatKey: String, chatSourceId: String, zone: FloatingTimeZone, ownerKey: String?, knownAuthors: Set<String>) {
+        self.chatKey = chatKey
+        self.chatSourceId = chatSourceId
+        self.zone = zone
+        self.ownerKey = ownerKey
+        self.knownAuthors = knownAuthors
+    }
+
+    mutating func item(from p: WhatsAppPendingItem) -> Item {
+        let h = p.header
+        let second = h.second ?? 0
+        let local = Timestamp.days(year: p.date.year, month: p.date.month, day: p.date.day) * 86400
+            + Int64(p.hour * 3600 + h.minute * 60 + second)
+        let timestamp = Timestamp(seconds: zone.instant(localSeconds: local))
+        func pad(_ v: Int, _ n: Int = 2) -> String {
+            let s = String(v)
+            return s.count >= n ? s : String(repeating: "0", count: n - s.count) + s
+        }
+        var wallClock = "\(pad(p.date.year, 4))-\(pad(p.date.month))-\(pad(p.date.day))T\(pad(p.hour)):\(pad(h.minute))"
+        if let s = h.second { wallClock += ":" + pad(s) }
+
+        let kind = WhatsAppLineKind.classify(h, p.firstLine, knownAuthors: knownAuthors)
+        var item: Item
+        let authorKey: String
+        let written: String
+        switch kind {
+        case .system(let text):
+            authorKey = ""
+            written = ([text] + p.continuation).joined(separator: "\n")
+            item = Item(
+                chatSourceId: chatSourceId, sourceId: "", timestamp: timestamp, direction: .event,
+                content: MessageContent(type: .event, text: written), markup: .plain)
+        case .message(let author, let text):
+            authorKey = author
+            written = ([text] + p.continuation).joined(separator: "\n")
+            let body = WhatsAppMessageBody(written, ownerKey: ownerKey)
+            item = Item(
+                chatSourceId: chatSourceId, sourceId: "", timestamp: timestamp, direction: author == ownerKey ? .snd : .rcv,
+                memberSourceId: author, senderName: author,
+                content: MessageContent(type: body.contentType, text: body.text, preview: body.preview), markup: .simplex,
+                mentions: body.mentions, file: body.file, isEdited: body.isEdited, isDeleted: body.isDeleted)
+        }
+        item.raw = p.raw.joined(separator: "\n")
+        item.sourceId = itemKey(wallClock: wallClock, author: authorKey, text: WhatsAppChars.parseView(written))
+        return item
+    }
+
+    /// SHA-256 over the chat key, wall clock, author, parse-normalised text and the ordinal
+    /// among earlier items sharing those four; the first 32 hex digits.
+    private mutating func itemKey(wallClock: String, author: String, text: String) -> String {
+        var hasher = SHA256Digest()
+        for field in [chatKey, wallClock, author, text] {
+            hasher.update(field)
+            hasher.update([0])
+        }
+        var probe = hasher
+        let fourFields = SHA256Digest.hexString(probe.finish())
+        let ordinal = seen[fourFields, default: 0]
+        seen[fourFields] = ordinal + 1
+        hasher.update(String(ordinal))
+        return String(SHA256Digest.hexString(hasher.finish()).prefix(32))
+    }
+}
