@@ -1,46 +1,49 @@
 import ChatImport
 import Foundation
 
-/// Picks the importer for a path and runs it.
+/// Picks the importer for a path (by content, or `--format`) and runs it.
 enum IngestPipeline {
-    static let formats = ["jsonl", "simplex", "telegram", "whatsapp", "discord", "slack"]
+    static let formats = DetectedFormat.allCases.map(\.rawValue)
 
     static func formatName(of path: String, forced: String) -> String {
-        forced == "auto" ? ((try? detect(path))?.0 ?? "unknown") : forced
-    }
-
-    /// Returns the format name and the container/entries to read.
-    static func detect(_ path: String) throws -> (String, any ExportContainer, [String]) {
-        let container = try FolderContainer(path: path)
-        var jsonl: [String] = []
-        for e in container.entryNames {
-            if JSONLinesImporter.recognizes(prefix: try container.prefix(of: e)) { jsonl.append(e) }
-        }
-        guard !jsonl.isEmpty else {
-            throw ImportError("\(path): not a recognised export (tried: ChatArchive JSON Lines)")
-        }
-        return ("jsonl", container, jsonl)
+        forced == "auto" ? ((try? FormatDetector.detect(path: path))?.format.rawValue ?? "unknown") : forced
     }
 
     static func read(_ path: String, options: IngestOptions, into sink: WriterSink) throws {
-        let (format, container, entries): (String, any ExportContainer, [String])
-        if options.format == "auto" {
-            (format, container, entries) = try detect(path)
-        } else {
-            guard formats.contains(options.format) else {
+        var forced: DetectedFormat? = nil
+        if options.format != "auto" {
+            guard let f = DetectedFormat(rawValue: options.format) else {
                 throw ImportError("unknown format \"\(options.format)\" (expected auto, \(formats.joined(separator: ", ")))")
             }
-            let c = try FolderContainer(path: path)
-            (format, container, entries) = (options.format, c, c.entryNames)
+            forced = f
         }
-        switch format {
-        case "jsonl":
-            for e in entries {
+        let detection = try FormatDetector.detect(path: path, forced: forced)
+        let container = detection.container
+        for refused in container.refusedEntries {
+            try sink.report(ImportIssue(SourceLocation(file: container.displayName(of: refused.name)), "skipped: \(refused.reason)"))
+        }
+        let opts = options.importOptions
+        switch detection.format {
+        case .jsonl:
+            for e in detection.entries {
                 sink.file = container.displayName(of: e)
                 try JSONLinesImporter().read(container, entry: e, into: sink)
             }
+        case .telegram:
+            for e in detection.entries {
+                sink.file = container.displayName(of: e)
+                try TelegramImporter().read(container, entry: e, into: sink, options: opts)
+            }
+        case .whatsapp:
+            for e in detection.entries {
+                sink.file = container.displayName(of: e)
+                try WhatsAppImporter().read(container, entry: e, into: sink, options: opts)
+            }
+        case .simplex:
+            sink.file = path
+            try SimplexImporter().read(container, entries: detection.entries, into: sink)
         default:
-            throw ImportError("\(path): the \(format) importer is not available in this build")
+            try readOther(detection, options: opts, into: sink)
         }
     }
 }
