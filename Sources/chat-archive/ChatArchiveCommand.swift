@@ -15,6 +15,25 @@ struct ChatArchiveCommand: AsyncParsableCommand {
             IngestCommand.self, ChatsCommand.self, SearchCommand.self, ItemsCommand.self, MarkdownCommand.self,
             StatsCommand.self, CheckCommand.self, DemoCommand.self,
         ])
+
+    /// Runs the command; usage errors exit with status 2 (CONTRACT.md §2), not sysexits' 64.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var async = command as? AsyncParsableCommand {
+                try await async.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options every command takes.

@@ -1,9 +1,15 @@
 // Temporary: replaced by the analyser helper's ICU wrapper on merge.
 import CChatICU
+import Foundation
 
 public enum TextNormalizer {
-    public static func normalize(_ s: String) -> String { s.lowercased() }
-    public static func transliterate(_ s: String) -> String { s.lowercased() }
+    /// Interim folding (case, accents, width) until the ICU normaliser lands.
+    public static func normalize(_ s: String) -> String {
+        s.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+    public static func transliterate(_ s: String) -> String {
+        (s.applyingTransform(.toLatin, reverse: false) ?? s).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
 }
 
 public struct AnalyzedToken: Sendable, Hashable {

@@ -60,7 +60,7 @@ struct DemoCommand: AsyncParsableCommand {
                     let files = (try? fm.contentsOfDirectory(atPath: p))?.filter { $0.hasSuffix(".jsonl") }.sorted() ?? []
                     sources += files.map { p + "/" + $0 }
                 } else {
-                    sources += ((try? fm.contentsOfDirectory(atPath: p)) ?? []).sorted().filter { !$0.hasPrefix(".") && $0 != "README.md" }.map { p + "/" + $0 }
+                    sources += ((try? fm.contentsOfDirectory(atPath: p)) ?? []).sorted().filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") && !$0.hasSuffix(".py") }.map { p + "/" + $0 }
                 }
             }
             for s in sources {
@@ -71,8 +71,8 @@ struct DemoCommand: AsyncParsableCommand {
                     print("   \(s.dropFirst(corpus.count + 1)): \(Terminal.dim("\(error)"))")
                 }
             }
-            let again = try await archive.ingest(sources.filter { $0.contains("/sample/") })
-            print("   re-ingesting the sample: \(again.itemsAdded) added, \(again.itemsUpdated) updated, \(again.itemsUnchanged) unchanged")
+            let again = try await archive.ingest(Array(sources.filter { $0.contains("/sample/") }.suffix(1)))
+            print("   re-ingesting the latest sample export: \(again.itemsAdded) added, \(again.itemsUpdated) updated, \(again.itemsUnchanged) unchanged")
 
             print("\n" + Terminal.bold("2. Chat list") + Terminal.dim("  (chat-archive chats)"))
             for r in try await archive.chats(limit: 12) { print("   " + HumanFormat.chatRow(r).replacingOccurrences(of: "\n", with: "\n   ")) }
