@@ -144,3 +144,11 @@ import Testing
         #expect(s.root == .object && s.has("messages") && s.strings["type"] == "personal_chat")
     }
 }
+
+extension FormatDetectorTests {
+    @Test func aLoneSQLiteFileIsASimplexDatabase() throws {
+        let path = try TestFiles.write(Array("SQLite format 3\0".utf8) + [1, 2, 3], named: "backup-2025.sqlite")
+        let d = try FormatDetector.detect(path: path)
+        #expect(d.format == .simplex && d.entries == ["backup-2025.sqlite"])
+    }
+}

@@ -38,7 +38,8 @@ enum SimplexTestDatabase {
           (9, 'hidden friend', '', '', 2);
         INSERT INTO contacts VALUES (1, 1, 1, 'me', 1, 0, 0, 1), (2, 2, 1, 'alice', 0, 1, NULL, 0), (9, 9, 2, 'hidden', 0, 0, 0, 1);
         INSERT INTO group_profiles VALUES (5, 'Climbers', 'Climbing crew');
-        INSERT INTO groups VALUES (7, 1, 5, 'Climbers', 1, 1, 2, NULL);
+        INSERT INTO group_profiles VALUES (6, 'Bike shop', '');
+        INSERT INTO groups VALUES (7, 1, 5, 'Climbers', 1, 1, 2, NULL), (8, 1, 6, 'Bike shop', 0, 0, NULL, 'business');
         INSERT INTO group_members VALUES (11, 7, x'0A0B0C', 'user', 'me', 1, 1, 1), (12, 7, x'01020304', 'invitee', 'bob', NULL, 3, 1);
         INSERT INTO note_folders VALUES (1, 1, 0, 0);
         INSERT INTO chat_items (chat_item_id, user_id, contact_id, item_sent, item_ts, created_at, item_content, item_text,
@@ -135,14 +136,15 @@ enum SimplexTestDatabase {
 
     @Test func readsChatsAndSkipsHiddenProfiles() throws {
         let sink = try Self.importDatabase()
-        #expect(sink.chats.map(\.sourceId) == ["simplex:1:direct:2", "simplex:1:group:7", "simplex:1:local:1"])
+        #expect(sink.chats.map(\.sourceId) == ["simplex:1:direct:2", "simplex:1:group:7", "simplex:1:group:8", "simplex:1:local:1"])
         let alice = sink.chats[0]
         #expect(alice.type == .direct && alice.displayName == "alice" && alice.localAlias == "Al")
         #expect(alice.fullName == "Alice Liddell" && alice.isFavorite && alice.notifications == .none && !alice.isMarkedUnread)
         let group = sink.chats[1]
         #expect(group.type == .group && group.displayName == "Climbers" && group.fullName == "Climbing crew")
         #expect(group.notifications == .mentions && group.isMarkedUnread && group.tags == ["friends"] && group.business == nil)
-        #expect(sink.chats[2].type == .local && sink.chats[2].displayName == SimplexImporter.notesName)
+        #expect(sink.chats[2].business == .business && sink.chats[2].notifications == .all)
+        #expect(sink.chats[3].type == .local && sink.chats[3].displayName == SimplexImporter.notesName)
         #expect(sink.chats.allSatisfy { $0.source == "simplex" })
         #expect(!sink.items.contains { $0.sourceId == "900" })
     }
@@ -212,8 +214,28 @@ enum SimplexTestDatabase {
         let path = try TestFiles.write(try SimplexTestDatabase.bytes(), named: "simplex_v1_chat.db")
         let sink = CollectingSink()
         try SimplexImporter().read(ImportSource(path: path), into: sink)
-        #expect(sink.chats.count == 3)
+        #expect(sink.chats.count == 4)
         #expect(sink.items.count == 11)
+    }
+
+    @Test func refusesDatabasesThatAreNotSimplex() throws {
+        // A valid SQLite database without chat_items.
+        let dir = try TestFiles.folder()
+        let queue = try DatabaseQueue(path: dir + "/other.db")
+        try queue.write { db in try db.execute(sql: "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)") }
+        try queue.close()
+        var z = TestZip()
+        z.add("simplex_v1_chat.db", bytes: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/other.db"))))
+        let sink = CollectingSink()
+        let error = #expect(throws: ImportError.self) { try SimplexImporter().read(ImportSource(path: try z.write()), into: sink) }
+        #expect(error?.message.contains("not a SimpleX chat database") == true)
+        #expect(error?.message.contains("!simplex_v1_chat.db") == true)
+
+        // The SQLite header followed by garbage.
+        var bad = TestZip()
+        bad.add("simplex_v1_chat.db", bytes: Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0x41, count: 2000))
+        #expect(throws: ImportError.self) { try SimplexImporter().read(ImportSource(path: try bad.write()), into: sink) }
+        #expect(sink.items.isEmpty)
     }
 
     // MARK: - JSON
