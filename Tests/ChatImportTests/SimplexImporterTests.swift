@@ -72,6 +72,8 @@ enum SimplexTestDatabase {
           (5124, 1, 7, 12, 0, '2025-06-18 08:35:00', '2025-06-18 08:35:00',
            '{"rcvMsgContent":{"msgContent":{"type":"voice","text":"","duration":42}}}', 'voice message', 'rcv_read', NULL, 0),
           (5125, 1, 7, 12, 0, '2025-06-18 08:36:00', '2025-06-18 08:36:00', 'not json', 'garbled', 'rcv_read', NULL, 0),
+          (5128, 1, 7, 12, 0, 'yesterday', 'yesterday',
+           '{"rcvMsgContent":{"msgContent":{"type":"text","text":"when?"}}}', 'when?', 'rcv_read', NULL, 0),
           (5126, 1, 7, NULL, 0, '2025-06-18 08:20:00', '2025-06-18 08:20:00', '{"chatBanner":{}}', '', 'rcv_read', NULL, 0),
           (5127, 1, 7, 12, 0, '2025-06-18 08:29:00', '2025-06-18 08:29:00',
            '{"rcvMsgContent":{"msgContent":{"type":"link","text":"look https://x.org","preview":{"uri":"https://x.org","title":"X","description":"An example","image":"data:,"}}}}',
@@ -164,7 +166,7 @@ enum SimplexTestDatabase {
         let sink = try Self.importDatabase()
         let group = sink.items.filter { $0.chatSourceId == "simplex:1:group:7" }.map(\.sourceId)
         // Groups by item_ts; the chat banner is skipped.
-        #expect(group == ["5127", "5120", "5121", "5122", "5123", "5124", "5125"])
+        #expect(group == ["5127", "5120", "5121", "5122", "5123", "5124", "5125", "5128"])
         let direct = sink.items.filter { $0.chatSourceId == "simplex:1:direct:2" }.map(\.sourceId)
         #expect(direct == ["100", "101", "102"])
         #expect(Self.item(sink, "200")?.direction == .snd)
@@ -205,9 +207,11 @@ enum SimplexTestDatabase {
         #expect(Self.item(sink, "102")?.direction == .event)
         let garbled = try #require(Self.item(sink, "5125"))
         #expect(garbled.content == MessageContent(type: .unknown, text: "garbled"))
-        #expect(sink.issues.count == 1)
-        #expect(sink.issues.first?.location.record == "chat_items chat_item_id=5125")
+        #expect(sink.issues.map(\.location.record) == ["chat_items chat_item_id=5125", "chat_items chat_item_id=5128"])
         #expect(sink.issues.first?.location.file.hasSuffix("simplex-export.zip!simplex_v1_chat.db") == true)
+        // An unreadable time keeps the item, at the previous item's time.
+        #expect(Self.item(sink, "5128")?.timestamp == Self.item(sink, "5125")?.timestamp)
+        #expect(sink.issues.last?.message.contains("unreadable time") == true)
     }
 
     @Test func readsAPlainDatabaseFileToo() throws {
@@ -215,7 +219,17 @@ enum SimplexTestDatabase {
         let sink = CollectingSink()
         try SimplexImporter().read(ImportSource(path: path), into: sink)
         #expect(sink.chats.count == 4)
-        #expect(sink.items.count == 11)
+        #expect(sink.items.count == 12)
+    }
+
+    @Test func privateTempFilesAreOwnerOnlyAndRemoved() throws {
+        let t = try PrivateTempFile()
+        try t.write([1, 2, 3])
+        try t.close()
+        let attributes = try FileManager.default.attributesOfItem(atPath: t.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        t.remove()
+        #expect(!FileManager.default.fileExists(atPath: t.directory))
     }
 
     @Test func refusesDatabasesThatAreNotSimplex() throws {
