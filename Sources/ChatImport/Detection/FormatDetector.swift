@@ -143,7 +143,15 @@ struct Sniffer {
     mutating func entries(passing kind: String) throws -> [String] {
         switch kind {
         case "database":
-            return container.entryNames.filter { Sniffer.baseName($0) == SimplexImporter.chatDatabaseName }
+            let named = container.entryNames.filter { Sniffer.baseName($0) == SimplexImporter.chatDatabaseName }
+            if !named.isEmpty { return named }
+            // A database file given on its own, whatever its name.
+            if container.entryNames.count == 1, let only = container.entryNames.first,
+                try prefix(only).starts(with: SimplexImporter.sqliteMagic)
+            {
+                return [only]
+            }
+            return []
         case "slack":
             let markers: Set<String> = ["channels.json", "users.json", "org_users.json"]
             let hasMarker = container.entryNames.contains { name in

@@ -7,9 +7,6 @@ struct SimplexChatJSONReader {
     /// How the file is named in messages.
     var displayName: String
 
-    /// Whether a parsed document holds at least one SimpleX chat.
-    static func containsChats(_ root: JSONValue) -> Bool { !chats(in: root, userId: nil).isEmpty }
-
     func read(_ root: JSONValue, into sink: any ImportSink) throws {
         let found = SimplexChatJSONReader.chats(in: root, userId: nil)
         if found.isEmpty {

@@ -26,7 +26,7 @@ struct SimplexDatabaseReader {
         config.readonly = true
         config.label = "simplex-import"
         do {
-            return try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: config)
+            return try DatabaseQueue(path: "file:\(uriPath(path))?immutable=1", configuration: config)
         } catch {
             do {
                 return try DatabaseQueue(path: path, configuration: config)
@@ -34,6 +34,24 @@ struct SimplexDatabaseReader {
                 throw ImportError("\(displayName): cannot open the database: \(error)")
             }
         }
+    }
+
+    /// `path` percent-encoded for a `file:` URI.
+    private func uriPath(_ path: String) -> String {
+        var out = ""
+        for b in path.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(hex[Int(b >> 4)])
+                out.unicodeScalars.append(hex[Int(b & 15)])
+            }
+        }
+        return out
     }
 
     /// The tables and columns this database has.

@@ -26,6 +26,7 @@ public struct SimplexImporter: ArchiveImporter {
             + "export an unencrypted database or decrypt it, then retry."
     }
 
+    /// Detects the SimpleX entries at `source.path` (zip, folder or file) and reads them.
     public func read(_ source: ImportSource, into sink: any ImportSink) throws {
         let detection = try FormatDetector.detect(path: source.path, forced: .simplex)
         try read(detection.container, entries: detection.entries, into: sink)

@@ -36,8 +36,11 @@ public final class ZipContainer: ExportContainer {
         var localHeaderOffset: Int64
     }
 
+    /// The zip's path as the user gave it.
     public let path: String
+    /// Every readable file entry, sorted by (normalised) name.
     public let entryNames: [String]
+    /// Entries never opened: unsafe names, links, encryption, unknown methods, duplicates.
     public let refusedEntries: [(name: String, reason: String)]
     private let file: ZipFile
     private let entries: [String: Entry]
@@ -128,6 +131,7 @@ public final class ZipContainer: ExportContainer {
         return parts.isEmpty ? nil : parts.joined(separator: "/")
     }
 
+    /// Streams one entry; reading to the end checks its size and CRC-32.
     public func open(_ name: String) throws -> ByteStream {
         guard let entry = entries[name] else {
             throw ImportError("\(displayName(of: name)): no such entry in the zip")
@@ -139,7 +143,9 @@ public final class ZipContainer: ExportContainer {
         }
     }
 
+    /// The entry's declared uncompressed size.
     public func size(of name: String) -> Int64? { entries[name]?.uncompressedSize }
 
+    /// `zip!entry`.
     public func displayName(of name: String) -> String { "\(path)!\(name)" }
 }
