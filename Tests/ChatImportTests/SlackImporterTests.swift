@@ -233,3 +233,37 @@ func jsonArraySplitting(_ name: String, _ json: String, _ count: Int, _ hasError
     #expect(split.elements.count == count, "\(name)")
     #expect((split.error != nil) == hasError, "\(name)")
 }
+
+private final class SlackBytesContainer: ExportContainer {
+    let path = "x.zip"
+    let files: [String: String]
+    var entryNames: [String] { files.keys.sorted() }
+    var refusedEntries: [(name: String, reason: String)] { [] }
+    init(_ files: [String: String]) { self.files = files }
+    func open(_ name: String) throws -> ByteStream { MemoryByteStream(Array((files[name] ?? "").utf8)) }
+    func size(of name: String) -> Int64? { files[name].map { Int64($0.utf8.count) } }
+    func displayName(of name: String) -> String { path + "!" + name }
+}
+
+@Test func absurdNumbersAndNestedPrivateURLsAreHarmless() throws {
+    let container = SlackBytesContainer([
+        "users.json": "[]",
+        "channels.json": #"[{"id": "C1", "name": "dev", "members": []}]"#,
+        "dev/2024-09-14.json": #"""
+            [{"ts": "1726299665.000001", "user": "U1", "text": "x",
+              "files": [{"name": "a.bin", "size": 1e300, "mimetype": "application/octet-stream"}],
+              "reactions": [{"name": "tada", "count": -1e300, "users": ["U1"]}],
+              "attachments": [{"title": "t", "image": {"url_private": "https://files.slack.com/x?t=xoxe-1"}}],
+              "blocks": [{"type": "rich_text", "elements": [{"type": "rich_text_list", "style": "ordered", "offset": 1e300, "indent": -4,
+                 "elements": [{"type": "rich_text_section", "elements": [{"type": "text", "text": "one"}]}]}]}]}]
+            """#,
+    ])
+    let sink = CollectingSink()
+    try SlackImporter().read(container, into: sink, options: ImportOptions())
+    let item = try #require(sink.items.first)
+    #expect(item.file == FileRef(name: "a.bin", size: nil))
+    #expect(item.reactions == [Reaction(emoji: ":tada:", count: 1)])
+    #expect(item.content.text == "1. one")
+    #expect(item.raw?.contains("xoxe") == false)
+    #expect(item.chatSourceId == "slack:C1")
+}

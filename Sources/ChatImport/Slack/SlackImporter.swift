@@ -263,7 +263,7 @@ struct SlackConversationReader {
             } else {
                 let name = [first["name"]?.stringValue, first["title"]?.stringValue, first["id"]?.stringValue]
                     .compactMap { $0 }.first { !$0.isEmpty } ?? "file"
-                file = FileRef(name: name, size: first["size"]?.numberValue.map { Int64($0) })
+                file = FileRef(name: name, size: first["size"]?.numberValue.flatMap { Int64(exactly: $0.rounded(.towardZero)) })
             }
             if !isEvent { contentType = SlackConversationReader.contentType(mimetype: first["mimetype"]?.stringValue) }
         }
@@ -292,7 +292,8 @@ struct SlackConversationReader {
             isEvent ? .event : (userId.map { directory.ownerIds.contains($0) } ?? false) ? .snd : .rcv
         let reactions = (m["reactions"]?.arrayValue ?? []).compactMap { r -> Reaction? in
             guard let name = r["name"]?.stringValue else { return nil }
-            return Reaction(emoji: ":\(name):", count: Int(r["count"]?.numberValue ?? Double(r["users"]?.arrayValue?.count ?? 1)))
+            let count = r["count"]?.numberValue.flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? r["users"]?.arrayValue?.count ?? 1
+            return Reaction(emoji: ":\(name):", count: count)
         }
         let item = Item(
             chatSourceId: chatSourceId, sourceId: ts, timestamp: timestamp, direction: direction,

@@ -236,8 +236,8 @@ enum SlackBlocks {
         case "rich_text_list":
             if !out.atLineStart { out.append("\n") }
             let ordered = element["style"]?.stringValue == "ordered"
-            let offset = Int(element["offset"]?.numberValue ?? 0)
-            let indent = String(repeating: "  ", count: max(0, min(8, Int(element["indent"]?.numberValue ?? 0))))
+            let offset = SlackBlocks.smallInt(element["offset"]) ?? 0
+            let indent = String(repeating: "  ", count: max(0, min(8, SlackBlocks.smallInt(element["indent"]) ?? 0)))
             for (k, item) in children.enumerated() {
                 if k > 0 { out.append("\n") }
                 out.append(indent + (ordered ? "\(offset + k + 1). " : "• "))
@@ -302,6 +302,12 @@ enum SlackBlocks {
         default:
             out.append(leaf["text"]?.stringValue ?? "")
         }
+    }
+
+    /// A JSON number as an `Int` when it is one of modest size (never traps on 1e300 or NaN).
+    static func smallInt(_ v: JSONValue?) -> Int? {
+        guard let d = v?.numberValue, d.isFinite, abs(d) < 1e9 else { return nil }
+        return Int(d)
     }
 
     /// The emoji's characters from Slack's `unicode` hex (`1f44d-1f3fb`), else `:name:`.
