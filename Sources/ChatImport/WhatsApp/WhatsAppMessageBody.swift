@@ -30,7 +30,10 @@ struct WhatsAppMessageBody: Equatable {
             return
         }
         let (firstLine, rest) = WhatsAppMessageBody.splitFirstLine(self.text)
+        // `firstView` is for matching phrases; names are cut from `firstClean`, which keeps
+        // NBSPs (they occur in real file names) and has the same characters otherwise.
         let firstView = WhatsAppChars.trimmingSpaces(WhatsAppChars.parseView(firstLine))
+        let firstClean = WhatsAppMessageBody.trimmingSpaceLike(WhatsAppMessageBody.removingIgnorable(firstLine))
         let lowerFirst = firstView.lowercased()
 
         if WhatsAppPhrases.mediaOmitted.contains(lowerFirst) {
@@ -38,14 +41,15 @@ struct WhatsAppMessageBody: Equatable {
             file = FileRef(name: "(media omitted)")
             self.text = rest
         } else if let suffix = WhatsAppPhrases.fileAttachedSuffixes.first(where: { lowerFirst.hasSuffix($0) }) {
-            let name = String(firstView.dropLast(suffix.count))
+            let name = String(firstClean.dropLast(suffix.count))
             contentType = WhatsAppMessageBody.contentType(ofFile: name)
             file = FileRef(name: name)
             self.text = rest
         } else if let prefix = WhatsAppPhrases.attachedPrefixes.first(where: { lowerFirst.hasPrefix($0) }),
             let close = firstView.firstIndex(of: ">")
         {
-            let name = String(firstView[firstView.index(firstView.startIndex, offsetBy: prefix.count)..<close])
+            let closeOffset = firstView.distance(from: firstView.startIndex, to: close)
+            let name = String(firstClean.dropFirst(prefix.count).prefix(closeOffset - prefix.count))
             contentType = WhatsAppMessageBody.contentType(ofFile: name)
             file = FileRef(name: name)
             let caption = WhatsAppChars.trimmingSpaces(firstView[firstView.index(after: close)...])
@@ -71,6 +75,19 @@ struct WhatsAppMessageBody: Equatable {
             }
         }
         rewriteMentions(ownerKey: ownerKey)
+    }
+
+    private static func removingIgnorable(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: s.unicodeScalars.filter { !WhatsAppChars.isIgnorable($0) })
+        return String(out)
+    }
+
+    private static func trimmingSpaceLike(_ s: String) -> String {
+        var scalars = Substring(s).unicodeScalars
+        while let f = scalars.first, WhatsAppChars.isSpace(f) { scalars.removeFirst() }
+        while let l = scalars.last, WhatsAppChars.isSpace(l) { scalars.removeLast() }
+        return String(scalars)
     }
 
     private static func splitFirstLine(_ text: String) -> (String, String) {
