@@ -143,10 +143,9 @@ struct DiscordRun {
         return (id, name, nickname)
     }
 
-    private mutating func member(_ u: (id: String, name: String, nickname: String), channelID: String) throws {
-        guard var c = channels[channelID], !c.members.contains(u.id) else { return }
+    private func member(_ u: (id: String, name: String, nickname: String), in c: inout Channel) throws {
+        guard !c.members.contains(u.id) else { return }
         c.members.insert(u.id)
-        channels[channelID] = c
         let isUser = ownerName.map { $0 == u.name || $0 == u.nickname } ?? false
         try sink.emit(.member(Member(chatSourceId: c.sourceId, sourceId: u.id, displayName: u.nickname, fullName: u.name, isUser: isUser)))
     }
@@ -162,7 +161,9 @@ struct DiscordRun {
     }
 
     private mutating func message(_ bytes: [UInt8], at: JSONStreamReader.Location, channelID: String, fileIndex: Int, location: SourceLocation) throws {
-        guard var c = channels[channelID] else { return }
+        // Take the channel out while working on it, so that its id map is not copied.
+        guard var c = channels.removeValue(forKey: channelID) else { return }
+        defer { channels[channelID] = c }
         let m: JSONValue
         do { m = try JSONParser.parse(bytes) } catch {
             try sink.report(ImportIssue(location, "message is not valid JSON: \(error.message); skipped"))
@@ -194,14 +195,13 @@ struct DiscordRun {
             try sink.report(ImportIssue(location, "message \(id) has no readable timestamp; it takes the previous message's time"))
         }
         c.lastTimestamp = timestamp
-        channels[channelID] = c
 
         let author = Self.user(m["author"])
-        if let author { try member(author, channelID: channelID) }
+        if let author { try member(author, in: &c) }
         var users: [DiscordMarkdown.User] = []
         for v in m["mentions"]?.arrayValue ?? [] {
             guard let u = Self.user(v) else { continue }
-            try member(u, channelID: channelID)
+            try member(u, in: &c)
             users.append(DiscordMarkdown.User(id: u.id, names: u.nickname == u.name ? [u.name] : [u.nickname, u.name]))
         }
 
