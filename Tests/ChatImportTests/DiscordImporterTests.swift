@@ -19,9 +19,9 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
 
     @Test func chatAndMembers() {
         #expect(sink.chats == [Chat(sourceId: "discord:771230000000000042", type: .direct, displayName: "vee_k", source: "discord")])
-        #expect(sink.members.map(\.sourceId) == ["300000000000000022", "300000000000000011", "456226577798135808"])
-        #expect(sink.members.map(\.displayName) == ["Vee", "Moss", "Deleted User"])
-        #expect(sink.members.map(\.fullName) == ["vee_k", "moss", "Deleted User"])
+        #expect(sink.members.map(\.sourceId) == ["300000000000000022", "300000000000000011", "300000000000000033", "456226577798135808"])
+        #expect(sink.members.map(\.displayName) == ["Vee", "Moss", "Kit", "Deleted User"])
+        #expect(sink.members.map(\.fullName) == ["vee_k", "moss", "kit", "Deleted User"])
     }
 
     @Test func badRecordIsReportedAndSkipped() {

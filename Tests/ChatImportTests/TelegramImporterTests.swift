@@ -268,6 +268,16 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
         #expect(sink.issues.isEmpty)
     }
 
+    @Test func invalidUTF8IsReplacedAndReported() throws {
+        var bytes = Array(#"{"type":"personal_chat","name":"B","id":5,"messages":[{"id":1,"type":"message","date_unixtime":"0","from_id":"user5","text":"a"#.utf8)
+        bytes += [0xFF, 0x62]
+        bytes += Array(#""}]}"#.utf8)
+        let sink = CollectingSink()
+        try TelegramImporter().read(try MemoryContainer(["r.json": bytes]), entry: "r.json", into: sink, options: ImportOptions())
+        #expect(sink.items.first?.content.text == "a\u{FFFD}b")
+        #expect(sink.issues.map(\.message) == ["message 1 contains invalid UTF-8, read as U+FFFD"])
+    }
+
     @Test func aFolderWithoutResultJSONIsRefused() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tg-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -253,6 +253,9 @@ struct DiscordRun {
         }
         var reactions: [Reaction] = []
         for r in m["reactions"]?.arrayValue ?? [] {
+            for v in r["users"]?.arrayValue ?? [] {
+                if let u = Self.user(v) { try member(u, in: &c) }
+            }
             guard let name = r["emoji"]?["name"]?.stringValue, !name.isEmpty else { continue }
             let custom = JSONField.idString(r["emoji"]?["id"]).map { !$0.isEmpty } ?? false
             reactions.append(Reaction(emoji: custom ? ":\(name):" : name, count: Int(JSONField.int(r["count"]) ?? 1)))
@@ -264,11 +267,18 @@ struct DiscordRun {
         }
         let isEdited = m["timestampEdited"].map { !$0.isNull } ?? false
 
+        let raw: String
+        if let valid = String(validating: bytes, as: UTF8.self) {
+            raw = valid
+        } else {
+            raw = String(decoding: bytes, as: UTF8.self)
+            try sink.report(ImportIssue(location, "message \(id) contains invalid UTF-8, read as U+FFFD"))
+        }
         let item = Item(
             chatSourceId: c.sourceId, sourceId: id, timestamp: timestamp,
             direction: isSystem ? .event : isOwner ? .snd : .rcv, memberSourceId: author?.id, content: content,
             markup: markup, mentions: mentions, quote: quote, file: file, reactions: reactions, isEdited: isEdited,
-            isPinned: m["isPinned"]?.boolValue ?? false, raw: String(decoding: bytes, as: UTF8.self))
+            isPinned: m["isPinned"]?.boolValue ?? false, raw: raw)
         try sink.emit(.item(item))
     }
 

@@ -384,12 +384,19 @@ struct TelegramFileReader {
             if !emoji.isEmpty { reactions.append(Reaction(emoji: emoji, count: Int(JSONField.int(r["count"]) ?? 1))) }
         }
 
+        let raw: String
+        if let valid = String(validating: bytes, as: UTF8.self) {
+            raw = valid
+        } else {
+            raw = String(decoding: bytes, as: UTF8.self)
+            try sink.report(ImportIssue(location(at), "message \(id) contains invalid UTF-8, read as U+FFFD"))
+        }
         let item = Item(
             chatSourceId: c.sourceId, sourceId: String(id), timestamp: timestamp, direction: direction,
             memberSourceId: sender, content: content,
             markup: pieces.isFormatted ? .formatted(pieces.pieces) : .plain,
             mentions: pieces.mentions, quote: quote, file: file, reactions: reactions, isEdited: isEdited,
-            raw: String(decoding: bytes, as: UTF8.self))
+            raw: raw)
         try sink.emit(.item(item))
     }
 }
