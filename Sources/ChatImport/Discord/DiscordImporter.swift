@@ -6,6 +6,7 @@ public struct DiscordImporter: ArchiveImporter {
     /// The format's name as `--format` takes it.
     public static let formatName = "discord"
 
+    /// Makes an importer; options come with each source.
     public init() {}
 
     /// Whether the start of a JSON file looks like a DiscordChatExporter export.

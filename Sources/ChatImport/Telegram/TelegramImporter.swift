@@ -8,6 +8,7 @@ public struct TelegramImporter: ArchiveImporter {
     /// The arrays whose elements are messages.
     public static let messagePaths = ["messages[*]", "chats.list[*].messages[*]", "left_chats.list[*].messages[*]"]
 
+    /// Makes an importer; options come with each source.
     public init() {}
 
     /// Whether the start of a JSON file looks like a Telegram export.
