@@ -256,6 +256,28 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
         #expect(sink.issues.first?.location.byteOffset == Int64(json.utf8.count - 10))
     }
 
+    @Test func messagesBeforeTheChatHeaderAreKept() throws {
+        let json = #"{"messages":[{"id":1,"type":"message","date_unixtime":"60","from":"Me","from_id":"user7","text":"hi"},{"id":2,"type":"message","date_unixtime":"61","from":"Bo","from_id":"user5","text":"yo"}],"name":"Bo","type":"personal_chat","id":5}"#
+        let sink = CollectingSink()
+        try TelegramImporter().read(try MemoryContainer(["r.json": Array(json.utf8)]), entry: "r.json", into: sink, options: ImportOptions())
+        #expect(sink.chats.map(\.sourceId) == ["telegram:user:5"])
+        #expect(sink.items.map(\.direction) == [.snd, .rcv])
+        #expect(sink.items.first?.timestamp.rfc3339 == "1970-01-01T00:01:00Z")
+        #expect(sink.members.map(\.sourceId) == ["user5", "user7"])
+        #expect(sink.members.map(\.isUser) == [false, true])
+        #expect(sink.issues.isEmpty)
+    }
+
+    @Test func invalidUTF8IsReplacedAndReported() throws {
+        var bytes = Array(#"{"type":"personal_chat","name":"B","id":5,"messages":[{"id":1,"type":"message","date_unixtime":"0","from_id":"user5","text":"a"#.utf8)
+        bytes += [0xFF, 0x62]
+        bytes += Array(#""}]}"#.utf8)
+        let sink = CollectingSink()
+        try TelegramImporter().read(try MemoryContainer(["r.json": bytes]), entry: "r.json", into: sink, options: ImportOptions())
+        #expect(sink.items.first?.content.text == "a\u{FFFD}b")
+        #expect(sink.issues.map(\.message) == ["message 1 contains invalid UTF-8, read as U+FFFD"])
+    }
+
     @Test func aFolderWithoutResultJSONIsRefused() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tg-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

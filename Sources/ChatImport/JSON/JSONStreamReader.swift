@@ -7,9 +7,11 @@ public struct JSONStreamError: Error, Sendable, CustomStringConvertible {
     public var offset: Int64
     /// 1-based line of `offset`.
     public var line: Int
+    /// What went wrong, in words a user can act on.
     public var message: String
     /// The file ended before the document was complete.
     public var isTruncation: Bool
+    /// The message with its line and byte offset.
     public var description: String { "\(message) (line \(line), byte \(offset))" }
 }
 

@@ -8,6 +8,7 @@ public struct TelegramImporter: ArchiveImporter {
     /// The arrays whose elements are messages.
     public static let messagePaths = ["messages[*]", "chats.list[*].messages[*]", "left_chats.list[*].messages[*]"]
 
+    /// Makes an importer; options come with each source.
     public init() {}
 
     /// Whether the start of a JSON file looks like a Telegram export.
@@ -219,7 +220,7 @@ struct TelegramFileReader {
     }
 
     private mutating func finishChat() throws {
-        guard var c = chat else { return }
+        guard let c = chat else { return }
         if !c.isEmitted {
             if c.id == nil {
                 if !c.pending.isEmpty {
@@ -229,7 +230,6 @@ struct TelegramFileReader {
                 return
             }
             try emitChat()
-            c = chat ?? c
         } else if let name = c.name, name != c.emittedName {
             // The name came after the messages: send the chat again with it.
             try sink.emit(.chat(Chat(sourceId: c.sourceId, type: Self.chatType(of: c.type), displayName: name, source: "telegram")))
@@ -255,7 +255,10 @@ struct TelegramFileReader {
     }
 
     private mutating func message(_ bytes: [UInt8], at: JSONStreamReader.Location) throws {
+        // Take the chat out while working on it, so that its id set and names are not copied.
         guard var c = chat else { return }
+        chat = nil
+        defer { chat = c }
         let m: JSONValue
         do { m = try JSONParser.parse(bytes) } catch {
             try sink.report(ImportIssue(location(at), "message is not valid JSON: \(error.message); skipped"))
@@ -275,14 +278,13 @@ struct TelegramFileReader {
             try sink.report(ImportIssue(location(at), "message \(id): \(why); skipped"))
             return
         }
-        guard chat?.seen.insert(id) == true else {
+        guard c.seen.insert(id) else {
             duplicates += 1
             if duplicates <= Self.reportedDuplicates {
                 try sink.report(ImportIssue(location(at), "message \(id) appears again in this chat; the first copy was kept"))
             }
             return
         }
-        c = chat ?? c
 
         // Time.
         var timestamp: Timestamp
@@ -317,7 +319,6 @@ struct TelegramFileReader {
                 if sender == c.ownerID { c.ownerEmitted = true }
             }
         }
-        chat = c
 
         let direction: ItemDirection =
             isService ? .event : (c.type == "saved_messages" || (sender != nil && sender == c.ownerID)) ? .snd : .rcv
@@ -384,12 +385,19 @@ struct TelegramFileReader {
             if !emoji.isEmpty { reactions.append(Reaction(emoji: emoji, count: Int(JSONField.int(r["count"]) ?? 1))) }
         }
 
+        let raw: String
+        if let valid = String(validating: bytes, as: UTF8.self) {
+            raw = valid
+        } else {
+            raw = String(decoding: bytes, as: UTF8.self)
+            try sink.report(ImportIssue(location(at), "message \(id) contains invalid UTF-8, read as U+FFFD"))
+        }
         let item = Item(
             chatSourceId: c.sourceId, sourceId: String(id), timestamp: timestamp, direction: direction,
             memberSourceId: sender, content: content,
             markup: pieces.isFormatted ? .formatted(pieces.pieces) : .plain,
             mentions: pieces.mentions, quote: quote, file: file, reactions: reactions, isEdited: isEdited,
-            raw: String(decoding: bytes, as: UTF8.self))
+            raw: raw)
         try sink.emit(.item(item))
     }
 }
