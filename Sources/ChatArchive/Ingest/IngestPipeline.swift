@@ -39,6 +39,9 @@ enum IngestPipeline {
                 sink.file = container.displayName(of: e)
                 try WhatsAppImporter().read(container, entry: e, into: sink, options: opts)
             }
+        case .discord:
+            sink.file = path
+            try DiscordImporter().read(container, entries: detection.entries, into: sink, options: opts)
         case .slack:
             sink.file = path
             try SlackImporter().read(container, into: sink, options: opts)
