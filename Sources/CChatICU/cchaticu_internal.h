@@ -38,6 +38,14 @@ typedef struct {
 
 void chat_norm_free(chat_norm *N);
 
+/// Character classes of U+0000..U+07FF, filled when ICU is initialised.
+#define CHAT_CLS_SEP 1  // not a letter, mark or number
+#define CHAT_CLS_MARK 2 // a combining mark (Mn, Mc, Me)
+extern uint8_t chat_cls_table[0x800];
+
+/// A separator inside a word: anything that is not a letter, mark or number (and U+02BC).
+int chat_is_separator(UChar32 c);
+
 /// Extended_Pictographic (emoji and pictographs).
 int chat_is_pictographic(UChar32 c);
 

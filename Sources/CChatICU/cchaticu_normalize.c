@@ -20,6 +20,18 @@ static chat_icu g_icu;
 static int g_icuOK;
 static pthread_once_t g_icuOnce = PTHREAD_ONCE_INIT;
 
+uint8_t chat_cls_table[0x800];
+
+// Normalised form of each code point of U+0080..U+07FF that normalises the same way in any
+// context (len 0xFF otherwise), so that most European, Hebrew and Arabic text needs no ICU call.
+typedef struct {
+    uint8_t len;
+    uint8_t bytes[4];
+} fold_entry;
+static fold_entry g_fold[0x800];
+
+static void tables_init(void);
+
 static void icu_init(void) {
     UErrorCode err = U_ZERO_ERROR;
     g_icu.nfkccf = unorm2_getNFKCCasefoldInstance(&err);
@@ -37,6 +49,7 @@ static void icu_init(void) {
     if (U_FAILURE(err)) return;
     g_icu.wordTemplate = ubrk_open(UBRK_WORD, "", NULL, 0, &err);
     if (U_FAILURE(err)) return;
+    tables_init();
     g_icuOK = 1;
 }
 
@@ -128,7 +141,14 @@ static int is_optional_mark(UChar32 c, UChar32 base) {
 }
 
 static int is_mark(UChar32 c) {
-    return c >= 0x0300 && (U_GET_GC_MASK(c) & (U_GC_MN_MASK | U_GC_ME_MASK | U_GC_MC_MASK));
+    if (c < 0x0300) return 0;
+    if (c < 0x800) return chat_cls_table[c] & CHAT_CLS_MARK;
+    return (U_GET_GC_MASK(c) & (U_GC_MN_MASK | U_GC_ME_MASK | U_GC_MC_MASK)) != 0;
+}
+
+int chat_is_separator(UChar32 c) {
+    if (c < 0x800) return c >= 0 && (chat_cls_table[c] & CHAT_CLS_SEP);
+    return !(U_GET_GC_MASK(c) & (U_GC_L_MASK | U_GC_M_MASK | U_GC_N_MASK));
 }
 
 int chat_is_pictographic(UChar32 c) {
@@ -233,14 +253,24 @@ int32_t chat_norm_u16(chat_norm *N, const chat_icu *icu, const UChar *in, int32_
 }
 
 int32_t chat_norm_utf8(chat_norm *N, const chat_icu *icu, const uint8_t *s, int32_t n) {
-    if (chat_grow((void **)&N->out, &N->outCap, n + 1, 1)) return -1;
-    int32_t i = 0;
-    for (; i < n; i++) {
+    if (chat_grow((void **)&N->out, &N->outCap, 2 * n + 1, 1)) return -1;
+    // Fast path: ASCII and the context-free code points of U+0080..U+07FF.
+    uint8_t *o = N->out;
+    int32_t i = 0, k = 0;
+    while (i < n) {
         uint8_t c = s[i];
-        if (c >= 0x80) break;
-        N->out[i] = (uint8_t)((uint32_t)(c - 'A') < 26u ? c + 32 : c);
+        if (c < 0x80) {
+            o[k++] = (uint8_t)((uint32_t)(c - 'A') < 26u ? c + 32 : c);
+            i++;
+            continue;
+        }
+        if (!icu || c < 0xC2 || c > 0xDF || i + 1 >= n || (s[i + 1] & 0xC0) != 0x80) break;
+        const fold_entry *f = &g_fold[((c & 0x1F) << 6) | (s[i + 1] & 0x3F)];
+        if (f->len == 0xFF) break;
+        for (int32_t j = 0; j < f->len; j++) o[k++] = f->bytes[j];
+        i += 2;
     }
-    if (i == n) return n;
+    if (i == n) return k;
     if (!icu) return -1;
     if (chat_grow((void **)&N->in, &N->inCap, n + 1, sizeof(UChar))) return -1;
     UErrorCode err = U_ZERO_ERROR;
@@ -339,4 +369,47 @@ int32_t cchaticu_transliterate(const uint8_t *text, int32_t len, uint8_t **out, 
     }
     free(buf);
     return rc;
+}
+
+// MARK: - Tables
+
+static void tables_init(void) {
+    for (UChar32 c = 0; c < 0x800; c++) {
+        uint32_t gc = U_GET_GC_MASK(c);
+        uint8_t cls = 0;
+        if (!(gc & (U_GC_L_MASK | U_GC_M_MASK | U_GC_N_MASK)) || c == 0x02BC) cls |= CHAT_CLS_SEP;
+        if (gc & (U_GC_MN_MASK | U_GC_ME_MASK | U_GC_MC_MASK)) cls |= CHAT_CLS_MARK;
+        chat_cls_table[c] = cls;
+    }
+    chat_norm N = {0};
+    for (UChar32 c = 0; c < 0x800; c++) {
+        fold_entry *f = &g_fold[c];
+        f->len = 0xFF;
+        if (c < 0x80) continue;
+        if (chat_cls_table[c] & CHAT_CLS_MARK) {
+            // Marks the filter always removes vanish whatever surrounds them.
+            UChar in[1] = {(UChar)c};
+            if (c != 0x0306 && is_optional_mark(c, 0) && chat_norm_u16(&N, &g_icu, in, 1) == 0) f->len = 0;
+            continue;
+        }
+        if (!unorm2_hasBoundaryBefore(g_icu.nfc, c) || !unorm2_hasBoundaryBefore(g_icu.nfkccf, c)) continue;
+        UChar in[1] = {(UChar)c};
+        int32_t len = chat_norm_u16(&N, &g_icu, in, 1);
+        if (len < 0) continue;
+        int ok = 1;
+        for (int32_t j = 0; j < len && ok; j++) {
+            UChar u = N.a[j];
+            if (U16_IS_SURROGATE(u) || (u >= 0x300 && u_getCombiningClass(u) != 0) || is_mark(u)) ok = 0;
+            if (j == 0 && !unorm2_hasBoundaryBefore(g_icu.nfc, u)) ok = 0;
+        }
+        if (!ok) continue;
+        uint8_t buf[16];
+        int32_t len8 = 0;
+        UErrorCode err = U_ZERO_ERROR;
+        u_strToUTF8((char *)buf, (int32_t)sizeof buf, &len8, N.a, len, &err);
+        if (U_FAILURE(err) || len8 > 4) continue;
+        memcpy(f->bytes, buf, (size_t)len8);
+        f->len = (uint8_t)len8;
+    }
+    chat_norm_free(&N);
 }
