@@ -20,9 +20,7 @@ struct chat_analyser {
     int32_t tokCap;
     uint8_t *keep;           // a normalised token kept while others are computed
     int32_t keepCap;
-    // A run of a script without spaces: code points, their source ranges, UTF-16 form.
-    UChar32 *rcp;
-    int32_t *rs, *re, rcap;
+    // A chunk of a run of a script without spaces: code points, source offsets, UTF-16 form.
     UChar32 *scp;
     int32_t *soff, *su16, scap;
     UChar *ru16;
@@ -64,7 +62,6 @@ void chat_analyser_free(chat_analyser *A) {
     chat_norm_free(&A->norm);
     free(A->tok);
     free(A->keep);
-    free(A->rcp); free(A->rs); free(A->re);
     free(A->scp); free(A->soff); free(A->su16);
     free(A->ru16);
     free(A);
@@ -268,25 +265,6 @@ static void process_emoji(chat_analyser *A, int32_t s, int32_t e) {
 
 // MARK: - Scripts without spaces
 
-static int grow_run(chat_analyser *A, int32_t need) {
-    if (need <= A->rcap) return 0;
-    int32_t cap = A->rcap, c2 = A->rcap, c3 = A->rcap;
-    if (chat_grow((void **)&A->rcp, &cap, need, sizeof(UChar32))) return -1;
-    if (chat_grow((void **)&A->rs, &c2, need, sizeof(int32_t))) return -1;
-    if (chat_grow((void **)&A->re, &c3, need, sizeof(int32_t))) return -1;
-    A->rcap = cap < c2 ? (cap < c3 ? cap : c3) : (c2 < c3 ? c2 : c3);
-    return 0;
-}
-
-static int push_run(chat_analyser *A, int32_t *m, UChar32 c, int32_t s, int32_t e) {
-    if (grow_run(A, *m + 1)) return -1;
-    A->rcp[*m] = c;
-    A->rs[*m] = s;
-    A->re[*m] = e;
-    (*m)++;
-    return 0;
-}
-
 static int32_t put_utf8(uint8_t *b, UChar32 c) {
     int32_t i = 0;
     UBool err = 0;
@@ -294,16 +272,49 @@ static int32_t put_utf8(uint8_t *b, UChar32 c) {
     return err ? 0 : i;
 }
 
-static void emit_ngram(chat_analyser *A, int32_t flags, int32_t i, int32_t count) {
-    uint8_t b[8];
-    int32_t n = put_utf8(b, A->rcp[i]);
-    if (count == 2) n += put_utf8(b + n, A->rcp[i + 1]);
-    emit(A, flags | CHAT_TOKEN_NGRAM, b, n, A->rs[i], A->re[i + count - 1]);
+// Run characters arrive one by one (after normalisation) with their source ranges. Document:
+// at each character its bigram with the next one, and its unigram co-located; the last one
+// alone. Query: the bigrams; the last unigram waits in `pending` and is emitted only when
+// another token follows, so what follows stays aligned with the document's positions.
+typedef struct {
+    int32_t count;
+    UChar32 prev;
+    int32_t prevS, prevE;
+} run_state;
+
+static void run_feed(chat_analyser *A, run_state *R, UChar32 c, int32_t s, int32_t e) {
+    if (R->count > 0) {
+        uint8_t b[8];
+        int32_t n = put_utf8(b, R->prev);
+        int32_t n1 = n;
+        n += put_utf8(b + n, c);
+        emit(A, CHAT_TOKEN_NGRAM, b, n, R->prevS, e);
+        if (A->mode == CCHATICU_MODE_DOCUMENT) emit(A, CCHATICU_TOKEN_COLOCATED | CHAT_TOKEN_NGRAM, b, n1, R->prevS, R->prevE);
+    }
+    R->count++;
+    R->prev = c;
+    R->prevS = s;
+    R->prevE = e;
 }
 
-static void process_run(chat_analyser *A, int32_t s, int32_t e) {
+static void run_finish(chat_analyser *A, run_state *R) {
+    if (R->count == 0 || A->rc) return;
+    uint8_t b[4];
+    int32_t n = put_utf8(b, R->prev);
+    if (A->mode == CCHATICU_MODE_DOCUMENT || R->count == 1) {
+        emit(A, CHAT_TOKEN_NGRAM, b, n, R->prevS, R->prevE);
+        return;
+    }
+    A->pending = 1;
+    memcpy(A->pend, b, (size_t)n);
+    A->pendLen = n;
+    A->pendS = R->prevS;
+    A->pendE = R->prevE;
+}
+
+// Normalises text[s, e) (part of a run, cut at a normalisation boundary) and feeds its characters.
+static void run_chunk(chat_analyser *A, run_state *R, int32_t s, int32_t e) {
     const uint8_t *t = A->text;
-    // Decode the source: code points, byte offsets, UTF-16 offsets.
     int32_t k = 0, u = 0;
     for (int32_t i = s; i < e;) {
         int32_t need = k + 2;
@@ -326,50 +337,51 @@ static void process_run(chat_analyser *A, int32_t s, int32_t e) {
     }
     A->soff[k] = e;
     A->su16[k] = u;
-    // Normalise the whole run; when that changes it, normalise cluster by cluster so each
+    // Normalise the whole chunk; when that changes it, normalise cluster by cluster so each
     // output character keeps the source range it came from.
-    int32_t m = 0;
     int32_t len = chat_norm_u16(&A->norm, A->icu, A->ru16, u);
     if (len == u && memcmp(A->norm.a, A->ru16, (size_t)u * sizeof(UChar)) == 0) {
-        if (grow_run(A, k)) return;
-        for (int32_t j = 0; j < k; j++) {
-            A->rcp[j] = A->scp[j];
-            A->rs[j] = A->soff[j];
-            A->re[j] = A->soff[j + 1];
-        }
-        m = k;
-    } else {
-        for (int32_t j = 0; j < k;) {
-            int32_t j2 = j + 1;
-            while (j2 < k && !unorm2_hasBoundaryBefore(A->icu->nfkccf, A->scp[j2])) j2++;
-            int32_t l = chat_norm_u16(&A->norm, A->icu, A->ru16 + A->su16[j], A->su16[j2] - A->su16[j]);
-            for (int32_t q = 0; q < l;) {
-                UChar32 c;
-                U16_NEXT(A->norm.a, q, l, c);
-                if (push_run(A, &m, c, A->soff[j], A->soff[j2])) return;
-            }
-            j = j2;
-        }
-    }
-    if (m == 0) return;
-    if (A->mode == CCHATICU_MODE_QUERY) {
-        if (m == 1) { emit_ngram(A, 0, 0, 1); return; }
-        for (int32_t j = 0; j + 1 < m && !A->rc; j++) emit_ngram(A, 0, j, 2);
-        if (A->rc) return;
-        // The last character keeps what follows in the same phrase aligned with the document,
-        // where every character has its own position.
-        A->pending = 1;
-        A->pendLen = put_utf8(A->pend, A->rcp[m - 1]);
-        A->pendS = A->rs[m - 1];
-        A->pendE = A->re[m - 1];
+        for (int32_t j = 0; j < k && !A->rc; j++) run_feed(A, R, A->scp[j], A->soff[j], A->soff[j + 1]);
         return;
     }
-    for (int32_t j = 0; j < m && !A->rc; j++) {
-        if (j + 1 < m) {
-            emit_ngram(A, 0, j, 2);
-            emit_ngram(A, CCHATICU_TOKEN_COLOCATED, j, 1);
-        } else emit_ngram(A, 0, j, 1);
+    for (int32_t j = 0; j < k && !A->rc;) {
+        int32_t j2 = j + 1;
+        while (j2 < k && !unorm2_hasBoundaryBefore(A->icu->nfkccf, A->scp[j2])) j2++;
+        int32_t l = chat_norm_u16(&A->norm, A->icu, A->ru16 + A->su16[j], A->su16[j2] - A->su16[j]);
+        for (int32_t q = 0; q < l && !A->rc;) {
+            UChar32 c;
+            U16_NEXT(A->norm.a, q, l, c);
+            run_feed(A, R, c, A->soff[j], A->soff[j2]);
+        }
+        j = j2;
     }
+}
+
+#ifndef RUN_CHUNK
+#define RUN_CHUNK 4096 // bytes of a run normalised at once
+#endif
+
+static void process_run(chat_analyser *A, int32_t s, int32_t e) {
+    run_state R = {0};
+    const uint8_t *t = A->text;
+    while (s < e && !A->rc) {
+        int32_t ce = e;
+        if (e - s > RUN_CHUNK) {
+            // Cut before a character that starts a normalisation segment.
+            ce = s + RUN_CHUNK;
+            while (ce < e && (t[ce] & 0xC0) == 0x80) ce++;
+            while (ce < e) {
+                int32_t k = ce;
+                UChar32 c;
+                U8_NEXT(t, k, e, c);
+                if (c >= 0 && unorm2_hasBoundaryBefore(A->icu->nfkccf, c)) break;
+                ce = k;
+            }
+        }
+        run_chunk(A, &R, s, ce);
+        s = ce;
+    }
+    run_finish(A, &R);
 }
 
 // MARK: - Regions
@@ -638,6 +650,31 @@ static void process_email(chat_analyser *A, int32_t s, int32_t at, int32_t e) {
 
 // MARK: - Entry points
 
+#define KEEP_BYTES (1 << 18) // larger scratch buffers are released after each call
+
+static void trim(void **p, int32_t *cap, size_t size) {
+    if ((size_t)*cap * size <= KEEP_BYTES) return;
+    free(*p);
+    *p = NULL;
+    *cap = 0;
+}
+
+// A huge message must not leave a huge analyser behind (one lives per thread or table).
+static void trim_buffers(chat_analyser *A) {
+    trim((void **)&A->norm.a, &A->norm.acap, sizeof(UChar));
+    trim((void **)&A->norm.b, &A->norm.bcap, sizeof(UChar));
+    trim((void **)&A->norm.in, &A->norm.inCap, sizeof(UChar));
+    trim((void **)&A->norm.out, &A->norm.outCap, 1);
+    trim((void **)&A->tok, &A->tokCap, 1);
+    trim((void **)&A->keep, &A->keepCap, 1);
+    trim((void **)&A->ru16, &A->ru16Cap, sizeof(UChar));
+    if ((size_t)A->scap * sizeof(int32_t) > KEEP_BYTES) {
+        free(A->scp); free(A->soff); free(A->su16);
+        A->scp = NULL; A->soff = NULL; A->su16 = NULL;
+        A->scap = 0;
+    }
+}
+
 int32_t chat_analyse(chat_analyser *A, const uint8_t *text, int32_t len, int32_t mode, void *ctx,
                      cchaticu_token_fn fn) {
     if (!A || len < 0 || (!text && len)) return -1;
@@ -663,6 +700,7 @@ int32_t chat_analyse(chat_analyser *A, const uint8_t *text, int32_t len, int32_t
     if (!A->rc && pos < len) process_region(A, pos, len);
     A->pending = 0;
     A->text = NULL;
+    trim_buffers(A);
     return A->rc;
 }
 

@@ -168,7 +168,9 @@ let normalizationCases: [NormalizationCase] = [
     .init("rainbow flag", "🏳️‍🌈", "🏳\u{200D}🌈"),
     .init("country flag", "🇫🇷", "🇫🇷"),
     .init("keycap", "1️⃣", "1\u{20E3}"),
-    .init("tag sequence flag", "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}", "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"),
+    .init(
+        "tag sequence flag", "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}",
+        "🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"),
     .init("ZWJ between letters removed", "a\u{200D}b", "ab"),
     // Invisible characters and punctuation.
     .init("empty", "", ""),
@@ -193,7 +195,9 @@ struct NormalizerTests {
     @Test("normalises", arguments: normalizationCases)
     func normalizes(_ c: NormalizationCase) {
         let result = TextNormalizer.normalize(c.input)
-        #expect(sameBytes(result, c.expected), "\(c.input) → \(result.unicodeScalars.map { String($0.value, radix: 16) }), expected \(c.expected)")
+        #expect(
+            sameBytes(result, c.expected),
+            "\(c.input) → \(result.unicodeScalars.map { String($0.value, radix: 16) }), expected \(c.expected)")
     }
 
     @Test("normalising twice changes nothing", arguments: normalizationCases)

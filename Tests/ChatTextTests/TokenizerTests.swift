@@ -44,12 +44,19 @@ let documentCases: [TokenizationCase] = [
     .init("variation selector", "❤️", ["❤"]),
     .init("flag", "🇫🇷", ["🇫🇷"]),
     .init("keycap", "1️⃣", ["1\u{20E3}"]),
-    .init("URL", "https://www.youtube.com/watch?v=abc",
-          ["https", "www.youtube.com", "+youtube.com", "+youtube", "watch", "v", "abc"]),
-    .init("URL in a sentence", "see http://Example.com/A-B, ok", ["see", "http", "example.com", "+example", "a", "b", "ok"]),
-    .init("www host", "www.example.co.uk/path", ["www.example.co.uk", "+example.co.uk", "+co.uk", "+example", "+co", "path"]),
+    .init(
+        "URL", "https://www.youtube.com/watch?v=abc",
+        ["https", "www.youtube.com", "+youtube.com", "+youtube", "watch", "v", "abc"]),
+    .init(
+        "URL in a sentence", "see http://Example.com/A-B, ok",
+        ["see", "http", "example.com", "+example", "a", "b", "ok"]),
+    .init(
+        "www host", "www.example.co.uk/path",
+        ["www.example.co.uk", "+example.co.uk", "+co.uk", "+example", "+co", "path"]),
     .init("URL with port and user", "http://bob@host.org:8080/x", ["http", "bob", "host.org", "+host", "8080", "x"]),
-    .init("e-mail address", "bob.smith@example.com", ["bob.smith@example.com", "+bob.smith", "+bob", "+smith", "+example.com", "+example"]),
+    .init(
+        "e-mail address", "bob.smith@example.com",
+        ["bob.smith@example.com", "+bob.smith", "+bob", "+smith", "+example.com", "+example"]),
     .init("Han run", "東京", ["東京", "+東", "京"]),
     .init("longer Han run", "東京都", ["東京", "+東", "京都", "+京", "都"]),
     .init("Han then Latin", "東京tower", ["東京", "+東", "京", "tower"]),
@@ -123,8 +130,11 @@ let rangeCases: [RangeCase] = [
 func phraseMatches(document: String, query: String) -> Bool {
     var positions: [[String]] = []
     for token in Tokenizer.tokens(in: document, mode: .document) {
-        if token.isColocated, !positions.isEmpty { positions[positions.count - 1].append(token.text) }
-        else { positions.append([token.text]) }
+        if token.isColocated, !positions.isEmpty {
+            positions[positions.count - 1].append(token.text)
+        } else {
+            positions.append([token.text])
+        }
     }
     let phrase = Tokenizer.tokens(in: query, mode: .query).map(\.text)
     guard !phrase.isEmpty, phrase.count <= positions.count else { return false }
@@ -184,7 +194,8 @@ struct TokenizerTests {
         "documents are found by their findable forms",
         arguments: [
             ("l'arbre", "arbre"), ("Café", "cafe"), ("ＡＢＣ", "abc"), ("@alice", "alice"), ("@alice", "@alice"),
-            ("#release", "release"), ("https://www.youtube.com/x", "youtube.com"), ("https://www.youtube.com/x", "youtube"),
+            ("#release", "release"), ("https://www.youtube.com/x", "youtube.com"),
+            ("https://www.youtube.com/x", "youtube"),
             ("👍🏽", "👍"), ("👩🏽‍💻", "👩‍💻"), ("bob@example.com", "example.com"), ("bob@example.com", "bob"),
             ("Straße", "strasse"), ("strasse", "Straße"), ("İstanbul", "istanbul"), ("Οδυσσεύς", "ΟΔΥΣΣΕΥΣ"),
         ])
@@ -210,6 +221,6 @@ struct TokenizerTests {
         #expect(tokens.count == 10_000)
         #expect(tokens.allSatisfy { $0.text.utf8.count == 128 })
         let han = String(repeating: "漢字", count: 50_000)
-        #expect(Tokenizer.tokens(in: han, mode: .query).count == 99_999) // bigrams
+        #expect(Tokenizer.tokens(in: han, mode: .query).count == 99_999)  // bigrams
     }
 }

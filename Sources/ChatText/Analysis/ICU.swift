@@ -20,7 +20,10 @@ public enum TextNormalizer {
 
     private static func convert(
         _ s: String,
-        _ body: (UnsafePointer<UInt8>?, Int32, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int32>) -> Int32
+        _ body: (
+            UnsafePointer<UInt8>?, Int32, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+            UnsafeMutablePointer<Int32>
+        ) -> Int32
     ) -> String {
         var copy = s
         return copy.withUTF8 { bytes -> String in
@@ -72,11 +75,13 @@ public enum Tokenizer {
             let cMode = Int32(mode == .query ? CCHATICU_MODE_QUERY : CCHATICU_MODE_DOCUMENT)
             withExtendedLifetime(collector) {
                 let ctx = Unmanaged.passUnretained(collector).toOpaque()
-                _ = cchaticu_tokenize(bytes.baseAddress, Int32(bytes.count), cMode, ctx) { ctx, flags, token, length, start, end in
+                _ = cchaticu_tokenize(bytes.baseAddress, Int32(bytes.count), cMode, ctx) {
+                    ctx, flags, token, length, start, end in
                     guard let ctx else { return 1 }
                     let collector = Unmanaged<TokenCollector>.fromOpaque(ctx).takeUnretainedValue()
-                    collector.add(token: token, length: Int(length), start: Int(start), end: Int(end),
-                                  isColocated: flags & Int32(CCHATICU_TOKEN_COLOCATED) != 0)
+                    collector.add(
+                        token: token, length: Int(length), start: Int(start), end: Int(end),
+                        isColocated: flags & Int32(CCHATICU_TOKEN_COLOCATED) != 0)
                     return 0
                 }
             }
@@ -152,7 +157,8 @@ public enum VocabularyCapture {
             _ = cchaticu_vocab_drain(Unmanaged.passUnretained(sink).toOpaque()) { ctx, _, token, length, _, _ in
                 guard let ctx, let token else { return 0 }
                 let sink = Unmanaged<Sink>.fromOpaque(ctx).takeUnretainedValue()
-                sink.terms.append(String(decoding: UnsafeBufferPointer(start: token, count: Int(length)), as: UTF8.self))
+                sink.terms.append(
+                    String(decoding: UnsafeBufferPointer(start: token, count: Int(length)), as: UTF8.self))
                 return 0
             }
         }
