@@ -236,11 +236,8 @@ int32_t chat_norm_u16(chat_norm *N, const chat_icu *icu, const UChar *in, int32_
     if (chat_grow((void **)dst, dcap, 2 * dlen + 1, sizeof(UChar))) return -1;
     int32_t flen = filter_marks(src, dlen, *dst, &changed);
     int decomposed = src == N->a;
-    if (!changed && !decomposed) {
-        // Nothing was decomposed or removed: the NFKC_Casefold output is the result.
-        return flen; // dst is a: the filter only copied
-
-    }
+    // Nothing decomposed or removed: the filter's copy (in a) of the NFKC_Casefold output is final.
+    if (!changed && !decomposed) return flen;
     if (*dst == N->a) {
         // Result is in a; compose into b and swap.
         int32_t clen = run_norm(icu->nfc, N->a, flen, &N->b, &N->bcap);
