@@ -55,10 +55,14 @@ int32_t cchaticu_tokenize(const uint8_t *text, int32_t len, int32_t mode, void *
 /// void *). Returns an SQLite result code (0 = SQLITE_OK).
 int32_t cchaticu_register_fts5(void *db);
 
-/// Vocabulary capture for infix search: while enabled, the FTS5 tokenizer in document mode
-/// records every distinct non-colocated, non-CJK token; drain calls fn for each (start = end
-/// = 0) and clears the set. Returns 0 on success.
+/// Turns vocabulary capture on (non-zero) or off; returns the previous state. While it is on,
+/// the FTS5 tokenizer records, in DOCUMENT mode, every distinct token that is neither
+/// co-located nor a character n-gram of a script without spaces (thread-safe).
 int32_t cchaticu_vocab_capture(int32_t enabled);
+
+/// Calls fn once per recorded term (start = end = 0, flags = 0) and clears the recorded set.
+/// Returns the number of terms passed to fn; stops early when fn returns non-zero (the set is
+/// cleared anyway).
 int32_t cchaticu_vocab_drain(void *ctx, cchaticu_token_fn fn);
 
 #ifdef __cplusplus

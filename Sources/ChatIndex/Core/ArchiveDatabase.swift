@@ -114,11 +114,11 @@ public final class ArchiveDatabase: Sendable {
             try ArchiveDatabase.setMeta(db, "ftsStale", "1")
         }
         try writer.write { db in
-            VocabularyCapture.begin()
-            defer { VocabularyCapture.end() }
+            TermVocabulary.begin()
+            defer { TermVocabulary.end() }
             try db.execute(sql: "INSERT INTO itemFts(itemFts) VALUES('rebuild')")
             try db.execute(sql: "DELETE FROM term; INSERT INTO termGram(termGram) VALUES('delete-all')")
-            try VocabularyCapture.drain(into: db)
+            try TermVocabulary.drain(into: db)
             try ArchiveDatabase.setMeta(db, "analyzerVersion", String(Analyzer.version))
             try ArchiveDatabase.setMeta(db, "ftsStale", "0")
         }

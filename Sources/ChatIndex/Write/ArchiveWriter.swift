@@ -91,8 +91,8 @@ public final class ArchiveWriter {
                 try ArchiveDatabase.setMeta(db, "ftsStale", "1")
             }
             var fts: [FTSOp] = []
-            if !bulkMode { VocabularyCapture.begin() }
-            defer { if !bulkMode { VocabularyCapture.end() } }
+            if !bulkMode { TermVocabulary.begin() }
+            defer { if !bulkMode { TermVocabulary.end() } }
             for record in batch {
                 switch record {
                 case .chat(let c): try write(c, db)
@@ -108,7 +108,7 @@ public final class ArchiveWriter {
                 for op in fts {
                     try (op.isDelete ? delete : insert).execute(arguments: [op.rowid, op.text, op.extra, op.tags])
                 }
-                try VocabularyCapture.drain(into: db)
+                try TermVocabulary.drain(into: db)
             }
             try updateChatAggregates(db)
         }

@@ -1,0 +1,148 @@
+// The FTS5 tokenizer "chat" (the analyser of cchaticu_tokenize) and the vocabulary capture
+// used for infix search.
+#include "cchaticu_internal.h"
+#include <sqlite3.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+// MARK: - Vocabulary capture
+
+typedef struct {
+    uint32_t *hash;    // 0 = empty slot
+    int32_t *off;      // offset of the term in `arena` (length-prefixed)
+    int32_t slots;     // power of two
+    int32_t count;
+    uint8_t *arena;
+    int32_t arenaLen, arenaCap;
+} vocab_set;
+
+static pthread_mutex_t g_vocabLock = PTHREAD_MUTEX_INITIALIZER;
+static vocab_set g_vocab;
+static atomic_int g_capture;
+
+static uint32_t hash_bytes(const uint8_t *t, int32_t n) {
+    uint32_t h = 2166136261u;
+    for (int32_t i = 0; i < n; i++) h = (h ^ t[i]) * 16777619u;
+    return h ? h : 1;
+}
+
+static void vocab_free(vocab_set *v) {
+    free(v->hash);
+    free(v->off);
+    free(v->arena);
+    memset(v, 0, sizeof *v);
+}
+
+static int vocab_rehash(vocab_set *v, int32_t slots) {
+    uint32_t *hash = calloc((size_t)slots, sizeof *hash);
+    int32_t *off = malloc((size_t)slots * sizeof *off);
+    if (!hash || !off) { free(hash); free(off); return -1; }
+    for (int32_t i = 0; i < v->slots; i++) {
+        if (!v->hash[i]) continue;
+        int32_t j = (int32_t)(v->hash[i] & (uint32_t)(slots - 1));
+        while (hash[j]) j = (j + 1) & (slots - 1);
+        hash[j] = v->hash[i];
+        off[j] = v->off[i];
+    }
+    free(v->hash);
+    free(v->off);
+    v->hash = hash;
+    v->off = off;
+    v->slots = slots;
+    return 0;
+}
+
+static void vocab_add(vocab_set *v, const uint8_t *t, int32_t n) {
+    if (n <= 0 || n > CHAT_MAX_TOKEN) return;
+    if ((v->count + 1) * 2 > v->slots && vocab_rehash(v, v->slots ? v->slots * 2 : 1024)) return;
+    uint32_t h = hash_bytes(t, n);
+    int32_t j = (int32_t)(h & (uint32_t)(v->slots - 1));
+    while (v->hash[j]) {
+        if (v->hash[j] == h) {
+            const uint8_t *p = v->arena + v->off[j];
+            if (p[0] == n && memcmp(p + 1, t, (size_t)n) == 0) return;
+        }
+        j = (j + 1) & (v->slots - 1);
+    }
+    if (chat_grow((void **)&v->arena, &v->arenaCap, v->arenaLen + n + 1, 1)) return;
+    v->arena[v->arenaLen] = (uint8_t)n;
+    memcpy(v->arena + v->arenaLen + 1, t, (size_t)n);
+    v->hash[j] = h;
+    v->off[j] = v->arenaLen;
+    v->arenaLen += n + 1;
+    v->count++;
+}
+
+int32_t cchaticu_vocab_capture(int32_t enabled) {
+    return atomic_exchange(&g_capture, enabled ? 1 : 0);
+}
+
+int32_t cchaticu_vocab_drain(void *ctx, cchaticu_token_fn fn) {
+    pthread_mutex_lock(&g_vocabLock);
+    vocab_set v = g_vocab;
+    memset(&g_vocab, 0, sizeof g_vocab);
+    pthread_mutex_unlock(&g_vocabLock);
+    int32_t delivered = 0;
+    for (int32_t p = 0; fn && p < v.arenaLen;) {
+        int32_t n = v.arena[p];
+        if (fn(ctx, 0, v.arena + p + 1, n, 0, 0)) break;
+        delivered++;
+        p += n + 1;
+    }
+    vocab_free(&v);
+    return delivered;
+}
+
+// MARK: - FTS5 tokenizer
+
+typedef struct {
+    void *ctx;
+    int (*xToken)(void *, int, const char *, int, int, int);
+    int capture;
+} fts_call;
+
+static int32_t fts_token(void *c, int32_t flags, const uint8_t *t, int32_t n, int32_t s, int32_t e) {
+    fts_call *fc = c;
+    if (fc->capture && !(flags & (CCHATICU_TOKEN_COLOCATED | CHAT_TOKEN_NGRAM))) {
+        pthread_mutex_lock(&g_vocabLock);
+        vocab_add(&g_vocab, t, n);
+        pthread_mutex_unlock(&g_vocabLock);
+    }
+    return fc->xToken(fc->ctx, (flags & CCHATICU_TOKEN_COLOCATED) ? FTS5_TOKEN_COLOCATED : 0, (const char *)t, n, s, e);
+}
+
+static int fts_create(void *user, const char **argv, int argc, Fts5Tokenizer **out) {
+    (void)user; (void)argv; (void)argc;
+    chat_analyser *A = chat_analyser_new();
+    if (!A) return SQLITE_ERROR;
+    *out = (Fts5Tokenizer *)A;
+    return SQLITE_OK;
+}
+
+static void fts_delete(Fts5Tokenizer *tok) { chat_analyser_free((chat_analyser *)tok); }
+
+static int fts_tokenize(Fts5Tokenizer *tok, void *ctx, int flags, const char *text, int len,
+                        int (*xToken)(void *, int, const char *, int, int, int)) {
+    fts_call fc = {ctx, xToken, 0};
+    int mode = (flags & FTS5_TOKENIZE_QUERY) ? CCHATICU_MODE_QUERY : CCHATICU_MODE_DOCUMENT;
+    fc.capture = (flags & (FTS5_TOKENIZE_QUERY | FTS5_TOKENIZE_AUX)) == 0 && atomic_load(&g_capture);
+    int32_t rc = chat_analyse((chat_analyser *)tok, (const uint8_t *)(text ? text : ""), len, mode, &fc, fts_token);
+    return rc < 0 ? SQLITE_ERROR : rc;
+}
+
+int32_t cchaticu_register_fts5(void *db) {
+    if (!db) return SQLITE_MISUSE;
+    fts5_api *api = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2((sqlite3 *)db, "SELECT fts5(?1)", -1, &st, NULL);
+    if (rc != SQLITE_OK) return rc;
+    sqlite3_bind_pointer(st, 1, (void *)&api, "fts5_api_ptr", NULL);
+    sqlite3_step(st);
+    rc = sqlite3_finalize(st);
+    if (rc != SQLITE_OK) return rc;
+    if (!api) return SQLITE_ERROR;
+    fts5_tokenizer tok = {fts_create, fts_delete, fts_tokenize};
+    return api->xCreateTokenizer(api, "chat", NULL, &tok, NULL);
+}

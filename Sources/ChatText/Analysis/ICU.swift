@@ -1,0 +1,167 @@
+// The only Swift file that talks to CChatICU: it owns every unsafe pointer and C callback.
+import CChatICU
+
+/// Search normalisation shared by documents, queries and names.
+public enum TextNormalizer {
+    /// Returns `s` folded for search: NFKC, full case folding, optional marks removed
+    /// (Latin/Greek/Cyrillic accents, Hebrew points, Arabic harakat and tatweel), Latin letters
+    /// without a decomposition folded (`ł` → `l`), variation selectors dropped.
+    /// - Complexity: O(n); pure ASCII input never reaches ICU.
+    public static func normalize(_ s: String) -> String {
+        convert(s) { cchaticu_normalize($0, $1, $2, $3) }
+    }
+
+    /// Returns a lower-cased ASCII transliteration of `s` for name search
+    /// (`Дмитрий` → `dmitrij`, `Łukasz` → `lukasz`).
+    /// - Complexity: O(n) but slow (about 3 MB/s): use it on names, not on messages.
+    public static func transliterate(_ s: String) -> String {
+        convert(s) { cchaticu_transliterate($0, $1, $2, $3) }
+    }
+
+    private static func convert(
+        _ s: String,
+        _ body: (
+            UnsafePointer<UInt8>?, Int32, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+            UnsafeMutablePointer<Int32>
+        ) -> Int32
+    ) -> String {
+        var copy = s
+        return copy.withUTF8 { bytes -> String in
+            guard bytes.count < Int(Int32.max) else { return s.lowercased() }
+            var out: UnsafeMutablePointer<UInt8>?
+            var length: Int32 = 0
+            let rc = body(bytes.baseAddress, Int32(bytes.count), &out, &length)
+            guard rc == 0, let out else { return s.lowercased() }
+            defer { cchaticu_free(out) }
+            return String(decoding: UnsafeBufferPointer(start: out, count: Int(length)), as: UTF8.self)
+        }
+    }
+}
+
+/// One token produced by the analyser.
+public struct AnalyzedToken: Sendable, Hashable {
+    /// The normalised token, as stored in the full-text index.
+    public var text: String
+    /// Where the token comes from, in UTF-16 code units of the analysed string.
+    public var utf16Range: Range<Int>
+    /// True when the token shares the position of the previous one (an alternative form).
+    public var isColocated: Bool
+
+    /// Creates a token.
+    public init(text: String, utf16Range: Range<Int>, isColocated: Bool) {
+        self.text = text
+        self.utf16Range = utf16Range
+        self.isColocated = isColocated
+    }
+}
+
+/// Whether text is analysed as a document (indexed) or as a query.
+public enum TokenizerMode: Sendable, Hashable {
+    /// Document: every findable form is emitted, alternatives co-located.
+    case document
+    /// Query: one token per position, so that a query matches the document's forms.
+    case query
+}
+
+/// The analyser that the FTS5 tokenizer "chat" runs, callable from Swift.
+public enum Tokenizer {
+    /// Returns the tokens of `s`, exactly as the FTS5 tokenizer produces them.
+    /// - Complexity: O(n).
+    public static func tokens(in s: String, mode: TokenizerMode) -> [AnalyzedToken] {
+        var copy = s
+        return copy.withUTF8 { bytes -> [AnalyzedToken] in
+            guard bytes.count < Int(Int32.max) else { return [] }
+            let collector = TokenCollector(bytes: bytes)
+            let cMode = Int32(mode == .query ? CCHATICU_MODE_QUERY : CCHATICU_MODE_DOCUMENT)
+            withExtendedLifetime(collector) {
+                let ctx = Unmanaged.passUnretained(collector).toOpaque()
+                _ = cchaticu_tokenize(bytes.baseAddress, Int32(bytes.count), cMode, ctx) {
+                    ctx, flags, token, length, start, end in
+                    guard let ctx else { return 1 }
+                    let collector = Unmanaged<TokenCollector>.fromOpaque(ctx).takeUnretainedValue()
+                    collector.add(
+                        token: token, length: Int(length), start: Int(start), end: Int(end),
+                        isColocated: flags & Int32(CCHATICU_TOKEN_COLOCATED) != 0)
+                    return 0
+                }
+            }
+            return collector.tokens
+        }
+    }
+}
+
+/// Collects tokens and converts byte offsets to UTF-16 offsets with a moving cursor
+/// (tokens arrive almost in order, so the whole conversion is one pass).
+private final class TokenCollector {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var tokens: [AnalyzedToken] = []
+    var bytePosition = 0
+    var utf16Position = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    func add(token: UnsafePointer<UInt8>?, length: Int, start: Int, end: Int, isColocated: Bool) {
+        let text = token.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
+        let lower = utf16Offset(ofByte: start)
+        let upper = max(lower, utf16Offset(ofByte: end))
+        tokens.append(AnalyzedToken(text: text, utf16Range: lower..<upper, isColocated: isColocated))
+    }
+
+    private func utf16Offset(ofByte target: Int) -> Int {
+        let target = min(max(target, 0), bytes.count)
+        while bytePosition < target {
+            let byte = bytes[bytePosition]
+            if byte & 0xC0 != 0x80 { utf16Position += byte >= 0xF0 ? 2 : 1 }
+            bytePosition += 1
+        }
+        while bytePosition > target {
+            bytePosition -= 1
+            let byte = bytes[bytePosition]
+            if byte & 0xC0 != 0x80 { utf16Position -= byte >= 0xF0 ? 2 : 1 }
+        }
+        return utf16Position
+    }
+}
+
+/// The analyser's identity.
+public enum Analyzer {
+    /// Version of the normaliser and tokenizer rules: indexes built with another version
+    /// must be rebuilt.
+    public static var version: Int { Int(cchaticu_analyzer_version()) }
+}
+
+/// Registration of the FTS5 tokenizer "chat" on SQLite connections.
+public enum FTS5Registration {
+    /// Registers the tokenizer "chat" on `db` (an `sqlite3 *`); returns an SQLite result code.
+    @discardableResult
+    public static func register(on db: OpaquePointer) -> Int32 {
+        cchaticu_register_fts5(UnsafeMutableRawPointer(db))
+    }
+}
+
+/// Capture of the distinct terms the FTS5 tokenizer indexes, for an infix vocabulary.
+public enum VocabularyCapture {
+    /// Turns capture on or off for every connection of the process; returns the previous state.
+    @discardableResult
+    public static func setEnabled(_ enabled: Bool) -> Bool {
+        cchaticu_vocab_capture(enabled ? 1 : 0) != 0
+    }
+
+    /// Returns the terms recorded since the last drain (whole tokens, no n-grams) and clears them.
+    public static func drain() -> [String] {
+        final class Sink { var terms: [String] = [] }
+        let sink = Sink()
+        withExtendedLifetime(sink) {
+            _ = cchaticu_vocab_drain(Unmanaged.passUnretained(sink).toOpaque()) { ctx, _, token, length, _, _ in
+                guard let ctx, let token else { return 0 }
+                let sink = Unmanaged<Sink>.fromOpaque(ctx).takeUnretainedValue()
+                sink.terms.append(
+                    String(decoding: UnsafeBufferPointer(start: token, count: Int(length)), as: UTF8.self))
+                return 0
+            }
+        }
+        return sink.terms
+    }
+}
