@@ -19,8 +19,13 @@ public enum SimplexMarkdown {
     /// - Complexity: O(n); a message without any character that can start a format is
     ///   rejected in one byte scan.
     public static func parseMaybeMarkdownList(_ text: String) -> [FormattedText]? {
+        parseMaybeMarkdownList(text, usingFastPath: true)
+    }
+
+    /// `parseMaybeMarkdownList`, optionally without the byte-scan rejection (for tests).
+    static func parseMaybeMarkdownList(_ text: String, usingFastPath: Bool) -> [FormattedText]? {
         var text = text
-        return text.withUTF8 { parseList($0) }
+        return text.withUTF8 { parseList($0, usingFastPath: usingFastPath) }
     }
 
     /// Whether `b` contains a character that could begin some format. Markers, `#`, `!`,
@@ -48,9 +53,9 @@ public enum SimplexMarkdown {
         return false
     }
 
-    private static func parseList(_ b: UnsafeBufferPointer<UInt8>) -> [FormattedText]? {
+    private static func parseList(_ b: UnsafeBufferPointer<UInt8>, usingFastPath: Bool) -> [FormattedText]? {
         let n = b.count
-        guard n > 0, mayContainFormat(b) else { return nil }
+        guard n > 0, !usingFastPath || mayContainFormat(b) else { return nil }
         var lines: [Range<Int>] = []
         var start = 0
         for k in 0..<n where b[k] == UInt8(ascii: "\n") {
