@@ -5,11 +5,15 @@ import ChatModel
 /// Byte offsets are used throughout: every marker is ASCII, and UTF-8 continuation bytes never
 /// equal an ASCII byte, so searching bytes finds the same characters as searching scalars.
 struct MarkdownParser {
-    let b: UnsafeBufferPointer<UInt8>
+    /// The message bytes, and the formats and strings the pieces refer to.
+    var store: MarkdownStore
+    private let b: UnsafeBufferPointer<UInt8>
     private var fragments: [MarkdownFragment] = []
+    private var tree = MarkdownTree()
 
     /// A parser over the bytes of a message.
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.store = MarkdownStore(bytes)
         self.b = bytes
     }
 
@@ -22,13 +26,13 @@ struct MarkdownParser {
             fragments.append(fragment)
             i = end
         }
-        MarkdownTree.fold(fragments, lineStart: lo, into: &out, in: b)
+        tree.fold(fragments, lineStart: lo, into: &out, store: &store)
     }
 
     typealias Result = (MarkdownFragment, Int)
 
     /// The fragment starting at `i` and the index after it (§5).
-    private func nextFragment(_ i: Int, _ hi: Int) -> Result {
+    private mutating func nextFragment(_ i: Int, _ hi: Int) -> Result {
         switch b[i] {
         case UInt8(ascii: " "):
             var j = i + 1
@@ -63,7 +67,12 @@ struct MarkdownParser {
 
     // MARK: Helpers
 
-    @inline(__always) private func plain(_ lo: Int, _ hi: Int) -> MarkdownPiece { MarkdownPiece(nil, lo, hi) }
+    @inline(__always) private func plain(_ lo: Int, _ hi: Int) -> MarkdownPiece { .plain(lo, hi) }
+
+    /// A piece of bytes `lo..<hi` with `format`.
+    @inline(__always) private mutating func piece(_ format: Format, _ lo: Int, _ hi: Int) -> MarkdownPiece {
+        MarkdownPiece(code: store.code(format), lo, hi)
+    }
 
     /// A span, followed by the plain punctuation `p..<end` when that is not empty.
     @inline(__always)
@@ -97,7 +106,7 @@ struct MarkdownParser {
     // MARK: §6.1, §6.2 markers
 
     /// `*x*` `_x_` `~x~` `` `x` ``; an unclosed marker takes the rest of the line.
-    private func marked(_ i: Int, _ hi: Int, _ format: Format) -> Result {
+    private mutating func marked(_ i: Int, _ hi: Int, _ format: Format) -> Result {
         let marker = b[i]
         let j = i + 1
         var k = j
@@ -106,24 +115,24 @@ struct MarkdownParser {
         if k == j || b[j] == UInt8(ascii: " ") || b[k - 1] == UInt8(ascii: " ") {
             return (.one(plain(i, k + 1)), k + 1)
         }
-        return (.one(MarkdownPiece(format, j, k)), k + 1)
+        return (.one(piece(format, j, k)), k + 1)
     }
 
     /// `**x**`.
-    private func doubleStar(_ i: Int, _ hi: Int) -> Result? {
+    private mutating func doubleStar(_ i: Int, _ hi: Int) -> Result? {
         guard i + 1 < hi, b[i + 1] == UInt8(ascii: "*") else { return nil }
         let j = i + 2
         var k = j
         while k < hi, b[k] != UInt8(ascii: "*") { k += 1 }
         guard k + 1 < hi, b[k + 1] == UInt8(ascii: "*"), k > j, b[j] != UInt8(ascii: " "), b[k - 1] != UInt8(ascii: " ")
         else { return nil }
-        return (.one(MarkdownPiece(.bold, j, k)), k + 2)
+        return (.one(piece(.bold, j, k)), k + 2)
     }
 
     // MARK: §6.3 secret, §6.6 SimpleX names
 
     /// `#x#`, `#x##`, `##x##`.
-    private func secret(_ i: Int, _ hi: Int) -> Result? {
+    private mutating func secret(_ i: Int, _ hi: Int) -> Result? {
         var j = i + 1
         while j < hi, b[j] == UInt8(ascii: "#") { j += 1 }
         var k = j
@@ -131,7 +140,7 @@ struct MarkdownParser {
         var m = k
         while m < hi, b[m] == UInt8(ascii: "#") { m += 1 }
         guard m > k, k > j, b[j] != UInt8(ascii: " "), b[k - 1] != UInt8(ascii: " ") else { return nil }
-        return (.one(MarkdownPiece(.secret, i + 1, m - 1)), m)
+        return (.one(piece(.secret, i + 1, m - 1)), m)
     }
 
     /// `#` and the rest of its word, plain.
@@ -141,18 +150,18 @@ struct MarkdownParser {
     }
 
     /// `#name…` or `@name.tld`, with trailing punctuation split off.
-    private func simplexName(_ i: Int, _ hi: Int, isGroup: Bool) -> Result? {
+    private mutating func simplexName(_ i: Int, _ hi: Int, isGroup: Bool) -> Result? {
         let j = i + 1
         let end = nextSpace(j, hi)
         let p = trailingRun(j, end, MarkdownCharacters.isPunctuation)
         guard p > j, let info = SimplexNameParser.parse(rebased(j, p), isGroup: isGroup) else { return nil }
-        return withPunctuation(MarkdownPiece(.simplexName(info), i, p), p, end)
+        return withPunctuation(piece(.simplexName(info), i, p), p, end)
     }
 
     // MARK: §6.4 small and colored
 
     /// `!- x!`, `!1 x!`, `!red x!`.
-    private func colored(_ i: Int, _ hi: Int) -> Result? {
+    private mutating func colored(_ i: Int, _ hi: Int) -> Result? {
         let j = i + 1
         var k = j
         while k < hi {
@@ -167,7 +176,7 @@ struct MarkdownParser {
         var m = contentStart + 1
         while m < hi, b[m] != UInt8(ascii: "!") { m += 1 }
         guard m < hi, b[m - 1] != UInt8(ascii: " ") else { return nil }
-        return (.one(MarkdownPiece(format, contentStart, m)), m + 1)
+        return (.one(piece(format, contentStart, m)), m + 1)
     }
 
     private func colorFormat(_ lo: Int, _ hi: Int) -> Format? {
@@ -228,27 +237,27 @@ struct MarkdownParser {
     }
 
     /// `@name`, `@'quoted name'`.
-    private func mention(_ i: Int, _ hi: Int) -> Result? {
+    private mutating func mention(_ i: Int, _ hi: Int) -> Result? {
         guard let r = reference(i, hi) else { return nil }
-        let span = MarkdownPiece(.mention(memberName: b.string(r.nameStart, r.nameEnd)), i, r.textEnd)
+        let span = piece(.mention(memberName: b.string(r.nameStart, r.nameEnd)), i, r.textEnd)
         return withPunctuation(span, r.textEnd, r.end)
     }
 
     /// `/cmd`, `/'quoted cmd'`, `/?`.
-    private func command(_ i: Int, _ hi: Int) -> Result? {
+    private mutating func command(_ i: Int, _ hi: Int) -> Result? {
         guard let r = reference(i, hi) else { return nil }
         if r.nameStart == r.nameEnd, r.textEnd < r.end {
             // The whole word is punctuation: that is the command.
-            return (.one(MarkdownPiece(.command(b.string(r.nameStart, r.end)), i, r.end)), r.end)
+            return (.one(piece(.command(b.string(r.nameStart, r.end)), i, r.end)), r.end)
         }
-        let span = MarkdownPiece(.command(b.string(r.nameStart, r.nameEnd)), i, r.textEnd)
+        let span = piece(.command(b.string(r.nameStart, r.nameEnd)), i, r.textEnd)
         return withPunctuation(span, r.textEnd, r.end)
     }
 
     // MARK: §6.8 hyperlinks
 
     /// `[text](url)`.
-    private func hyperlink(_ i: Int, _ hi: Int) -> Result? {
+    private mutating func hyperlink(_ i: Int, _ hi: Int) -> Result? {
         let j = i + 1
         var k = j
         while k < hi, b[k] != UInt8(ascii: "]") { k += 1 }
@@ -270,7 +279,7 @@ struct MarkdownParser {
         } else {
             return nil
         }
-        return (.one(MarkdownPiece(format, i, m + 1)), m + 1)
+        return (.one(piece(format, i, m + 1)), m + 1)
     }
 
     /// Text with punctuation other than `-` and `_` must be the URL, or the URL minus `https://`.
@@ -294,7 +303,7 @@ struct MarkdownParser {
     // MARK: §6.9 phones
 
     /// `+digits`, `(digits)`, then separated digit groups; 7–22 characters.
-    private func phone(_ i: Int, _ hi: Int) -> Result? {
+    private mutating func phone(_ i: Int, _ hi: Int) -> Result? {
         @inline(__always) func digits(_ k: Int) -> Int {
             var d = k
             while d < hi, MarkdownCharacters.isDigit(b[d]) { d += 1 }
@@ -322,13 +331,13 @@ struct MarkdownParser {
             j = d
         }
         guard (7...22).contains(j - i) else { return nil }
-        return (.one(MarkdownPiece(.phone, i, j)), j)
+        return (.one(piece(.phone, i, j)), j)
     }
 
     // MARK: §6.10 words
 
     /// A word up to the next space: SimpleX link, URI, bare domain, email or plain.
-    private func word(_ i: Int, _ hi: Int) -> Result {
+    private mutating func word(_ i: Int, _ hi: Int) -> Result {
         let end = nextSpace(i, hi)
         let p = trailingRun(i, end, MarkdownCharacters.isLinkPunctuation)
         if p > i {
@@ -338,18 +347,18 @@ struct MarkdownParser {
                 if let link = SimplexLinkDecoder.decode(rebased(i, end)) {
                     let format = Format.simplexLink(
                         showText: nil, linkType: link.linkType, simplexUri: link.simplexUri, smpHosts: link.smpHosts)
-                    return withPunctuation(MarkdownPiece(format, i, p), p, end)
+                    return withPunctuation(piece(format, i, p), p, end)
                 }
                 if WebURICheck.isWebURI(rebased(i, p)) {
-                    return withPunctuation(MarkdownPiece(.uri, i, p), p, end)
+                    return withPunctuation(piece(.uri, i, p), p, end)
                 }
                 return (.one(plain(i, end)), end)
             }
             if isBareDomain(i, p) {
-                return withPunctuation(MarkdownPiece(.uri, i, p), p, end)
+                return withPunctuation(piece(.uri, i, p), p, end)
             }
             if b[i..<p].contains(UInt8(ascii: "@")), EmailCheck.isEmail(rebased(i, p)) {
-                return withPunctuation(MarkdownPiece(.email, i, p), p, end)
+                return withPunctuation(piece(.email, i, p), p, end)
             }
         }
         return (.one(plain(i, end)), end)

@@ -10,7 +10,7 @@ public enum SimplexMarkdown {
             var parser = MarkdownParser(b)
             var pieces: [MarkdownPiece] = []
             parser.parseLine(0, b.count, into: &pieces)
-            return pieces.map { $0.formattedText(in: b) }
+            return pieces.map { parser.store.formattedText($0) }
         }
     }
 
@@ -56,46 +56,45 @@ public enum SimplexMarkdown {
     private static func parseList(_ b: UnsafeBufferPointer<UInt8>, usingFastPath: Bool) -> [FormattedText]? {
         let n = b.count
         guard n > 0, !usingFastPath || mayContainFormat(b) else { return nil }
-        var lines: [Range<Int>] = []
-        var start = 0
-        for k in 0..<n where b[k] == UInt8(ascii: "\n") {
-            lines.append(start..<k)
-            start = k + 1
-        }
-        if start < n { lines.append(start..<n) }
-
-        if lines.count == 1, let line = lines.first {
-            var s = line.lowerBound
-            while s < line.upperBound, b[s] == UInt8(ascii: " ") { s += 1 }
-            if s + 1 < line.upperBound, b[s] == UInt8(ascii: "/") {
-                let command = Format.command(b.string(s + 1, line.upperBound))
-                return [FormattedText(b.string(line.lowerBound, line.upperBound), command)]
+        // Lines split on `\n`; a final `\n` adds no empty line.
+        let firstNewline = b.firstIndex(of: UInt8(ascii: "\n")) ?? n
+        if firstNewline >= n - 1 {
+            // Exactly one line: maybe a whole-line command.
+            var s = 0
+            while s < firstNewline, b[s] == UInt8(ascii: " ") { s += 1 }
+            if s + 1 < firstNewline, b[s] == UInt8(ascii: "/") {
+                return [FormattedText(b.string(0, firstNewline), .command(b.string(s + 1, firstNewline)))]
             }
         }
 
         var parser = MarkdownParser(b)
         var pieces: [MarkdownPiece] = []
-        for (index, line) in lines.enumerated() {
-            if index > 0 {
-                // The `\n` that ended the previous line.
-                pieces.append(MarkdownPiece(nil, line.lowerBound - 1, line.lowerBound))
-            }
-            parser.parseLine(line.lowerBound, line.upperBound, into: &pieces)
+        var lineStart = 0
+        var lineEnd = firstNewline
+        while true {
+            parser.parseLine(lineStart, lineEnd, into: &pieces)
+            guard lineEnd + 1 < n else { break }
+            // The `\n` that ended this line.
+            pieces.append(.plain(lineEnd, lineEnd + 1))
+            lineStart = lineEnd + 1
+            lineEnd = lineStart
+            while lineEnd < n, b[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
         }
-        guard pieces.contains(where: { $0.format != nil }) else { return nil }
+        guard pieces.contains(where: { !$0.isPlain }) else { return nil }
 
+        var store = parser.store
         var result: [FormattedText] = []
         result.reserveCapacity(pieces.count)
         var current = pieces[0]
         for piece in pieces.dropFirst() {
-            if piece.format == current.format {
-                current = current.joined(piece, in: b)
+            if store.sameFormat(piece, current) {
+                current = store.joined(current, piece)
             } else {
-                result.append(current.formattedText(in: b))
+                result.append(store.formattedText(current))
                 current = piece
             }
         }
-        result.append(current.formattedText(in: b))
+        result.append(store.formattedText(current))
         return result
     }
 }
