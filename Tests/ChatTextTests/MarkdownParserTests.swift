@@ -453,6 +453,9 @@ struct MarkdownMessageTests {
         ListCase("colours", "!1 a! !1 b!", [red("a"), t(" "), red("b")]),
         ListCase("phone", "call 5551234", [t("call "), phone("5551234")]),
         ListCase("bare domain", "see ex.com", [t("see "), uri("ex.com")]),
+        ListCase("shortest phone", "+1 (2)3", [phone("+1 (2)3")]),
+        ListCase("phone ending in a paren", "at +12(34)", [t("at "), phone("+12(34)")]),
+        ListCase("dotted phone", "ip 1.2.3.4", [t("ip "), phone("1.2.3.4")]),
     ]
 
     @Test(arguments: messages) func messageRule(_ c: ListCase) {
@@ -464,12 +467,52 @@ struct MarkdownMessageTests {
     static let fastPathTexts: [String] = [
         "hello there", "Hello. How are you?", "12 apples, pears", "a.1 b. c", "it's 5 o'clock",
         "ça va? très bien — merci", "emoji 😀 and 日本語", "tabs\tand\nlines", "x + y = z", "a.  b", "1.5 km",
-        "(see below)", "\"quoted\" text; more", "price $4 & 5% off",
+        "(see below)", "\"quoted\" text; more", "price $4 & 5% off", "at 12:30 on 2024", "1, 2, 3",
+        "room 42, flat 7", "v1.2.3 is out", "123456", "12 34 x 5",
     ]
 
     @Test(arguments: fastPathTexts)
     func fastPathAgreesWithFullParse(_ text: String) {
         #expect(!text.utf8.withContiguousStorageIfAvailable(SimplexMarkdown.mayContainFormat)!)
         #expect(SimplexMarkdown.parseMaybeMarkdownList(text, usingFastPath: false) == nil)
+    }
+}
+
+@Suite("Long and repetitive input")
+struct MarkdownLongInputTests {
+    @Test func repeatedOpenersStayPlain() {
+        let text = String(repeating: "[ ", count: 20_000)
+        let pieces = SimplexMarkdown.parseMarkdown(text)
+        #expect(pieces.count == 1 && pieces.first == FormattedText(text))
+        let links = String(repeating: "[a]( ", count: 10_000)
+        let linkPieces = SimplexMarkdown.parseMarkdown(links)
+        #expect(linkPieces.count == 1 && linkPieces.first == FormattedText(links))
+    }
+
+    @Test func longDigitRunEndsInAPhone() {
+        // Every greedy match is too long until only eleven digits (21 characters) remain.
+        let text = String(repeating: "1 ", count: 20_000)
+        let pieces = SimplexMarkdown.parseMarkdown(text)
+        let tail = Array(repeating: "1", count: 11).joined(separator: " ")
+        #expect(pieces.count == 3)
+        #expect(pieces.dropFirst().first == FormattedText(tail, .phone))
+        #expect(pieces.last == FormattedText(" "))
+    }
+
+    @Test func quotesCloseOnTheNextQuote() {
+        #expect(
+            SimplexMarkdown.parseMarkdown("@'a @'b @'c @'d") == [
+                FormattedText("@'a @'", .mention(memberName: "a @")), FormattedText("b "),
+                FormattedText("@'c @'", .mention(memberName: "c @")), FormattedText("d"),
+            ])
+    }
+
+    @Test func longMessageKeepsEveryLine() throws {
+        let line = "see *this* and https://ex.org/a."
+        let text = Array(repeating: line, count: 2_000).joined(separator: "\n")
+        let pieces = try #require(SimplexMarkdown.parseMaybeMarkdownList(text))
+        // "see ", then bold, " and ", uri and ".\nsee " per line, the last ending in ".".
+        #expect(pieces.count == 1 + 4 * 2_000)
+        #expect(pieces.map(\.text).joined() == String(text.filter { $0 != "*" }))
     }
 }

@@ -10,16 +10,25 @@ struct MarkdownParser {
     private let b: UnsafeBufferPointer<UInt8>
     private var fragments: [MarkdownFragment] = []
     private var tree = MarkdownTree()
+    /// Positions from which `]`, `)` and `'` are known not to occur before the line end, so
+    /// that text like `[ [ [ …` or `@'a @'b …` is not scanned again and again.
+    private var noBracketFrom = Int.max
+    private var noParenFrom = Int.max
+    private var noQuoteFrom = Int.max
 
     /// A parser over the bytes of a message.
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.store = MarkdownStore(bytes)
         self.b = bytes
+        fragments.reserveCapacity(16)
     }
 
     /// Parses bytes `lo..<hi` as one line and appends its pieces to `out`.
     mutating func parseLine(_ lo: Int, _ hi: Int, into out: inout [MarkdownPiece]) {
         fragments.removeAll(keepingCapacity: true)
+        noBracketFrom = Int.max
+        noParenFrom = Int.max
+        noQuoteFrom = Int.max
         var i = lo
         while i < hi {
             let (fragment, end) = nextFragment(i, hi)
@@ -97,6 +106,16 @@ struct MarkdownParser {
             p = start
         }
         return p
+    }
+
+    /// The first `c` in `from..<hi`, or `hi`; `known` remembers where a search failed.
+    @inline(__always)
+    private func find(_ c: UInt8, _ from: Int, _ hi: Int, _ known: inout Int) -> Int {
+        if from >= known { return hi }
+        var k = from
+        while k < hi, b[k] != c { k += 1 }
+        if k == hi { known = from }
+        return k
     }
 
     private func rebased(_ lo: Int, _ hi: Int) -> UnsafeBufferPointer<UInt8> {
@@ -207,15 +226,14 @@ struct MarkdownParser {
 
     /// The name after `@` or `/`: quoted `'…'`, or unquoted up to whitespace with the
     /// trailing punctuation `nameEnd..<end` split off.
-    private func reference(_ i: Int, _ hi: Int) -> (nameStart: Int, nameEnd: Int, textEnd: Int, end: Int)? {
+    private mutating func reference(_ i: Int, _ hi: Int) -> (nameStart: Int, nameEnd: Int, textEnd: Int, end: Int)? {
         let j = i + 1
         guard j < hi else { return nil }
         if b[j] == UInt8(ascii: "'") {
             guard j + 1 < hi else { return nil }
             let (v, length) = b.scalar(at: j + 1)
             guard MarkdownCharacters.isNameCharacter(v) else { return nil }
-            var k = j + 1 + length
-            while k < hi, b[k] != UInt8(ascii: "'") { k += 1 }
+            let k = find(UInt8(ascii: "'"), j + 1 + length, hi, &noQuoteFrom)
             guard k < hi else { return nil }
             return (j + 1, k, k + 1, k + 1)
         }
@@ -259,12 +277,10 @@ struct MarkdownParser {
     /// `[text](url)`.
     private mutating func hyperlink(_ i: Int, _ hi: Int) -> Result? {
         let j = i + 1
-        var k = j
-        while k < hi, b[k] != UInt8(ascii: "]") { k += 1 }
+        let k = find(UInt8(ascii: "]"), j, hi, &noBracketFrom)
         guard k > j, k + 1 < hi, b[k + 1] == UInt8(ascii: "(") else { return nil }
         let u = k + 2
-        var m = u
-        while m < hi, b[m] != UInt8(ascii: ")") { m += 1 }
+        let m = find(UInt8(ascii: ")"), u, hi, &noParenFrom)
         guard m < hi, m > u else { return nil }
         guard passesAntiSpoofing(text: j..<k, url: u..<m) else { return nil }
         let url = rebased(u, m)
@@ -324,7 +340,8 @@ struct MarkdownParser {
             let d = digits(open + 1)
             if d > open + 1, d < hi, b[d] == UInt8(ascii: ")") { j = d + 1 }
         }
-        while true {
+        while j - i <= 22 {
+            // Stops once too long: the match only grows, so it would fail anyway.
             let k = separator(j)
             let d = digits(k)
             if d == k { break }

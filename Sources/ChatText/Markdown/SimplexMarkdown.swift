@@ -28,11 +28,13 @@ public enum SimplexMarkdown {
         return text.withUTF8 { parseList($0, usingFastPath: usingFastPath) }
     }
 
-    /// Whether `b` contains a character that could begin some format. Markers, `#`, `!`,
-    /// `@` (mentions, names, emails), `/` (commands and every URI scheme), `[`, a `.` before
-    /// an ASCII letter (bare domains), and at least three digits (the shortest phone).
+    /// Whether `b` contains a character that could begin some format: markers, `#`, `!`, `@`
+    /// (mentions, names, emails), `/` (commands and every URI scheme), `[`, a `.` before an
+    /// ASCII letter (bare domains), or a run of at least 7 phone characters (digits, space,
+    /// `+ - . ( )`) holding at least 3 digits (the shortest phone, `+1 (2)3`).
     static func mayContainFormat(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        var digits = 0
+        var runLength = 0
+        var runDigits = 0
         var i = 0
         let n = b.count
         while i < n {
@@ -40,13 +42,20 @@ public enum SimplexMarkdown {
             case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"), UInt8(ascii: "#"),
                 UInt8(ascii: "!"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "["):
                 return true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                runLength += 1
+                runDigits += 1
+                if runLength >= 7 && runDigits >= 3 { return true }
             case UInt8(ascii: "."):
                 if i + 1 < n, MarkdownCharacters.isLetter(b[i + 1]) { return true }
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                digits += 1
-                if digits >= 3 { return true }
+                runLength += 1
+                if runLength >= 7 && runDigits >= 3 { return true }
+            case UInt8(ascii: " "), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "("), UInt8(ascii: ")"):
+                runLength += 1
+                if runLength >= 7 && runDigits >= 3 { return true }
             default:
-                break
+                runLength = 0
+                runDigits = 0
             }
             i += 1
         }
@@ -69,6 +78,7 @@ public enum SimplexMarkdown {
 
         var parser = MarkdownParser(b)
         var pieces: [MarkdownPiece] = []
+        pieces.reserveCapacity(16)
         var lineStart = 0
         var lineEnd = firstNewline
         while true {
