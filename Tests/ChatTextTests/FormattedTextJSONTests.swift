@@ -29,22 +29,30 @@ struct FormattedTextJSONTests {
         .init(
             format: .hyperLink(showText: "our wiki", linkUri: "https://w.org"),
             json: #"{"type":"hyperLink","showText":"our wiki","linkUri":"https://w.org"}"#),
-        .init(format: .hyperLink(showText: nil, linkUri: "https://w.org"), json: #"{"type":"hyperLink","linkUri":"https://w.org"}"#),
         .init(
-            format: .simplexLink(showText: "Join us", linkType: .group, simplexUri: "simplex:/g#K?h=h.net", smpHosts: ["h.net"]),
+            format: .hyperLink(showText: nil, linkUri: "https://w.org"),
+            json: #"{"type":"hyperLink","linkUri":"https://w.org"}"#),
+        .init(
+            format: .simplexLink(
+                showText: "Join us", linkType: .group, simplexUri: "simplex:/g#K?h=h.net", smpHosts: ["h.net"]),
             json:
                 #"{"type":"simplexLink","showText":"Join us","linkType":"group","simplexUri":"simplex:/g#K?h=h.net","smpHosts":["h.net"]}"#
         ),
         .init(
-            format: .simplexLink(showText: nil, linkType: .invitation, simplexUri: "simplex:/i#K", smpHosts: ["a", "b.onion"]),
-            json: #"{"type":"simplexLink","linkType":"invitation","simplexUri":"simplex:/i#K","smpHosts":["a","b.onion"]}"#),
+            format: .simplexLink(
+                showText: nil, linkType: .invitation, simplexUri: "simplex:/i#K", smpHosts: ["a", "b.onion"]),
+            json:
+                #"{"type":"simplexLink","linkType":"invitation","simplexUri":"simplex:/i#K","smpHosts":["a","b.onion"]}"#
+        ),
         .init(
-            format: .simplexName(SimplexNameInfo(nameType: .publicGroup, nameTLD: "simplex", domain: "weekend", subDomain: [])),
+            format: .simplexName(
+                SimplexNameInfo(nameType: .publicGroup, nameTLD: "simplex", domain: "weekend", subDomain: [])),
             json:
                 #"{"type":"simplexName","nameInfo":{"nameType":"publicGroup","nameDomain":{"nameTLD":"simplex","domain":"weekend","subDomain":[]}}}"#
         ),
         .init(
-            format: .simplexName(SimplexNameInfo(nameType: .contact, nameTLD: "testing", domain: "b", subDomain: ["a"])),
+            format: .simplexName(
+                SimplexNameInfo(nameType: .contact, nameTLD: "testing", domain: "b", subDomain: ["a"])),
             json:
                 #"{"type":"simplexName","nameInfo":{"nameType":"contact","nameDomain":{"nameTLD":"testing","domain":"b","subDomain":["a"]}}}"#
         ),
@@ -137,7 +145,10 @@ struct FormattedTextJSONTests {
         (.object([("bold", .object([]))]), .bold),
         (.object([("strikeThrough", .object([]))]), .strikeThrough),
         (.object([("colored", .object([("color", .string("red"))]))]), .colored(.red)),
-        (.object([("hyperLink", .object([("linkUri", .string("https://a.b"))]))]), .hyperLink(showText: nil, linkUri: "https://a.b")),
+        (
+            .object([("hyperLink", .object([("linkUri", .string("https://a.b"))]))]),
+            .hyperLink(showText: nil, linkUri: "https://a.b")
+        ),
         (.object([("mention", .object([("memberName", .string("bob"))]))]), .mention(memberName: "bob")),
         (.object([("command", .object([("commandStr", .string("help"))]))]), .command("help")),
         (

@@ -21,7 +21,9 @@ struct MarkdownDisplayTests {
             name: "bold", message: "Hi *there*", display: "Hi there", spans: [Span(start: 3, end: 8, format: .bold)]),
         DisplayCase(
             name: "emoji with modifier", message: "👍🏽 *ok* @'Bob M'", display: "👍🏽 ok @Bob M",
-            spans: [Span(start: 5, end: 7, format: .bold), Span(start: 8, end: 14, format: .mention(memberName: "Bob M"))]),
+            spans: [
+                Span(start: 5, end: 7, format: .bold), Span(start: 8, end: 14, format: .mention(memberName: "Bob M")),
+            ]),
         DisplayCase(
             name: "CJK", message: "日本語 *太字* です", display: "日本語 太字 です", spans: [Span(start: 4, end: 6, format: .bold)]),
         DisplayCase(
@@ -34,7 +36,9 @@ struct MarkdownDisplayTests {
             name: "hyperlink shows its text", message: "[our wiki](https://wiki.example.org/start) ok",
             display: "our wiki ok",
             spans: [
-                Span(start: 0, end: 8, format: .hyperLink(showText: "our wiki", linkUri: "https://wiki.example.org/start"))
+                Span(
+                    start: 0, end: 8,
+                    format: .hyperLink(showText: "our wiki", linkUri: "https://wiki.example.org/start"))
             ]),
         DisplayCase(
             name: "secret is display text", message: "code ##7731##", display: "code #7731#",
@@ -75,7 +79,8 @@ struct MarkdownDisplayTests {
         let message =
             "[wiki](https://w.example.org/a) [Join](\(short)) \(short) see https://ex.org/p. and shop.example.net @'Ann Lee' @bob, #Weekend ops@example.org"
         let rendered = MarkdownDisplay.render(message: message)
-        #expect(rendered.linkTargets == ["https://w.example.org/a", short, short, "https://ex.org/p", "shop.example.net"])
+        #expect(
+            rendered.linkTargets == ["https://w.example.org/a", short, short, "https://ex.org/p", "shop.example.net"])
         #expect(rendered.mentionNames == ["Ann Lee", "bob"])
         #expect(rendered.displayText.hasPrefix("wiki Join \(short) see"))
     }

@@ -6,7 +6,9 @@ import Testing
 /// A plain piece.
 private func t(_ text: String) -> FormattedText { FormattedText(text) }
 private func bold(_ text: String) -> FormattedText { FormattedText(text, .bold) }
-private func mention(_ name: String, _ text: String) -> FormattedText { FormattedText(text, .mention(memberName: name)) }
+private func mention(_ name: String, _ text: String) -> FormattedText {
+    FormattedText(text, .mention(memberName: name))
+}
 private func command(_ str: String, _ text: String) -> FormattedText { FormattedText(text, .command(str)) }
 private func name(
     _ text: String, _ type: SimplexNameInfo.NameType, _ tld: String, _ domain: String, _ sub: [String] = []
@@ -198,7 +200,8 @@ struct MarkdownRuleTests {
         LineCase("double hyphen", "#a--b", [t("#a--b")]),
         LineCase("underscore", "#ab_c", [t("#ab_c")]),
         LineCase("empty label", "#a..b", [t("#a..b")]),
-        LineCase("64-character label", "#" + String(repeating: "a", count: 64), [t("#" + String(repeating: "a", count: 64))]),
+        LineCase(
+            "64-character label", "#" + String(repeating: "a", count: 64), [t("#" + String(repeating: "a", count: 64))]),
         LineCase(
             "63-character label", "#" + String(repeating: "a", count: 63),
             [name("#" + String(repeating: "a", count: 63), .publicGroup, "simplex", String(repeating: "a", count: 63))]),
@@ -214,7 +217,8 @@ struct MarkdownRuleTests {
         LineCase("bracketed key outside simplex", "#[\(hex64)].com", [t("#[\(hex64)].com")]),
         LineCase("contact web", "@Dan.Smith", [name("@Dan.Smith", .contact, "web", "dan.smith")]),
         LineCase("contact simplex", "@team.simplex", [name("@team.simplex", .contact, "simplex", "team")]),
-        LineCase("contact testing sub", "@a.b.testing.", [name("@a.b.testing", .contact, "testing", "b", ["a"]), t(".")]),
+        LineCase(
+            "contact testing sub", "@a.b.testing.", [name("@a.b.testing", .contact, "testing", "b", ["a"]), t(".")]),
         LineCase("invalid contact name is a mention", "@dan_s.com", [mention("dan_s.com", "@dan_s.com")]),
         LineCase("leading hyphen contact", "@-a.com", [mention("-a.com", "@-a.com")]),
     ]
@@ -303,7 +307,8 @@ struct MarkdownRuleTests {
         LineCase("empty text", "[](https://ex.org)", [t("[](https://ex.org)")]),
         LineCase("empty url", "[a]()", [t("[a]()")]),
         LineCase("space before (", "[a] (https://ex.org)", [t("[a] (https://ex.org)")]),
-        LineCase("trailing paren", "[a](https://ex.org))", [link("[a](https://ex.org)", "a", "https://ex.org"), t(")")]),
+        LineCase(
+            "trailing paren", "[a](https://ex.org))", [link("[a](https://ex.org)", "a", "https://ex.org"), t(")")]),
         LineCase(
             "in a sentence", "see [a b](https://ex.org/p?q=1#top).",
             [t("see "), link("[a b](https://ex.org/p?q=1#top)", "a b", "https://ex.org/p?q=1#top"), t(".")]),
@@ -317,7 +322,8 @@ struct MarkdownRuleTests {
                         smpHosts: ["smp.example.net"]))
             ]),
         LineCase(
-            "full link is refused", "[me](\(SimplexLinkTests.fullContact))", [t("[me](\(SimplexLinkTests.fullContact))")]),
+            "full link is refused", "[me](\(SimplexLinkTests.fullContact))",
+            [t("[me](\(SimplexLinkTests.fullContact))")]),
     ]
 
     static let phones: [LineCase] = [
@@ -376,7 +382,9 @@ struct MarkdownRuleTests {
         LineCase("two-letter tld", "a.bc", [uri("a.bc")]),
         LineCase("one-letter tld", "a.b", [t("a.b")]),
         LineCase("nine-letter tld", "example.abcdefghi", [t("example.abcdefghi")]),
-        LineCase("25-letter name", String(repeating: "a", count: 25) + ".com", [t(String(repeating: "a", count: 25) + ".com")]),
+        LineCase(
+            "25-letter name", String(repeating: "a", count: 25) + ".com",
+            [t(String(repeating: "a", count: 25) + ".com")]),
         LineCase("digit in name", "ex1.com", [t("ex1.com")]),
         LineCase("two-character sub", "ab.example.com", [t("ab.example.com")]),
         LineCase("nine-character sub", "abcdefghi.example.com", [t("abcdefghi.example.com")]),
@@ -397,19 +405,33 @@ struct MarkdownRuleTests {
         LineCase("newline is a character", "*a*\n*b*", [bold("a"), t("\n*b*")]),
     ]
 
-    @Test(arguments: markers) func markerRule(_ c: LineCase) { #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected) }
-    @Test(arguments: secrets) func secretRule(_ c: LineCase) { #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected) }
-    @Test(arguments: names) func simplexNames(_ c: LineCase) { #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected) }
+    @Test(arguments: markers) func markerRule(_ c: LineCase) {
+        #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected)
+    }
+    @Test(arguments: secrets) func secretRule(_ c: LineCase) {
+        #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected)
+    }
+    @Test(arguments: names) func simplexNames(_ c: LineCase) {
+        #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected)
+    }
     @Test(arguments: colours) func smallAndColours(_ c: LineCase) {
         #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected)
     }
-    @Test(arguments: mentions) func mentionRule(_ c: LineCase) { #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected) }
-    @Test(arguments: commands) func commandRule(_ c: LineCase) { #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected) }
+    @Test(arguments: mentions) func mentionRule(_ c: LineCase) {
+        #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected)
+    }
+    @Test(arguments: commands) func commandRule(_ c: LineCase) {
+        #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected)
+    }
     @Test(arguments: hyperlinks) func hyperlinkRule(_ c: LineCase) {
         #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected)
     }
-    @Test(arguments: phones) func phoneRule(_ c: LineCase) { #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected) }
-    @Test(arguments: words) func wordRule(_ c: LineCase) { #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected) }
+    @Test(arguments: phones) func phoneRule(_ c: LineCase) {
+        #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected)
+    }
+    @Test(arguments: words) func wordRule(_ c: LineCase) {
+        #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected)
+    }
 }
 
 @Suite("MARKDOWN.md §2, §3 merging and messages")
@@ -427,7 +449,9 @@ struct MarkdownMessageTests {
         LineCase("plain before a pair", "x @a!", [t("x "), mention("a", "@a"), t("!")]),
     ]
 
-    @Test(arguments: merging) func mergingRule(_ c: LineCase) { #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected) }
+    @Test(arguments: merging) func mergingRule(_ c: LineCase) {
+        #expect(SimplexMarkdown.parseMarkdown(c.input) == c.expected)
+    }
 
     static let messages: [ListCase] = [
         ListCase("empty", "", nil),

@@ -71,9 +71,12 @@ struct SimplexLinkTests {
             expected: .init(
                 linkType: .group, simplexUri: "simplex:/g#\(testKey)?h=a.example,b.onion&p=5223",
                 smpHosts: ["a.example", "b.onion"], isShort: true)),
-        LinkCase(name: "short invitation with contact key length", input: "https://smp.example.net/i#\(testKey)", expected: nil),
+        LinkCase(
+            name: "short invitation with contact key length", input: "https://smp.example.net/i#\(testKey)",
+            expected: nil),
         LinkCase(name: "short key too short", input: "https://smp.example.net/a#abc", expected: nil),
-        LinkCase(name: "short key bad character", input: "https://smp.example.net/a#\(testKey.dropLast())+", expected: nil),
+        LinkCase(
+            name: "short key bad character", input: "https://smp.example.net/a#\(testKey.dropLast())+", expected: nil),
         LinkCase(name: "short unknown type", input: "https://smp.example.net/z#\(testKey)", expected: nil),
         LinkCase(name: "short simplex form without host", input: "simplex:/a#\(testKey)?p=5223", expected: nil),
         LinkCase(name: "trailing punctuation", input: "https://smp9.example.net/g#\(testKey).", expected: nil),

@@ -41,7 +41,8 @@ public enum FormattedTextJSON {
                 ("nameTLD", .string(info.nameTLD)), ("domain", .string(info.domain)),
                 ("subDomain", .array(info.subDomain.map(JSONValue.string))),
             ])
-            fields.append(("nameInfo", .object([("nameType", .string(info.nameType.rawValue)), ("nameDomain", domain)])))
+            fields.append(
+                ("nameInfo", .object([("nameType", .string(info.nameType.rawValue)), ("nameDomain", domain)])))
         case .command(let commandStr):
             fields.append(("commandStr", .string(commandStr)))
         case .mention(let memberName):
@@ -107,7 +108,9 @@ public enum FormattedTextJSON {
             guard let color = v["color"]?.stringValue.flatMap(FormatColor.init(rawValue:)) else { return nil }
             return .colored(color)
         case "hyperLink":
-            guard let showText = optionalString(v["showText"]), let linkUri = v["linkUri"]?.stringValue else { return nil }
+            guard let showText = optionalString(v["showText"]), let linkUri = v["linkUri"]?.stringValue else {
+                return nil
+            }
             return .hyperLink(showText: showText, linkUri: linkUri)
         case "simplexLink":
             guard let showText = optionalString(v["showText"]),

@@ -45,7 +45,8 @@ public enum SimplexLinkDecoder {
         let authority = afterScheme[..<slash]
         let rest = afterScheme[(slash + 1)...]
         guard !authority.isEmpty,
-            !authority.contains(where: { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "@") })
+            !authority.contains(where: { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "@") }
+            )
         else { return nil }
         return decodeShortServerForm(authority: authority, rest) ?? decodeFull(rest)
     }
@@ -153,7 +154,8 @@ public enum SimplexLinkDecoder {
             type = .group
         }
         let mode = type == .invitation ? "invitation" : "contact"
-        return Link(linkType: type, simplexUri: "simplex:/" + mode + "#/?" + string(query), smpHosts: hosts, isShort: false)
+        return Link(
+            linkType: type, simplexUri: "simplex:/" + mode + "#/?" + string(query), smpHosts: hosts, isShort: false)
     }
 
     /// The hosts of every `smp://[hash@]host[,host…][:port]/queue[#/?…&srv=hosts]` queue.
@@ -201,10 +203,14 @@ public enum SimplexLinkDecoder {
         while k + key.count <= json.count {
             if json[k..<(k + key.count)].elementsEqual(key) {
                 var j = k + key.count
-                while j < json.count, json[j] == 0x20 || json[j] == 0x09 || json[j] == 0x0A || json[j] == 0x0D { j += 1 }
+                while j < json.count, json[j] == 0x20 || json[j] == 0x09 || json[j] == 0x0A || json[j] == 0x0D {
+                    j += 1
+                }
                 if j < json.count, json[j] == UInt8(ascii: ":") {
                     j += 1
-                    while j < json.count, json[j] == 0x20 || json[j] == 0x09 || json[j] == 0x0A || json[j] == 0x0D { j += 1 }
+                    while j < json.count, json[j] == 0x20 || json[j] == 0x09 || json[j] == 0x0A || json[j] == 0x0D {
+                        j += 1
+                    }
                     if j + value.count <= json.count, json[j..<(j + value.count)].elementsEqual(value) { return true }
                 }
             }
@@ -225,7 +231,10 @@ public enum SimplexLinkDecoder {
 
     /// A domain name, IPv4 address or onion host: letters, digits, `-` and `.`.
     private static func isHost(_ s: ArraySlice<UInt8>) -> Bool {
-        !s.isEmpty && s.allSatisfy { MarkdownCharacters.isAlphaNumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+        !s.isEmpty
+            && s.allSatisfy {
+                MarkdownCharacters.isAlphaNumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+            }
     }
 
     /// `k=v&k=v` pairs, values not decoded.

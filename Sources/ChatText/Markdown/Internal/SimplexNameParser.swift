@@ -35,7 +35,8 @@ enum SimplexNameParser {
 
     /// 1–63 ASCII letters or digits, joined by single inner hyphens.
     private static func isLabel(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
-        guard r.count >= 1, r.count <= 63, b[r.lowerBound] != UInt8(ascii: "-"), b[r.upperBound - 1] != UInt8(ascii: "-")
+        guard r.count >= 1, r.count <= 63, b[r.lowerBound] != UInt8(ascii: "-"),
+            b[r.upperBound - 1] != UInt8(ascii: "-")
         else { return false }
         var previousHyphen = false
         for k in r {
