@@ -18,7 +18,7 @@ struct MarkdownCommand: AsyncParsableCommand {
             o.object {
                 if let pieces {
                     o.key("formattedText")
-                    o.raw(FormattedTextJSON.jsonText(of: pieces))
+                    o.raw(FormattedTextJSON.jsonText(pieces))
                 }
             }
             print(o.text)
