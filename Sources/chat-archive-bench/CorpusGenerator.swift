@@ -15,7 +15,7 @@
 ///
 /// Query words with exactly known frequencies are planted by message number (see
 /// ``queryWords(messages:)``); ``Summary/queryHits`` counts every query word as written.
-struct CorpusGenerator {
+struct CorpusGenerator: Sendable {
     /// What a query word exercises.
     enum QueryKind: String, Sendable, CaseIterable {
         case rare, frequent, prefix, infix, phrase, cjk, thai
@@ -234,17 +234,17 @@ struct CorpusGenerator {
 
 // MARK: - Generation
 
-fileprivate enum ChatKind: String {
+private enum ChatKind: String {
     case direct, group, local, contactRequest, contactConnection
 }
 
-fileprivate enum ContentKind: Int {
+private enum ContentKind: Int {
     case text, link, image, video, voice, file, report, chat, event, unknown
     static let names = ["text", "link", "image", "video", "voice", "file", "report", "chat", "event", "unknown"]
     var name: String { ContentKind.names[rawValue] }
 }
 
-fileprivate final class MemberPlan {
+private final class MemberPlan {
     let id: [UInt8]
     let displayName: String
     let mentionToken: [UInt8]
@@ -259,7 +259,7 @@ fileprivate final class MemberPlan {
 
 /// Finds which query words occur in a message in one pass: candidates are bucketed by
 /// their first byte.
-fileprivate struct QueryMatcher {
+private struct QueryMatcher {
     private var bytes: [UInt8] = []
     private var start: [Int] = []
     private var length: [Int] = []
@@ -323,7 +323,7 @@ fileprivate struct QueryMatcher {
 }
 
 /// The mutable state of one `write(to:)` run.
-fileprivate struct GenerationState {
+private struct GenerationState {
     let generator: CorpusGenerator
     var summary = CorpusGenerator.Summary()
     var contentCounts = [Int](repeating: 0, count: ContentKind.names.count)
@@ -941,7 +941,7 @@ fileprivate struct GenerationState {
     }
 }
 
-fileprivate enum ItemDirection: String {
+private enum ItemDirection: String {
     case snd, rcv, event
 }
 
