@@ -159,6 +159,7 @@ public struct JSONParser {
                 return s
             }
             if c == UInt8(ascii: "\\") { break }
+            if c < 0x20 { throw error("control character in a string") }
             i += 1
         }
         guard i < b.count else { throw error("unterminated string") }
@@ -176,6 +177,7 @@ public struct JSONParser {
                 return String(decoding: bytes, as: UTF8.self)
             }
             if c != UInt8(ascii: "\\") {
+                if c < 0x20 { throw error("control character in a string") }
                 if pendingHigh != nil { append(0xFFFD, to: &bytes); pendingHigh = nil }
                 bytes.append(c)
                 i += 1

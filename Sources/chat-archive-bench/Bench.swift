@@ -37,7 +37,7 @@ struct Bench: ParsableCommand {
         let chatCount = chats ?? max(20, messages / 100)
         let t0 = Clock.now
         let summary = try CorpusGenerator(seed: seed, messages: messages, chats: chatCount).write(to: corpusPath)
-        report.note("corpus", "\(summary.messages) messages in \(summary.chats) chats, \(summary.textBytes) bytes of text, generated in \(fmt(Clock.seconds(since: t0))) s")
+        report.note("corpus", "\(summary.items) messages in \(summary.chats) chats, \(summary.textBytes) bytes of text, generated in \(fmt(Clock.seconds(since: t0))) s")
         let fileBytes = (try fm.attributesOfItem(atPath: corpusPath)[.size] as? NSNumber)?.int64Value ?? 0
 
         // 2. Ingest through the whole pipeline.

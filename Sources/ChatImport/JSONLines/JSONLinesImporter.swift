@@ -35,6 +35,9 @@ public struct JSONLinesImporter: ArchiveImporter {
                 try sink.report(ImportIssue(location, "line longer than \(reader.maxLineBytes >> 20) MiB; skipped"))
                 continue
             }
+            if String(validating: line.bytes, as: UTF8.self) == nil {
+                try sink.report(ImportIssue(location, "invalid UTF-8; the bad bytes were replaced by U+FFFD"))
+            }
             let value: JSONValue
             do {
                 value = try JSONParser.parse(line.bytes)
@@ -163,7 +166,7 @@ enum JSONLinesRecord {
         let dirName = try optString(v, "dir") ?? "rcv"
         guard let dir = ItemDirection(rawValue: dirName) else { throw Failure("\"dir\" must be snd, rcv or event") }
         guard let c = v["content"], case .object = c else { throw Failure("missing \"content\" object") }
-        let typeName = try optString(c, "type") ?? "text"
+        guard let typeName = try optString(c, "type") else { throw Failure("\"content\" has no \"type\"") }
         let ctype = ContentType(rawValue: typeName) ?? .unknown
         var content = MessageContent(type: ctype, text: try optString(c, "text") ?? "")
         if let p = c["preview"], case .object = p {
