@@ -87,59 +87,10 @@ enum SimplexJSON {
     }
 
     /// Decodes a SimpleX `Format` in either encoding; anything unknown or malformed is `.unknown`.
-    static func format(_ v: JSONValue) -> Format {
-        guard let (tag, body) = tagged(v) else { return .unknown(v) }
-        switch tag {
-        case "bold": return .bold
-        case "italic": return .italic
-        case "strikeThrough": return .strikeThrough
-        case "snippet": return .snippet
-        case "secret": return .secret
-        case "small": return .small
-        case "uri": return .uri
-        case "email": return .email
-        case "phone": return .phone
-        case "colored":
-            let c = body["color"]?.stringValue ?? tagged(body["color"])?.tag
-            guard let name = c, let color = FormatColor(rawValue: name) else { return .unknown(v) }
-            return .colored(color)
-        case "hyperLink":
-            guard let uri = body["linkUri"]?.stringValue else { return .unknown(v) }
-            return .hyperLink(showText: body["showText"]?.stringValue, linkUri: uri)
-        case "simplexLink":
-            let linkTypeName = body["linkType"]?.stringValue ?? tagged(body["linkType"])?.tag
-            guard let lt = linkTypeName, let linkType = SimplexLinkType(rawValue: lt),
-                let uri = body["simplexUri"]?.stringValue
-            else { return .unknown(v) }
-            let hosts = body["smpHosts"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            return .simplexLink(showText: body["showText"]?.stringValue, linkType: linkType, simplexUri: uri, smpHosts: hosts)
-        case "simplexName":
-            guard let info = body["nameInfo"], let nt = info["nameType"]?.stringValue ?? tagged(info["nameType"])?.tag,
-                let nameType = SimplexNameInfo.NameType(rawValue: nt), let domain = info["nameDomain"],
-                let tld = domain["nameTLD"]?.stringValue ?? tagged(domain["nameTLD"])?.tag,
-                let d = domain["domain"]?.stringValue
-            else { return .unknown(v) }
-            let sub = domain["subDomain"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            return .simplexName(SimplexNameInfo(nameType: nameType, nameTLD: tld, domain: d, subDomain: sub))
-        case "command":
-            guard let s = body["commandStr"]?.stringValue else { return .unknown(v) }
-            return .command(s)
-        case "mention":
-            guard let s = body["memberName"]?.stringValue else { return .unknown(v) }
-            return .mention(memberName: s)
-        default: return .unknown(v)
-        }
-    }
+    static func format(_ v: JSONValue) -> Format { FormattedTextJSON.format(from: v) ?? .unknown(v) }
 
     /// Decodes a `formattedText` array; `nil` when it is absent or not an array.
-    static func formattedText(_ v: JSONValue?) -> [FormattedText]? {
-        guard let pieces = v?.arrayValue else { return nil }
-        return pieces.map { p in
-            let text = p["text"]?.stringValue ?? ""
-            guard let f = p["format"], !f.isNull else { return FormattedText(text) }
-            return FormattedText(text, format(f))
-        }
-    }
+    static func formattedText(_ v: JSONValue?) -> [FormattedText]? { v.flatMap(FormattedTextJSON.pieces(from:)) }
 
     /// Base64url with padding, as SimpleX writes member ids.
     static func base64url(_ bytes: [UInt8]) -> String {

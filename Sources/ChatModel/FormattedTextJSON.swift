@@ -1,4 +1,3 @@
-import ChatModel
 
 /// SimpleX's tagged JSON for `FormattedText` and `Format` (MARKDOWN.md §7, CONTRACT.md §3).
 public enum FormattedTextJSON {
@@ -83,7 +82,8 @@ public enum FormattedTextJSON {
         if let type = value["type"]?.stringValue {
             return knownFormat(type: type, value) ?? .unknown(value)
         }
-        if members.count == 1, let (key, body) = members.first, case .object = body,
+        let keys = members.filter { $0.0 != "_owsf" }
+        if keys.count == 1, let (key, body) = keys.first, case .object = body,
             let format = knownFormat(type: key, body)
         {
             return format
@@ -105,7 +105,7 @@ public enum FormattedTextJSON {
         case "underline": return .underline
         case "hashtag": return .hashtag
         case "colored":
-            guard let color = v["color"]?.stringValue.flatMap(FormatColor.init(rawValue:)) else { return nil }
+            guard let color = enumName(v["color"]).flatMap(FormatColor.init(rawValue:)) else { return nil }
             return .colored(color)
         case "hyperLink":
             guard let showText = optionalString(v["showText"]), let linkUri = v["linkUri"]?.stringValue else {
@@ -114,16 +114,16 @@ public enum FormattedTextJSON {
             return .hyperLink(showText: showText, linkUri: linkUri)
         case "simplexLink":
             guard let showText = optionalString(v["showText"]),
-                let linkType = v["linkType"]?.stringValue.flatMap(SimplexLinkType.init(rawValue:)),
+                let linkType = enumName(v["linkType"]).flatMap(SimplexLinkType.init(rawValue:)),
                 let simplexUri = v["simplexUri"]?.stringValue,
                 let smpHosts = stringArray(v["smpHosts"]), !smpHosts.isEmpty
             else { return nil }
             return .simplexLink(showText: showText, linkType: linkType, simplexUri: simplexUri, smpHosts: smpHosts)
         case "simplexName":
             guard let info = v["nameInfo"],
-                let nameType = info["nameType"]?.stringValue.flatMap(SimplexNameInfo.NameType.init(rawValue:)),
+                let nameType = enumName(info["nameType"]).flatMap(SimplexNameInfo.NameType.init(rawValue:)),
                 let domain = info["nameDomain"],
-                let tld = domain["nameTLD"]?.stringValue,
+                let tld = enumName(domain["nameTLD"]),
                 let name = domain["domain"]?.stringValue,
                 let subDomain = stringArray(domain["subDomain"])
             else { return nil }
@@ -140,6 +140,16 @@ public enum FormattedTextJSON {
         default:
             return nil
         }
+    }
+
+    /// An enum value written as a string (`"red"`) or, by the Apple apps, as a single-key
+    /// object (`{"red":{}}`, maybe with `"_owsf": true`).
+    private static func enumName(_ v: JSONValue?) -> String? {
+        guard let v else { return nil }
+        if let s = v.stringValue { return s }
+        guard case .object(let members) = v else { return nil }
+        let keys = members.filter { $0.0 != "_owsf" }
+        return keys.count == 1 ? keys.first?.0 : nil
     }
 
     /// `.some(nil)` when absent or null, `.some(s)` for a string, nil for anything else.
