@@ -1,3 +1,4 @@
+import ChatModel
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -905,19 +906,9 @@ private struct GenerationState {
 
     /// Writes `seconds` (UTC) as RFC 3339 local time at `offsetMinutes` (`Z` for zero).
     static func writeTimestamp(_ sink: JSONLSink, seconds: Int, offsetMinutes: Int) {
-        let local = seconds + offsetMinutes * 60
-        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        let rem = local - days * 86_400
-        // civil_from_days (Howard Hinnant).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let c = Timestamp(seconds: Int64(seconds + offsetMinutes * 60)).components
+        let (y, m, d) = (c.year, c.month, c.day)
+        let rem = c.hour * 3600 + c.minute * 60 + c.second
         sink.padded(y, 4)
         sink.byte(UInt8(ascii: "-"))
         sink.padded(m, 2)
