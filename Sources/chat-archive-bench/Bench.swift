@@ -24,9 +24,15 @@ struct Bench: ParsableCommand {
     @Option(help: "Work folder (default: a temporary one, removed afterwards).") var dir: String?
     @Flag(help: "Keep the work folder.") var keep = false
     @Flag(help: "Print JSON instead of a table.") var json = false
+    @Option(help: "Only write the generated corpus (JSON Lines) to this path, then exit.") var generate: String?
 
     func run() throws {
         let fm = FileManager.default
+        if let generate {
+            let summary = try CorpusGenerator(seed: seed, messages: messages, chats: chats ?? max(20, messages / 100)).write(to: generate)
+            print("\(summary.items) messages in \(summary.chats) chats, \(summary.textBytes) bytes of text → \(generate)")
+            return
+        }
         let work = dir ?? fm.temporaryDirectory.appendingPathComponent("chat-archive-bench-\(getpid())").path
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { if !keep && dir == nil { try? fm.removeItem(atPath: work) } }
