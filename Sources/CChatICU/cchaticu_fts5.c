@@ -95,6 +95,81 @@ int32_t cchaticu_vocab_drain(void *ctx, cchaticu_token_fn fn) {
     return delivered;
 }
 
+// MARK: - Pre-tokenized documents
+
+// A document analysed ahead of time, on another thread: a copy of its text (to recognise it)
+// and its token records. Record layout: int32 flags, start, end, n; n bytes; padding to 4.
+struct cchaticu_doc {
+    int32_t len;
+    int32_t used, cap;
+    uint8_t *buf;
+};
+
+static _Thread_local const cchaticu_doc *tl_armed[2];
+
+static int32_t doc_token(void *c, int32_t flags, const uint8_t *t, int32_t n, int32_t s, int32_t e) {
+    cchaticu_doc *d = c;
+    int32_t need = d->used + 16 + ((n + 3) & ~3);
+    if (chat_grow((void **)&d->buf, &d->cap, need, 1)) return -1;
+    int32_t rec[4] = {flags, s, e, n};
+    memcpy(d->buf + d->used, rec, sizeof rec);
+    memcpy(d->buf + d->used + 16, t, (size_t)n);
+    d->used = need;
+    return 0;
+}
+
+cchaticu_doc *cchaticu_doc_tokenize(const uint8_t *text, int32_t len, int32_t captureVocabulary) {
+    if (len < 0) return NULL;
+    cchaticu_doc *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    int32_t start = (len + 3) & ~3;
+    if (chat_grow((void **)&d->buf, &d->cap, start + 256, 1)) { free(d); return NULL; }
+    if (len) memcpy(d->buf, text, (size_t)len);
+    d->len = len;
+    d->used = start;
+    if (chat_analyse_on_thread(text ? text : (const uint8_t *)"", len, CCHATICU_MODE_DOCUMENT, d, doc_token) < 0) {
+        cchaticu_doc_free(d);
+        return NULL;
+    }
+    if (captureVocabulary) {
+        pthread_mutex_lock(&g_vocabLock);
+        for (int32_t p = start; p < d->used;) {
+            int32_t rec[4];
+            memcpy(rec, d->buf + p, sizeof rec);
+            if (!(rec[0] & (CCHATICU_TOKEN_COLOCATED | CHAT_TOKEN_NGRAM))) vocab_add(&g_vocab, d->buf + p + 16, rec[3]);
+            p += 16 + ((rec[3] + 3) & ~3);
+        }
+        pthread_mutex_unlock(&g_vocabLock);
+    }
+    return d;
+}
+
+void cchaticu_doc_arm(const cchaticu_doc *first, const cchaticu_doc *second) {
+    tl_armed[0] = first;
+    tl_armed[1] = second;
+}
+
+void cchaticu_doc_free(cchaticu_doc *d) {
+    if (!d) return;
+    if (tl_armed[0] == d) tl_armed[0] = NULL;
+    if (tl_armed[1] == d) tl_armed[1] = NULL;
+    free(d->buf);
+    free(d);
+}
+
+// Replays an armed document's tokens when FTS5 asks to tokenize exactly its text.
+static int doc_replay(const cchaticu_doc *d, void *ctx, int (*xToken)(void *, int, const char *, int, int, int)) {
+    for (int32_t p = (d->len + 3) & ~3; p < d->used;) {
+        int32_t rec[4];
+        memcpy(rec, d->buf + p, sizeof rec);
+        int rc = xToken(ctx, (rec[0] & CCHATICU_TOKEN_COLOCATED) ? FTS5_TOKEN_COLOCATED : 0,
+                        (const char *)d->buf + p + 16, rec[3], rec[1], rec[2]);
+        if (rc) return rc;
+        p += 16 + ((rec[3] + 3) & ~3);
+    }
+    return SQLITE_OK;
+}
+
 // MARK: - FTS5 tokenizer
 
 typedef struct {
@@ -125,6 +200,14 @@ static void fts_delete(Fts5Tokenizer *tok) { chat_analyser_free((chat_analyser *
 
 static int fts_tokenize(Fts5Tokenizer *tok, void *ctx, int flags, const char *text, int len,
                         int (*xToken)(void *, int, const char *, int, int, int)) {
+    if ((flags & (FTS5_TOKENIZE_QUERY | FTS5_TOKENIZE_AUX)) == 0) {
+        for (int k = 0; k < 2; k++) {
+            const cchaticu_doc *armed = tl_armed[k];
+            if (armed && armed->len == len && (len == 0 || memcmp(armed->buf, text, (size_t)len) == 0)) {
+                return doc_replay(armed, ctx, xToken);
+            }
+        }
+    }
     fts_call fc = {ctx, xToken, 0};
     int mode = (flags & FTS5_TOKENIZE_QUERY) ? CCHATICU_MODE_QUERY : CCHATICU_MODE_DOCUMENT;
     fc.capture = (flags & (FTS5_TOKENIZE_QUERY | FTS5_TOKENIZE_AUX)) == 0 && atomic_load(&g_capture);

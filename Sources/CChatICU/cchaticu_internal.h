@@ -69,4 +69,7 @@ void chat_analyser_free(chat_analyser *A);
 int32_t chat_analyse(chat_analyser *A, const uint8_t *text, int32_t len, int32_t mode, void *ctx,
                      cchaticu_token_fn fn);
 
+/// Runs chat_analyse with this thread's analyser (created on first use, freed at thread exit).
+int32_t chat_analyse_on_thread(const uint8_t *text, int32_t len, int32_t mode, void *ctx, cchaticu_token_fn fn);
+
 #endif

@@ -722,8 +722,7 @@ static int32_t public_cb(void *c, int32_t flags, const uint8_t *t, int32_t n, in
     return pc->fn(pc->ctx, flags & CCHATICU_TOKEN_COLOCATED, t, n, s, e);
 }
 
-int32_t cchaticu_tokenize(const uint8_t *text, int32_t len, int32_t mode, void *ctx, cchaticu_token_fn fn) {
-    if (!fn) return -1;
+int32_t chat_analyse_on_thread(const uint8_t *text, int32_t len, int32_t mode, void *ctx, cchaticu_token_fn fn) {
     pthread_once(&g_keyOnce, make_key);
     chat_analyser *A = g_keyOK ? pthread_getspecific(g_key) : NULL;
     int temporary = 0;
@@ -733,10 +732,15 @@ int32_t cchaticu_tokenize(const uint8_t *text, int32_t len, int32_t mode, void *
         if (g_keyOK && !pthread_getspecific(g_key)) pthread_setspecific(g_key, A);
         else temporary = 1;
     }
-    public_ctx pc = {ctx, fn};
     A->busy = 1;
-    int32_t rc = chat_analyse(A, text, len, mode, &pc, public_cb);
+    int32_t rc = chat_analyse(A, text, len, mode, ctx, fn);
     A->busy = 0;
     if (temporary) chat_analyser_free(A);
     return rc;
+}
+
+int32_t cchaticu_tokenize(const uint8_t *text, int32_t len, int32_t mode, void *ctx, cchaticu_token_fn fn) {
+    if (!fn) return -1;
+    public_ctx pc = {ctx, fn};
+    return chat_analyse_on_thread(text, len, mode, &pc, public_cb);
 }

@@ -25,6 +25,7 @@ struct Bench: ParsableCommand {
     @Flag(help: "Keep the work folder.") var keep = false
     @Flag(help: "Print JSON instead of a table.") var json = false
     @Option(help: "Only write the generated corpus (JSON Lines) to this path, then exit.") var generate: String?
+    @Flag(help: "With --dir: reuse the archive a kept run left there and measure queries only.") var reuse = false
 
     func run() throws {
         let fm = FileManager.default
@@ -37,6 +38,12 @@ struct Bench: ParsableCommand {
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { if !keep && dir == nil { try? fm.removeItem(atPath: work) } }
         var report = BenchReport(messages: messages)
+        if reuse, let dir, FileManager.default.fileExists(atPath: dir + "/archive.sqlite") {
+            let archive = try Archive(path: dir + "/archive.sqlite")
+            try QueryBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
+            if json { print(report.json) } else { print(report.table) }
+            return
+        }
 
         // 1. Corpus.
         let corpusPath = work + "/corpus.jsonl"
@@ -55,6 +62,8 @@ struct Bench: ParsableCommand {
         let ingest = try archive.ingestSync([corpusPath])
         let ingestSeconds = Clock.seconds(since: t1)
         let rssPeak = Memory.peakRSS()
+        // The archive at rest: WAL copied back and truncated.
+        try archive.database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         let archiveBytes = Files.size(archivePath) + Files.size(archivePath + "-wal")
         report.row("ingest: chat-archive (read, parse, markdown, normalise, tokenize, write)", seconds: ingestSeconds,
                    extra: "\(Int(Double(ingest.itemsAdded) / ingestSeconds)) msg/s, \(fmt(Double(fileBytes) / 1e6 / ingestSeconds)) MB/s, archive \(Files.mb(archiveBytes)) MB (\(fmt(Double(archiveBytes) / Double(summary.textBytes)))× text), peak RSS \(rssPeak / 1_048_576) MB (before \(rssBefore / 1_048_576) MB)")

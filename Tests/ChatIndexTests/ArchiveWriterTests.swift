@@ -51,6 +51,35 @@ import Testing
         #expect(try await archive.check().isEmpty)
     }
 
+    /// An item added and changed within one batch is indexed once, in its last version: the FTS
+    /// index never receives a 'delete' for a row it does not hold (that corrupts it).
+    @Test(arguments: [true, false])
+    func anItemChangedWithinOneBatchIsIndexedOnceInItsLastVersion(intoEmptyArchive: Bool) async throws {
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        if !intoEmptyArchive {
+            _ = try archive.ingestSync([try TestArchive.writeFile(Self.base)])
+        }
+        let lines = [
+            Lines.chat("g2", name: "Book club"),
+            Lines.item("g2", "a", ts: "2024-06-01T10:00:00Z", text: "draft wording"),
+            Lines.item("g2", "b", ts: "2024-06-01T10:01:00Z", text: "unrelated"),
+            Lines.item("g2", "a", ts: "2024-06-01T10:00:00Z", text: "final wording", extra: "\"edited\":true"),
+            Lines.item("g2", "a", ts: "2024-06-01T10:00:00Z", text: "final wording, really", extra: "\"edited\":true"),
+        ].joined(separator: "\n")
+        let r = try archive.ingestSync([try TestArchive.writeFile(lines)])
+        #expect(r.itemsAdded == 2)
+        #expect(r.itemsUpdated == 2)
+        #expect(try await archive.search("draft").hits.isEmpty)
+        #expect(try await archive.search("really").hits.map(\.item.sourceId) == ["a"])
+        #expect(try await archive.check().isEmpty)
+        // A later file changes it again: the index row written above is replaced cleanly.
+        let later = Lines.item("g2", "a", ts: "2024-06-01T10:00:00Z", text: "third version", extra: "\"edited\":true")
+        _ = try archive.ingestSync([try TestArchive.writeFile(Lines.chat("g2", name: "Book club") + "\n" + later)])
+        #expect(try await archive.search("really").hits.isEmpty)
+        #expect(try await archive.search("third version").hits.map(\.item.sourceId) == ["a"])
+        #expect(try await archive.check().isEmpty)
+    }
+
     @Test func badLinesAreReportedWithFileAndLineAndSkipped() throws {
         let text = [
             Lines.chat("g1"),

@@ -65,6 +65,23 @@ int32_t cchaticu_vocab_capture(int32_t enabled);
 /// cleared anyway).
 int32_t cchaticu_vocab_drain(void *ctx, cchaticu_token_fn fn);
 
+/// A document analysed ahead of time (on any thread), so that the FTS5 tokenizer can replay
+/// its tokens instead of analysing it again on the writer's thread.
+typedef struct cchaticu_doc cchaticu_doc;
+
+/// Analyses UTF-8 text as a document, exactly as the FTS5 tokenizer would, and records its
+/// tokens (and, when captureVocabulary is non-zero, adds its terms to the vocabulary capture
+/// set whatever the capture state). Returns NULL on failure. Free with cchaticu_doc_free.
+cchaticu_doc *cchaticu_doc_tokenize(const uint8_t *text, int32_t len, int32_t captureVocabulary);
+
+/// Arms up to two documents on the calling thread (NULL for none): while armed, the FTS5
+/// tokenizer, asked to tokenize a document whose bytes equal an armed document's text, replays
+/// its tokens instead of analysing it.
+void cchaticu_doc_arm(const cchaticu_doc *first, const cchaticu_doc *second);
+
+/// Frees a document (disarming it when armed on the calling thread).
+void cchaticu_doc_free(cchaticu_doc *doc);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,7 @@
 import ChatModel
 import ChatText
+import Dispatch
+import Foundation
 import GRDB
 
 /// What an ingest did, as CONTRACT.md §3 reports it.
@@ -19,33 +21,231 @@ public struct IngestSummary: Sendable, Hashable {
 ///   (edits, deletions, read state).
 /// - Archive ids follow time (`max(ts, 0) * 1024 + n`), so FTS5 rowid order is newest-first
 ///   order and keyset paging by rowid is paging by time.
+/// - Two cores, two stages: `add` analyses an item on the caller's thread (markdown, display
+///   text, and the full-text tokens, through ``TokenizedDocument``), while the previous batch
+///   is written on a writer thread, where the FTS5 tokenizer replays the prepared tokens.
 /// - Full-text rows are written by the application in increasing rowid order per batch, never
-///   through triggers (PERF.md). Into an empty archive the index is built once at the end by
-///   FTS5's `rebuild` (marked stale meanwhile, so a crash leads to a rebuild on next open).
-/// - Everything committed by an earlier batch stays committed whatever happens later.
+///   through triggers (PERF.md), in the same transaction as their items: a batch is all in or
+///   all out, whatever happens later.
 public final class ArchiveWriter {
     private let database: ArchiveDatabase
     private let batchSize: Int
+    private let store: BatchStore
     private var pending: [Pending] = []
     private var pendingItems = 0
+    private var chatsSeen = Set<String>()
+    private let queue = DispatchQueue(label: "chat-archive.writer", qos: .userInitiated)
+    private let inFlight = DispatchGroup()
+    private let checkpointer: Checkpointer
+
+    /// Problems with individual records (unknown chat…), already counted as skipped.
+    public var issues: [String] {
+        inFlight.wait()
+        return store.issues
+    }
+
+    /// What has been written so far (complete after ``finish(rebuildProgress:)``).
+    public var summary: IngestSummary {
+        inFlight.wait()
+        var s = store.summary
+        s.chats = chatsSeen.count
+        return s
+    }
+
+    fileprivate enum Pending {
+        /// A chat with its name keys (transliteration is slow: it runs on the caller's thread).
+        case chat(Chat, nameKey: String, translitKey: String)
+        case member(Member, nameKey: String)
+        case item(PreparedItem)
+    }
+
+    public init(database: ArchiveDatabase, batchSize: Int = 20_000) throws {
+        self.database = database
+        self.batchSize = batchSize
+        let count = try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
+        store = BatchStore(database: database, startedEmpty: count == 0)
+        checkpointer = Checkpointer(path: database.path)
+    }
+
+    deinit {
+        inFlight.wait()
+        checkpointer.finish()
+        try? store.restoreAutocheckpoint()
+    }
+
+    public func add(_ chat: Chat) throws {
+        pending.append(.chat(
+            chat, nameKey: ChatNames.key(chat.displayName, chat.fullName, chat.localAlias),
+            translitKey: ChatNames.transliterationKey(chat.displayName, chat.fullName, chat.localAlias)))
+        chatsSeen.insert(chat.sourceId)
+    }
+
+    public func add(_ member: Member) throws {
+        pending.append(.member(member, nameKey: ChatNames.key(member.displayName, member.fullName, member.localAlias)))
+    }
+
+    public func add(_ item: Item) throws {
+        pending.append(.item(PreparedItem(item)))
+        pendingItems += 1
+        if pendingItems >= batchSize { try flush() }
+    }
+
+    /// Hands everything buffered to the writer thread, to be committed in one transaction,
+    /// after the batch before it. Throws the error of an earlier batch, if one failed.
+    public func flush() throws {
+        try waitForWriter()
+        checkpointer.request()
+        guard !pending.isEmpty else { return }
+        let batch = Batch(records: pending)
+        pending = []
+        pendingItems = 0
+        let store = self.store
+        queue.async(group: inFlight) { store.write(batch) }
+    }
+
+    /// Flushes, waits until everything is committed, and returns the summary.
+    public func finish(rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil) throws -> IngestSummary {
+        try flush()
+        try waitForWriter()
+        checkpointer.finish()
+        try store.restoreAutocheckpoint()
+        return summary
+    }
+
+    private func waitForWriter() throws {
+        inFlight.wait()
+        if let e = store.failure {
+            store.failure = nil
+            throw e
+        }
+    }
+}
+
+/// Copies the WAL back into the database on a thread of its own, so that the writer's commits
+/// never stop for it (the writer's automatic checkpoint is off during an ingest). Passive
+/// checkpoints run concurrently with writes.
+private final class Checkpointer: @unchecked Sendable {
+    private let path: String
+    private let queue = DispatchQueue(label: "chat-archive.checkpoint", qos: .utility)
+    private let group = DispatchGroup()
+    private let lock = NSLock()
+    private var running = false
+    private var connection: DatabaseQueue?
+
+    init(path: String) { self.path = path }
+
+    /// Starts a passive checkpoint unless one is running.
+    func request() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !running else { return }
+        running = true
+        queue.async(group: group) { [self] in
+            if connection == nil { connection = try? DatabaseQueue(path: path) }
+            try? connection?.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+            lock.lock()
+            running = false
+            lock.unlock()
+        }
+    }
+
+    /// Waits for the running checkpoint and closes the connection.
+    func finish() {
+        group.wait()
+        queue.sync {
+            try? connection?.close()
+            connection = nil
+        }
+    }
+}
+
+/// A batch handed from the caller's thread to the writer thread (which alone touches it then).
+private struct Batch: @unchecked Sendable {
+    var records: [ArchiveWriter.Pending]
+}
+
+/// An item analysed on the caller's thread: everything that needs no database.
+struct PreparedItem {
+    let item: Item
+    let analyzed: AnalyzedText
+    let extra: String
+    let flags: ItemFlags
+    let reactions: String?
+    let sourceText: String?
+    /// Hash of everything but the database-assigned parts (sender, tags).
+    let contentHash: StableHasher
+    let textTokens: TokenizedDocument
+    let extraTokens: TokenizedDocument?
+
+    init(_ item: Item) {
+        self.item = item
+        let analyzed = ItemAnalyzer.analyze(item.content.text, markup: item.markup)
+        self.analyzed = analyzed
+        var flags = ItemFlags()
+        if item.isEdited { flags.insert(.edited) }
+        if item.isDeleted { flags.insert(.deleted) }
+        if item.isUnread { flags.insert(.unread) }
+        if item.isPinned { flags.insert(.pinned) }
+        if analyzed.hasLinkSpan || item.content.preview != nil { flags.insert(.hasLink) }
+        self.flags = flags
+
+        var extraParts = analyzed.linkTargets
+        if let p = item.content.preview { extraParts += [p.uri, p.title, p.description] }
+        if let f = item.file { extraParts.append(f.name) }
+        if let r = item.content.reason { extraParts.append(r) }
+        let extra = extraParts.filter { !$0.isEmpty }.joined(separator: "\n")
+        self.extra = extra
+        let reactions = item.reactions.isEmpty ? nil : PreparedItem.reactionsJSON(item.reactions)
+        self.reactions = reactions
+        sourceText = analyzed.displayText == item.content.text ? nil : item.content.text
+
+        var h = StableHasher()
+        h.combine(item.timestamp.milliseconds)
+        h.combine(item.direction.code)
+        h.combine(item.content.type.code)
+        h.combine(item.content.text)
+        h.combine(analyzed.displayText)
+        h.combine(extra)
+        h.combine(item.file?.name)
+        h.combine(item.file?.size ?? -1)
+        h.combine(Int64(item.content.duration ?? -1))
+        h.combine(item.quote?.itemSourceId)
+        h.combine(item.quote?.text)
+        h.combine(reactions)
+        h.combine(item.status?.rawValue)
+        contentHash = h
+        textTokens = TokenizedDocument(analyzed.displayText)
+        extraTokens = extra.isEmpty ? nil : TokenizedDocument(extra)
+    }
+
+    private static func reactionsJSON(_ r: [Reaction]) -> String {
+        var out = "["
+        for (k, x) in r.enumerated() {
+            if k > 0 { out += "," }
+            out += "{\"emoji\":"
+            JSONValue.writeString(x.emoji, to: &out)
+            out += ",\"count\":\(x.count)}"
+        }
+        return out + "]"
+    }
+}
+
+/// The writer thread's side: every database write and every cache of database ids.
+private final class BatchStore: @unchecked Sendable {
+    private let database: ArchiveDatabase
+    /// The archive had no items when this ingest began: ids need no lookup.
+    private let startedEmpty: Bool
     private var chatIds: [String: Int64] = [:]
     private var memberIds: [MemberKey: Int64] = [:]
     private var memberNames: [Int64: [String: Int64]] = [:]
     private var userMember: [Int64: Int64] = [:]
     private var nextSeq: [Int64: Int64] = [:]
-    private let bulkMode: Bool
-    private var markedStale = false
-    private var touchedChats = Set<Int64>()
-    private var chatsSeen = Set<String>()
-    /// Problems with individual records (unknown chat…), already counted as skipped.
-    public private(set) var issues: [String] = []
-    public private(set) var summary = IngestSummary()
-
-    private enum Pending {
-        case chat(Chat)
-        case member(Member)
-        case item(Item)
-    }
+    private var aggregates: [Int64: ChatAggregateDelta] = [:]
+    /// Rows of this batch's FTS operations that insert a rowid (a later update replaces them).
+    private var pendingInsert: [Int64: Int] = [:]
+    var issues: [String] = []
+    var summary = IngestSummary()
+    var failure: Error?
 
     private struct MemberKey: Hashable {
         var chat: Int64
@@ -58,79 +258,83 @@ public final class ArchiveWriter {
         var text: String
         var extra: String
         var tags: String
+        var textTokens: TokenizedDocument?
+        var extraTokens: TokenizedDocument?
     }
 
-    public init(database: ArchiveDatabase, batchSize: Int = 20_000) throws {
+    /// Changes to a chat's counters made by one batch.
+    private struct ChatAggregateDelta {
+        var items = 0
+        var unread = 0
+        var unreadMentions = 0
+        var reports = 0
+
+        mutating func add(flags: Int64, contentType: Int64, sign: Int) {
+            items += sign
+            let live = flags & ItemFlags.deleted.rawValue == 0
+            if live && flags & ItemFlags.unread.rawValue != 0 { unread += sign }
+            let mentionUnread = ItemFlags.unread.rawValue | ItemFlags.mentionsUser.rawValue
+            if live && flags & mentionUnread == mentionUnread { unreadMentions += sign }
+            if live && contentType == ContentType.report.code { reports += sign }
+        }
+    }
+
+    init(database: ArchiveDatabase, startedEmpty: Bool) {
         self.database = database
-        self.batchSize = batchSize
-        let count = try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
-        bulkMode = count == 0
+        self.startedEmpty = startedEmpty
     }
 
-    public func add(_ chat: Chat) throws {
-        pending.append(.chat(chat))
-        if chatsSeen.insert(chat.sourceId).inserted { summary.chats += 1 }
+    private var autocheckpointOff = false
+
+    /// Gives the writer connection its automatic checkpoint back.
+    func restoreAutocheckpoint() throws {
+        guard autocheckpointOff else { return }
+        autocheckpointOff = false
+        try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 1000") }
     }
 
-    public func add(_ member: Member) throws { pending.append(.member(member)) }
-
-    public func add(_ item: Item) throws {
-        pending.append(.item(item))
-        pendingItems += 1
-        if pendingItems >= batchSize { try flush() }
-    }
-
-    /// Commits everything buffered in one transaction.
-    public func flush() throws {
-        guard !pending.isEmpty else { return }
-        let batch = pending
-        pending = []
-        pendingItems = 0
-        try database.writer.write { db in
-            if bulkMode && !markedStale {
-                try ArchiveDatabase.setMeta(db, "ftsStale", "1")
+    func write(_ batch: Batch) {
+        guard failure == nil else { return }
+        do {
+            if !autocheckpointOff {
+                try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+                autocheckpointOff = true
             }
-            var fts: [FTSOp] = []
-            if !bulkMode { TermVocabulary.begin() }
-            defer { if !bulkMode { TermVocabulary.end() } }
-            for record in batch {
-                switch record {
-                case .chat(let c): try write(c, db)
-                case .member(let m): try write(m, db)
-                case .item(let i): try write(i, db, fts: &fts)
+            try database.writer.write { db in
+                var fts: [FTSOp] = []
+                pendingInsert.removeAll(keepingCapacity: true)
+                for record in batch.records {
+                    switch record {
+                    case .chat(let c, let nameKey, let translitKey): try write(c, nameKey: nameKey, translitKey: translitKey, db)
+                    case .member(let m, let nameKey): try write(m, nameKey: nameKey, db)
+                    case .item(let i): try write(i, db, fts: &fts)
+                    }
                 }
-            }
-            if !fts.isEmpty {
-                fts.sort { ($0.rowid, $0.isDelete ? 0 : 1) < ($1.rowid, $1.isDelete ? 0 : 1) }
-                let insert = try db.cachedStatement(sql: "INSERT INTO itemFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
-                let delete = try db.cachedStatement(
-                    sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
-                for op in fts {
-                    try (op.isDelete ? delete : insert).execute(arguments: [op.rowid, op.text, op.extra, op.tags])
+                if !fts.isEmpty {
+                    fts.sort { ($0.rowid, $0.isDelete ? 0 : 1) < ($1.rowid, $1.isDelete ? 0 : 1) }
+                    let insert = try db.cachedStatement(sql: "INSERT INTO itemFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
+                    let delete = try db.cachedStatement(
+                        sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
+                    for op in fts {
+                        let statement = op.isDelete ? delete : insert
+                        statement.setUncheckedArguments([op.rowid, op.text, op.extra, op.tags])
+                        try TokenizedDocument.armed(op.textTokens, op.extraTokens) { try statement.execute() }
+                    }
                 }
                 try TermVocabulary.drain(into: db)
+                try updateChatAggregates(db)
             }
-            try updateChatAggregates(db)
+        } catch {
+            failure = error
+            aggregates.removeAll()
         }
-        markedStale = bulkMode
-    }
-
-    /// Flushes, builds the full-text index when it was deferred, and returns the summary.
-    public func finish(rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil) throws -> IngestSummary {
-        try flush()
-        if bulkMode && markedStale {
-            try database.rebuildIndexes(progress: rebuildProgress)
-        }
-        return summary
     }
 
     // MARK: - Chats and members
 
-    private func write(_ c: Chat, _ db: Database) throws {
-        let nameKey = ChatNames.key(c.displayName, c.fullName, c.localAlias)
-        let translit = ChatNames.transliterationKey(c.displayName, c.fullName, c.localAlias)
+    private func write(_ c: Chat, nameKey: String, translitKey translit: String, _ db: Database) throws {
         let id = try Int64.fetchOne(
-            db,
+            db.cachedStatement(
             sql: """
                 INSERT INTO chat(sourceId, source, type, business, displayName, fullName, localAlias, nameKey, translitKey,
                                  favorite, notifications, unreadChat, draft)
@@ -141,18 +345,18 @@ public final class ArchiveWriter {
                     translitKey = excluded.translitKey, favorite = excluded.favorite,
                     notifications = excluded.notifications, unreadChat = excluded.unreadChat, draft = excluded.draft
                 RETURNING id
-                """,
+                """),
             arguments: [
                 c.sourceId, c.source, c.type.rawValue, c.business?.rawValue, c.displayName, c.fullName, c.localAlias,
                 nameKey, translit, c.isFavorite, c.notifications.rawValue, c.isMarkedUnread, c.draft,
             ])
         guard let id else { throw ArchiveError("could not store chat \(c.sourceId)") }
         chatIds[c.sourceId] = id
-        try db.execute(sql: "DELETE FROM chatTag WHERE chatId = ?", arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM chatTag WHERE chatId = ?").execute(arguments: [id])
         for tag in Set(c.tags) where !tag.isEmpty {
-            try db.execute(sql: "INSERT INTO chatTag(chatId, tag) VALUES (?, ?)", arguments: [id, tag])
+            try db.cachedStatement(sql: "INSERT INTO chatTag(chatId, tag) VALUES (?, ?)").execute(arguments: [id, tag])
         }
-        touchedChats.insert(id)
+        if aggregates[id] == nil { aggregates[id] = ChatAggregateDelta() }
     }
 
     private func chatId(_ sourceId: String, _ db: Database) throws -> Int64? {
@@ -163,13 +367,13 @@ public final class ArchiveWriter {
     }
 
     @discardableResult
-    private func write(_ m: Member, _ db: Database) throws -> Int64? {
+    private func write(_ m: Member, nameKey: String, _ db: Database) throws -> Int64? {
         guard let chat = try chatId(m.chatSourceId, db) else {
             issues.append("member \(m.sourceId) of unknown chat \(m.chatSourceId) skipped")
             return nil
         }
         let id = try Int64.fetchOne(
-            db,
+            db.cachedStatement(
             sql: """
                 INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -177,11 +381,8 @@ public final class ArchiveWriter {
                     displayName = excluded.displayName, fullName = excluded.fullName,
                     localAlias = excluded.localAlias, isUser = excluded.isUser, nameKey = excluded.nameKey
                 RETURNING id
-                """,
-            arguments: [
-                chat, m.sourceId, m.displayName, m.fullName, m.localAlias, m.isUser,
-                ChatNames.key(m.displayName, m.fullName, m.localAlias),
-            ])
+                """),
+            arguments: [chat, m.sourceId, m.displayName, m.fullName, m.localAlias, m.isUser, nameKey])
         guard let id else { return nil }
         memberIds[MemberKey(chat: chat, source: m.sourceId)] = id
         memberNames[chat] = nil
@@ -225,7 +426,8 @@ public final class ArchiveWriter {
 
     // MARK: - Items
 
-    private func write(_ item: Item, _ db: Database, fts: inout [FTSOp]) throws {
+    private func write(_ prepared: PreparedItem, _ db: Database, fts: inout [FTSOp]) throws {
+        let item = prepared.item
         guard let chat = try chatId(item.chatSourceId, db) else {
             summary.itemsSkipped += 1
             issues.append("item \(item.sourceId) of unknown chat \(item.chatSourceId) skipped")
@@ -238,7 +440,7 @@ public final class ArchiveWriter {
         } else if let name = item.senderName, !name.isEmpty {
             member = try memberId(chat: chat, sourceId: "name:" + name, name: name, db)
         }
-        let analyzed = ItemAnalyzer.analyze(item.content.text, markup: item.markup)
+        let analyzed = prepared.analyzed
 
         // Mentions: by the item's map, else by member name.
         var mentionRows: [(name: String, member: Int64?, isUser: Bool)] = []
@@ -255,58 +457,25 @@ public final class ArchiveWriter {
             mentionRows.append((name, target, isUser))
         }
 
-        var flags = ItemFlags()
-        if item.isEdited { flags.insert(.edited) }
-        if item.isDeleted { flags.insert(.deleted) }
-        if item.isUnread { flags.insert(.unread) }
-        if item.isPinned { flags.insert(.pinned) }
-        if analyzed.hasLinkSpan || item.content.preview != nil { flags.insert(.hasLink) }
+        var flags = prepared.flags
         if mentionRows.contains(where: \.isUser) { flags.insert(.mentionsUser) }
 
-        var extraParts = analyzed.linkTargets
-        if let p = item.content.preview { extraParts += [p.uri, p.title, p.description] }
-        if let f = item.file { extraParts.append(f.name) }
-        if let r = item.content.reason { extraParts.append(r) }
-        let extra = extraParts.filter { !$0.isEmpty }.joined(separator: "\n")
+        var tags = IndexTerms.all + " " + IndexTerms.chat(chat) + " " + IndexTerms.content(item.content.type)
+        if flags.contains(.hasLink) { tags += " " + IndexTerms.link }
+        if flags.contains(.deleted) { tags += " " + IndexTerms.deleted }
+        if flags.contains(.unread) { tags += " " + IndexTerms.unread }
+        if flags.contains(.pinned) { tags += " " + IndexTerms.pinned }
+        if item.direction == .snd { tags += " " + IndexTerms.fromMe }
+        if let member { tags += " " + IndexTerms.from(member: member) }
+        if flags.contains(.mentionsUser) { tags += " " + IndexTerms.mentionsMe }
+        for m in mentionRows { if let id = m.member { tags += " " + IndexTerms.mentions(member: id) } }
 
-        var tags = [IndexTerms.all, IndexTerms.chat(chat), IndexTerms.content(item.content.type)]
-        if flags.contains(.hasLink) { tags.append(IndexTerms.link) }
-        if flags.contains(.deleted) { tags.append(IndexTerms.deleted) }
-        if flags.contains(.unread) { tags.append(IndexTerms.unread) }
-        if flags.contains(.pinned) { tags.append(IndexTerms.pinned) }
-        if item.direction == .snd { tags.append(IndexTerms.fromMe) }
-        if let member { tags.append(IndexTerms.from(member: member)) }
-        if flags.contains(.mentionsUser) { tags.append(IndexTerms.mentionsMe) }
-        for m in mentionRows { if let id = m.member { tags.append(IndexTerms.mentions(member: id)) } }
-        let tagText = tags.joined(separator: " ")
-
-        let reactions = item.reactions.isEmpty ? nil : reactionsJSON(item.reactions)
-        let sourceText = analyzed.displayText == item.content.text ? nil : item.content.text
-        var h = StableHasher()
-        h.combine(item.timestamp.milliseconds)
-        h.combine(item.direction.code)
+        var h = prepared.contentHash
         h.combine(member ?? -1)
-        h.combine(item.content.type.code)
-        h.combine(item.content.text)
-        h.combine(analyzed.displayText)
-        h.combine(extra)
-        h.combine(tagText)
+        h.combine(tags)
         h.combine(flags.rawValue)
-        h.combine(item.file?.name)
-        h.combine(item.file?.size ?? -1)
-        h.combine(Int64(item.content.duration ?? -1))
-        h.combine(item.quote?.itemSourceId)
-        h.combine(item.quote?.text)
-        h.combine(reactions)
-        h.combine(item.status?.rawValue)
         let hash = h.signed
-
-        let values: [DatabaseValueConvertible?] = [
-            item.timestamp.milliseconds, item.direction.code, member, item.content.type.code, analyzed.displayText,
-            extra, tagText, flags.rawValue, sourceText, item.file?.name, item.file?.size, item.content.preview?.uri,
-            item.content.preview?.title, item.content.preview?.description, item.content.duration, item.content.reason,
-            item.quote?.itemSourceId, item.quote?.text, reactions, item.status?.rawValue, hash, item.raw,
-        ]
+        let contentType = item.content.type.code
 
         // Insert first; an existing (chat, source id) is found by the conflict.
         var id = try allocateId(for: item.timestamp, db)
@@ -321,7 +490,14 @@ public final class ArchiveWriter {
         var inserted = false
         while true {
             do {
-                try insert.execute(arguments: StatementArguments([id, chat, item.sourceId] + values))
+                insert.setUncheckedArguments([
+                    id, chat, item.sourceId, item.timestamp.milliseconds, item.direction.code, member, contentType,
+                    analyzed.displayText, prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name,
+                    item.file?.size, item.content.preview?.uri, item.content.preview?.title,
+                    item.content.preview?.description, item.content.duration, item.content.reason,
+                    item.quote?.itemSourceId, item.quote?.text, prepared.reactions, item.status?.rawValue, hash, item.raw,
+                ])
+                try insert.execute()
                 inserted = db.changesCount > 0
                 break
             } catch let e as DatabaseError where e.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
@@ -331,46 +507,66 @@ public final class ArchiveWriter {
         }
         if inserted {
             summary.itemsAdded += 1
-            if !bulkMode { fts.append(FTSOp(rowid: id, isDelete: false, text: analyzed.displayText, extra: extra, tags: tagText)) }
+            aggregates[chat, default: ChatAggregateDelta()].add(flags: flags.rawValue, contentType: contentType, sign: 1)
+            pendingInsert[id] = fts.count
+            fts.append(FTSOp(rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
+                             textTokens: prepared.textTokens, extraTokens: prepared.extraTokens))
         } else {
-            guard
-                let old = try Row.fetchOne(
-                    db, sql: "SELECT id, contentHash, text, extra, tags FROM item WHERE chatId = ? AND sourceId = ?",
-                    arguments: [chat, item.sourceId])
-            else { return }
+            let lookup = try db.cachedStatement(
+                sql: "SELECT id, contentHash, text, extra, tags, flags, contentType FROM item WHERE chatId = ? AND sourceId = ?")
+            guard let old = try Row.fetchOne(lookup, arguments: [chat, item.sourceId]) else { return }
             id = old["id"]
             if (old["contentHash"] as Int64) == hash {
                 summary.itemsUnchanged += 1
                 return
             }
             summary.itemsUpdated += 1
-            if !bulkMode {
+            aggregates[chat, default: ChatAggregateDelta()].add(flags: old["flags"], contentType: old["contentType"], sign: -1)
+            aggregates[chat, default: ChatAggregateDelta()].add(flags: flags.rawValue, contentType: contentType, sign: 1)
+            let newRow = FTSOp(rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
+                               textTokens: prepared.textTokens, extraTokens: prepared.extraTokens)
+            if let k = pendingInsert[id] {
+                // Indexed by this batch, not yet in the FTS index: index the new version instead.
+                fts[k] = newRow
+            } else {
                 fts.append(FTSOp(rowid: id, isDelete: true, text: old["text"], extra: old["extra"], tags: old["tags"]))
-                fts.append(FTSOp(rowid: id, isDelete: false, text: analyzed.displayText, extra: extra, tags: tagText))
+                pendingInsert[id] = fts.count
+                fts.append(newRow)
             }
-            try db.execute(
+            let update = try db.cachedStatement(
                 sql: """
                     UPDATE item SET ts = ?, dir = ?, memberId = ?, contentType = ?, text = ?, extra = ?, tags = ?, flags = ?,
                         sourceText = ?, fileName = ?, fileSize = ?, previewUri = ?, previewTitle = ?, previewDescription = ?,
                         duration = ?, reason = ?, quoteSourceId = ?, quoteText = ?, reactions = ?, status = ?,
                         contentHash = ?, raw = ?
                     WHERE id = ?
-                    """, arguments: StatementArguments(values + [id]))
-            try db.execute(sql: "DELETE FROM itemSpan WHERE itemId = ?", arguments: [id])
-            try db.execute(sql: "DELETE FROM itemMention WHERE itemId = ?", arguments: [id])
+                    """)
+            update.setUncheckedArguments([
+                item.timestamp.milliseconds, item.direction.code, member, contentType, analyzed.displayText,
+                prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name, item.file?.size,
+                item.content.preview?.uri, item.content.preview?.title, item.content.preview?.description,
+                item.content.duration, item.content.reason, item.quote?.itemSourceId, item.quote?.text,
+                prepared.reactions, item.status?.rawValue, hash, item.raw, id,
+            ])
+            try update.execute()
+            try db.cachedStatement(sql: "DELETE FROM itemSpan WHERE itemId = ?").execute(arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM itemMention WHERE itemId = ?").execute(arguments: [id])
         }
-        touchedChats.insert(chat)
         if !analyzed.spans.isEmpty {
             let span = try db.cachedStatement(
                 sql: "INSERT INTO itemSpan(itemId, seq, start, \"end\", type, format) VALUES (?, ?, ?, ?, ?, ?)")
             for (k, s) in analyzed.spans.enumerated() {
-                try span.execute(arguments: [id, k, s.start, s.end, s.format.typeName, FormatCoding.json(s.format)])
+                span.setUncheckedArguments([id, k, s.start, s.end, s.format.typeName, FormatCoding.json(s.format)])
+                try span.execute()
             }
         }
         if !mentionRows.isEmpty {
             let mention = try db.cachedStatement(
                 sql: "INSERT INTO itemMention(itemId, name, memberId, isUser) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
-            for m in mentionRows { try mention.execute(arguments: [id, m.name, m.member, m.isUser]) }
+            for m in mentionRows {
+                mention.setUncheckedArguments([id, m.name, m.member, m.isUser])
+                try mention.execute()
+            }
         }
     }
 
@@ -383,7 +579,7 @@ public final class ArchiveWriter {
             return next
         }
         var next = base
-        if !bulkMode {
+        if !startedEmpty {
             if let maxId = try Int64.fetchOne(
                 db, sql: "SELECT max(id) FROM item WHERE id BETWEEN ? AND ?", arguments: [base, base + 1023])
             {
@@ -394,31 +590,23 @@ public final class ArchiveWriter {
         return next
     }
 
-    private func reactionsJSON(_ r: [Reaction]) -> String {
-        var out = "["
-        for (k, x) in r.enumerated() {
-            if k > 0 { out += "," }
-            out += "{\"emoji\":"
-            JSONValue.writeString(x.emoji, to: &out)
-            out += ",\"count\":\(x.count)}"
-        }
-        return out + "]"
-    }
-
+    /// Applies this batch's counter changes; the last item comes from the (chat, ts, id) index.
     private func updateChatAggregates(_ db: Database) throws {
-        for chat in touchedChats {
-            try db.execute(
-                sql: """
-                    UPDATE chat SET
-                        itemCount = (SELECT count(*) FROM item WHERE chatId = :c),
-                        unreadCount = (SELECT count(*) FROM item WHERE chatId = :c AND flags & 4 AND NOT flags & 2),
-                        unreadMentions = (SELECT count(*) FROM item WHERE chatId = :c AND flags & 36 = 36 AND NOT flags & 2),
-                        reportCount = (SELECT count(*) FROM item WHERE chatId = :c AND contentType = \(ContentType.report.code) AND NOT flags & 2),
-                        lastItemId = (SELECT id FROM item WHERE chatId = :c ORDER BY ts DESC, id DESC LIMIT 1),
-                        lastTs = (SELECT ts FROM item WHERE chatId = :c ORDER BY ts DESC, id DESC LIMIT 1)
-                    WHERE id = :c
-                    """, arguments: ["c": chat])
+        let update = try db.cachedStatement(
+            sql: """
+                UPDATE chat SET
+                    itemCount = itemCount + :items,
+                    unreadCount = unreadCount + :unread,
+                    unreadMentions = unreadMentions + :mentions,
+                    reportCount = reportCount + :reports,
+                    lastItemId = (SELECT id FROM item WHERE chatId = :c ORDER BY ts DESC, id DESC LIMIT 1),
+                    lastTs = (SELECT ts FROM item WHERE chatId = :c ORDER BY ts DESC, id DESC LIMIT 1)
+                WHERE id = :c
+                """)
+        for (chat, d) in aggregates {
+            update.setUncheckedArguments(["c": chat, "items": d.items, "unread": d.unread, "mentions": d.unreadMentions, "reports": d.reports])
+            try update.execute()
         }
-        touchedChats.removeAll()
+        aggregates.removeAll()
     }
 }

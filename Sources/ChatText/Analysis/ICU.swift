@@ -165,3 +165,33 @@ public enum VocabularyCapture {
         return sink.terms
     }
 }
+
+/// A text analysed ahead of time, on any thread, so that the FTS5 tokenizer replays its
+/// tokens instead of analysing it again on the writer's thread (the ingest pipeline analyses
+/// on one core while SQLite writes on the other).
+///
+/// Its terms join the vocabulary capture set when it is made. Arm it on the writing thread
+/// around the statement that indexes exactly this text; the tokenizer checks the bytes, so a
+/// mismatch only costs a normal analysis, never a wrong index.
+public final class TokenizedDocument: @unchecked Sendable {
+    private let handle: OpaquePointer?
+
+    /// Analyses `text` as a document.
+    public init(_ text: String, captureVocabulary: Bool = true) {
+        var text = text
+        handle = text.withUTF8 { buf in
+            cchaticu_doc_tokenize(buf.baseAddress, Int32(buf.count), captureVocabulary ? 1 : 0)
+        }
+    }
+
+    deinit { cchaticu_doc_free(handle) }
+
+    /// Runs `body` with up to two documents armed on the calling thread.
+    public static func armed<T>(_ first: TokenizedDocument?, _ second: TokenizedDocument?, _ body: () throws -> T) rethrows -> T {
+        try withExtendedLifetime((first, second)) {
+            cchaticu_doc_arm(first?.handle, second?.handle)
+            defer { cchaticu_doc_arm(nil, nil) }
+            return try body()
+        }
+    }
+}
