@@ -26,6 +26,8 @@ struct Bench: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.") var json = false
     @Option(help: "Only write the generated corpus (JSON Lines) to this path, then exit.") var generate: String?
     @Flag(help: "With --dir: reuse the archive a kept run left there and measure queries only.") var reuse = false
+    @Option(help: "With --dir and --reuse: run only this search, --repeats times (for profiling).") var query: String?
+    @Option(help: "With --query: restrict it to this chat (source id).") var queryChat: String?
 
     func run() throws {
         let fm = FileManager.default
@@ -40,6 +42,15 @@ struct Bench: ParsableCommand {
         var report = BenchReport(messages: messages)
         if reuse, let dir, FileManager.default.fileExists(atPath: dir + "/archive.sqlite") {
             let archive = try Archive(path: dir + "/archive.sqlite")
+            if let query {
+                let l = try Latency.measure(repeats: repeats) { _ in
+                    try archive.database.writer.read { db in
+                        try MessageSearch.search(query, options: SearchOptions(chat: queryChat, limit: 50), in: db).hits.count
+                    }
+                }
+                print("\(query): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms")
+                return
+            }
             try QueryBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
             if json { print(report.json) } else { print(report.table) }
             return

@@ -75,6 +75,8 @@ enum Migrations {
                     raw TEXT,
                     UNIQUE (chatId, sourceId));
                 CREATE INDEX item_chat_ts ON item(chatId, ts, id);
+                -- Unread, not deleted (flags & 6 = 4): the oldest unread item and navInfo's afterUnread.
+                CREATE INDEX item_unread ON item(chatId, ts, id) WHERE flags & 6 = 4;
                 CREATE TABLE itemSpan (
                     itemId INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
                     seq INTEGER NOT NULL,

@@ -88,22 +88,30 @@ public enum ChatList {
         let q = (query ?? "").trimmingSpaces
         let lim = max(1, min(limit, 100_000))
         var rows: [Row]
-        let columns = "chat.*, (SELECT group_concat(tag, char(10)) FROM chatTag WHERE chatTag.chatId = chat.id) AS tagList"
+        // The preview comes in the same row (one query for the whole list, not one per chat).
+        let columns = """
+            chat.*, (SELECT group_concat(tag, char(10)) FROM chatTag WHERE chatTag.chatId = chat.id) AS tagList,
+            last.flags AS lastFlags, last.text AS lastText, last.contentType AS lastContentType, last.dir AS lastDir,
+            last.fileName AS lastFileName, lastMember.displayName AS lastMemberName, lastMember.localAlias AS lastMemberAlias
+            """
+        let joins = "LEFT JOIN item AS last ON last.id = chat.lastItemId LEFT JOIN member AS lastMember ON lastMember.id = last.memberId"
         if q.isEmpty {
             rows = try Row.fetchAll(
-                db, sql: "SELECT \(columns), 0 AS loose FROM chat WHERE \(cond) ORDER BY lastTs IS NULL, lastTs DESC, id DESC LIMIT \(lim)",
+                db, sql: "SELECT \(columns), 0 AS loose FROM chat \(joins) WHERE \(cond) ORDER BY lastTs IS NULL, lastTs DESC, chat.id DESC LIMIT \(lim)",
                 arguments: StatementArguments(condArgs))
         } else {
             let key = ChatLookup.likePattern(TextNormalizer.normalize(q))
-            let translit = ChatLookup.likePattern(TextNormalizer.normalize(TextNormalizer.transliterate(q)))
+            // ASCII needs no transliteration (and ICU's transliterator is slow).
+            let translit = q.utf8.allSatisfy { $0 < 0x80 }
+                ? key : ChatLookup.likePattern(TextNormalizer.normalize(TextNormalizer.transliterate(q)))
             rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT * FROM (
-                        SELECT \(columns), 0 AS loose FROM chat WHERE \(cond) AND nameKey LIKE ? ESCAPE '\\'
+                        SELECT \(columns), 0 AS loose FROM chat \(joins) WHERE \(cond) AND chat.nameKey LIKE ? ESCAPE '\\'
                         UNION ALL
-                        SELECT \(columns), 1 AS loose FROM chat WHERE \(cond) AND nameKey NOT LIKE ? ESCAPE '\\'
-                            AND translitKey LIKE ? ESCAPE '\\')
+                        SELECT \(columns), 1 AS loose FROM chat \(joins) WHERE \(cond) AND chat.nameKey NOT LIKE ? ESCAPE '\\'
+                            AND chat.translitKey LIKE ? ESCAPE '\\')
                     ORDER BY loose, lastTs IS NULL, lastTs DESC, id DESC LIMIT \(lim)
                     """,
                 arguments: StatementArguments(condArgs + [key] + condArgs + [key, translit]))
@@ -117,14 +125,19 @@ public enum ChatList {
         var preview = ChatPreview(kind: .none, sender: nil, contentType: nil, text: "")
         if let draft, !draft.isEmpty {
             preview = ChatPreview(kind: .draft, sender: nil, contentType: .text, text: draft)
-        } else if let last: Int64 = r["lastItemId"], let item = try ArchivedItem.fetch([last], db).first {
-            if item.isDeleted {
-                preview = ChatPreview(kind: .deleted, sender: nil, contentType: item.contentType, text: "message deleted")
+        } else if let flags: Int64 = r["lastFlags"] {
+            let contentType = ContentType(code: r["lastContentType"])
+            if ItemFlags(rawValue: flags).contains(.deleted) {
+                preview = ChatPreview(kind: .deleted, sender: nil, contentType: contentType, text: "message deleted")
             } else {
-                let sender = type == .group && item.direction == .rcv ? item.sender : nil
-                var text = item.text
-                if text.isEmpty, let f = item.file { text = f.name }
-                preview = ChatPreview(kind: .message, sender: sender, contentType: item.contentType, text: text)
+                var sender: String? = nil
+                if type == .group && ItemDirection(code: r["lastDir"]) == .rcv {
+                    let alias: String? = r["lastMemberAlias"]
+                    sender = (alias?.isEmpty == false) ? alias : r["lastMemberName"]
+                }
+                var text: String = r["lastText"]
+                if text.isEmpty, let f: String = r["lastFileName"] { text = f }
+                preview = ChatPreview(kind: .message, sender: sender, contentType: contentType, text: text)
             }
         }
         let tagList: String? = r["tagList"]

@@ -73,9 +73,11 @@ public struct ArchivedItem: Sendable, Hashable {
     /// Loads items by archive id, in the order of `ids`.
     static func fetch(_ ids: [Int64], _ db: Database) throws -> [ArchivedItem] {
         guard !ids.isEmpty else { return [] }
+        // One cached statement whatever the number of ids.
+        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let rows = try Row.fetchAll(
-            db, sql: "SELECT \(selection) WHERE item.id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
-            arguments: StatementArguments(ids))
+            db.cachedStatement(sql: "SELECT \(selection) WHERE item.id IN (SELECT value FROM json_each(?))"),
+            arguments: [list])
         var byId: [Int64: ArchivedItem] = [:]
         for r in rows {
             let i = ArchivedItem(row: r)

@@ -67,7 +67,7 @@ public enum MessageSearch {
         let query = QueryParser.parse(text)
         var scope = SearchScope(content: options.content, includeDeleted: options.includeDeleted)
         if let chat = options.chat {
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [chat]) else {
+            guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat]) else {
                 throw SearchError(message: "no chat with id \"\(chat)\" (see `chat-archive chats`)")
             }
             scope.chatIds = [id]
@@ -82,8 +82,8 @@ public enum MessageSearch {
             var upper = compiled.maxRowid
             if let c = options.cursor, c.hasPrefix("n"), let v = Int64(c.dropFirst()) { upper = min(upper, v) }
             ids = try Int64.fetchAll(
-                db,
-                sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid DESC LIMIT ?",
+                db.cachedStatement(
+                    sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid DESC LIMIT ?"),
                 arguments: [compiled.match, upper, compiled.minRowid, limit + 1])
             if ids.count > limit {
                 ids.removeLast()
@@ -128,8 +128,8 @@ public enum MessageSearch {
         let upper = min(compiled.maxRowid, below ?? Int64.max)
         let lower = max(compiled.minRowid, above.map { $0 + 1 } ?? Int64.min)
         return try Int64.fetchAll(
-            db,
-            sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid \(descending ? "DESC" : "ASC") LIMIT ?",
+            db.cachedStatement(
+                sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid \(descending ? "DESC" : "ASC") LIMIT ?"),
             arguments: [compiled.match, upper, lower, limit])
     }
 }

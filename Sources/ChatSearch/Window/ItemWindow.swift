@@ -40,12 +40,12 @@ public enum ItemWindows {
     public static func window(
         chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil, in db: Database
     ) throws -> ItemWindow {
-        guard let chatId = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [chat]) else {
+        guard let chatId = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat]) else {
             throw SearchError(message: "no chat with id \"\(chat)\" (see `chat-archive chats`)")
         }
         let filtered = content != nil || !(search ?? "").isEmpty
         func anchor(_ id: Int64) throws -> (ts: Int64, id: Int64) {
-            guard let ts = try Int64.fetchOne(db, sql: "SELECT ts FROM item WHERE id = ? AND chatId = ?", arguments: [id, chatId]) else {
+            guard let ts = try Int64.fetchOne(db.cachedStatement(sql: "SELECT ts FROM item WHERE id = ? AND chatId = ?"), arguments: [id, chatId]) else {
                 throw SearchError(message: "no item with id \(id) in chat \"\(chat)\"")
             }
             return (ts, id)
@@ -68,8 +68,9 @@ public enum ItemWindows {
                 args += [b.ts, b.id]
             }
             sql += newestFirst ? " ORDER BY ts DESC, id DESC" : " ORDER BY ts ASC, id ASC"
-            sql += " LIMIT \(n)"
-            return try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(args))
+            sql += " LIMIT ?"
+            args.append(n)
+            return try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(args))
         }
         var ids: [Int64]
         var nav = false
@@ -87,7 +88,7 @@ public enum ItemWindows {
             nav = true
         case .initial(let n):
             if let unread = try Int64.fetchOne(
-                db, sql: "SELECT id FROM item WHERE chatId = ? AND flags & 4 AND NOT flags & 2 ORDER BY ts, id LIMIT 1",
+                db.cachedStatement(sql: "SELECT id FROM item WHERE chatId = ? AND flags & 6 = 4 ORDER BY ts, id LIMIT 1"),
                 arguments: [chatId])
             {
                 return try window(chat: chat, .around(unread, count: n), content: content, search: search, in: db)
@@ -99,13 +100,14 @@ public enum ItemWindows {
         var info: NavigationInfo? = nil
         if nav {
             if let newest = items.last {
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT count(*) AS total, coalesce(sum(flags & 4 != 0 AND flags & 2 = 0), 0) AS unread
-                        FROM item WHERE chatId = ? AND (ts, id) > (?, ?)
-                        """, arguments: [chatId, newest.timestamp.milliseconds, newest.id])
-                info = NavigationInfo(afterTotal: row?["total"] ?? 0, afterUnread: row?["unread"] ?? 0)
+                // Both counts are index-only: the (chat, ts, id) index and the partial unread index.
+                let args: StatementArguments = [chatId, newest.timestamp.milliseconds, newest.id]
+                let total = try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT count(*) FROM item WHERE chatId = ? AND (ts, id) > (?, ?)"), arguments: args)
+                let unread = try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT count(*) FROM item WHERE chatId = ? AND (ts, id) > (?, ?) AND flags & 6 = 4"),
+                    arguments: args)
+                info = NavigationInfo(afterTotal: total ?? 0, afterUnread: unread ?? 0)
             } else {
                 info = NavigationInfo(afterTotal: 0, afterUnread: 0)
             }
