@@ -1,13 +1,12 @@
-// The FTS5 tokenizer "chat" (the analyser of cchaticu_tokenize) and the vocabulary capture
-// used for infix search.
+// The FTS5 tokenizer "chat" (the analyser of cchaticu_tokenize), documents tokenized ahead of
+// time, and the vocabulary sets used for infix and prefix search.
 #include "cchaticu_internal.h"
 #include <sqlite3.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-// MARK: - Vocabulary capture
+// MARK: - Vocabulary sets
 
 typedef struct {
     uint32_t *hash;    // 0 = empty slot
@@ -17,10 +16,6 @@ typedef struct {
     uint8_t *arena;
     int32_t arenaLen, arenaCap;
 } vocab_set;
-
-static pthread_mutex_t g_vocabLock = PTHREAD_MUTEX_INITIALIZER;
-static vocab_set g_vocab;
-static atomic_int g_capture;
 
 static uint32_t hash_bytes(const uint8_t *t, int32_t n) {
     uint32_t h = 2166136261u;
@@ -54,44 +49,63 @@ static int vocab_rehash(vocab_set *v, int32_t slots) {
     return 0;
 }
 
-static void vocab_add(vocab_set *v, const uint8_t *t, int32_t n) {
-    if (n <= 0 || n > CHAT_MAX_TOKEN) return;
-    if ((v->count + 1) * 2 > v->slots && vocab_rehash(v, v->slots ? v->slots * 2 : 1024)) return;
+// Adds a term; returns its arena offset when it is new, -1 when known (or on failure).
+static int32_t vocab_add(vocab_set *v, const uint8_t *t, int32_t n) {
+    if (n <= 0 || n > CHAT_MAX_TOKEN) return -1;
+    if ((v->count + 1) * 2 > v->slots && vocab_rehash(v, v->slots ? v->slots * 2 : 1024)) return -1;
     uint32_t h = hash_bytes(t, n);
     int32_t j = (int32_t)(h & (uint32_t)(v->slots - 1));
     while (v->hash[j]) {
         if (v->hash[j] == h) {
             const uint8_t *p = v->arena + v->off[j];
-            if (p[0] == n && memcmp(p + 1, t, (size_t)n) == 0) return;
+            if (p[0] == n && memcmp(p + 1, t, (size_t)n) == 0) return -1;
         }
         j = (j + 1) & (v->slots - 1);
     }
-    if (chat_grow((void **)&v->arena, &v->arenaCap, v->arenaLen + n + 1, 1)) return;
-    v->arena[v->arenaLen] = (uint8_t)n;
-    memcpy(v->arena + v->arenaLen + 1, t, (size_t)n);
+    if (chat_grow((void **)&v->arena, &v->arenaCap, v->arenaLen + n + 1, 1)) return -1;
+    int32_t at = v->arenaLen;
+    v->arena[at] = (uint8_t)n;
+    memcpy(v->arena + at + 1, t, (size_t)n);
     v->hash[j] = h;
-    v->off[j] = v->arenaLen;
+    v->off[j] = at;
     v->arenaLen += n + 1;
     v->count++;
+    return at;
 }
 
-int32_t cchaticu_vocab_capture(int32_t enabled) {
-    return atomic_exchange(&g_capture, enabled ? 1 : 0);
+// Every term seen, and the ones not yet drained.
+struct cchaticu_vocab {
+    pthread_mutex_t lock;
+    vocab_set seen;
+    int32_t *fresh;
+    int32_t nFresh, capFresh;
+};
+
+cchaticu_vocab *cchaticu_vocab_new(void) {
+    cchaticu_vocab *v = calloc(1, sizeof *v);
+    if (v) pthread_mutex_init(&v->lock, NULL);
+    return v;
 }
 
-int32_t cchaticu_vocab_drain(void *ctx, cchaticu_token_fn fn) {
-    pthread_mutex_lock(&g_vocabLock);
-    vocab_set v = g_vocab;
-    memset(&g_vocab, 0, sizeof g_vocab);
-    pthread_mutex_unlock(&g_vocabLock);
+void cchaticu_vocab_free(cchaticu_vocab *v) {
+    if (!v) return;
+    vocab_free(&v->seen);
+    free(v->fresh);
+    pthread_mutex_destroy(&v->lock);
+    free(v);
+}
+
+int32_t cchaticu_vocab_drain(cchaticu_vocab *v, void *ctx, cchaticu_token_fn fn) {
+    if (!v) return 0;
+    pthread_mutex_lock(&v->lock);
     int32_t delivered = 0;
-    for (int32_t p = 0; fn && p < v.arenaLen;) {
-        int32_t n = v.arena[p];
-        if (fn(ctx, 0, v.arena + p + 1, n, 0, 0)) break;
+    for (int32_t k = 0; fn && k < v->nFresh; k++) {
+        const uint8_t *p = v->seen.arena + v->fresh[k];
+        if (fn(ctx, 0, p + 1, p[0], 0, 0)) break;
         delivered++;
-        p += n + 1;
     }
-    vocab_free(&v);
+    v->nFresh = 0;
+    pthread_mutex_unlock(&v->lock);
     return delivered;
 }
 
@@ -118,7 +132,7 @@ static int32_t doc_token(void *c, int32_t flags, const uint8_t *t, int32_t n, in
     return 0;
 }
 
-cchaticu_doc *cchaticu_doc_tokenize(const uint8_t *text, int32_t len, int32_t captureVocabulary) {
+cchaticu_doc *cchaticu_doc_tokenize(const uint8_t *text, int32_t len) {
     if (len < 0) return NULL;
     cchaticu_doc *d = calloc(1, sizeof *d);
     if (!d) return NULL;
@@ -131,17 +145,24 @@ cchaticu_doc *cchaticu_doc_tokenize(const uint8_t *text, int32_t len, int32_t ca
         cchaticu_doc_free(d);
         return NULL;
     }
-    if (captureVocabulary) {
-        pthread_mutex_lock(&g_vocabLock);
-        for (int32_t p = start; p < d->used;) {
-            int32_t rec[4];
-            memcpy(rec, d->buf + p, sizeof rec);
-            if (!(rec[0] & (CCHATICU_TOKEN_COLOCATED | CHAT_TOKEN_NGRAM))) vocab_add(&g_vocab, d->buf + p + 16, rec[3]);
-            p += 16 + ((rec[3] + 3) & ~3);
-        }
-        pthread_mutex_unlock(&g_vocabLock);
-    }
     return d;
+}
+
+void cchaticu_vocab_add_doc(cchaticu_vocab *v, const cchaticu_doc *d) {
+    if (!v || !d) return;
+    pthread_mutex_lock(&v->lock);
+    for (int32_t p = (d->len + 3) & ~3; p < d->used;) {
+        int32_t rec[4];
+        memcpy(rec, d->buf + p, sizeof rec);
+        if (!(rec[0] & CHAT_TOKEN_NGRAM)) {
+            int32_t at = vocab_add(&v->seen, d->buf + p + 16, rec[3]);
+            if (at >= 0 && !chat_grow((void **)&v->fresh, &v->capFresh, v->nFresh + 1, sizeof *v->fresh)) {
+                v->fresh[v->nFresh++] = at;
+            }
+        }
+        p += 16 + ((rec[3] + 3) & ~3);
+    }
+    pthread_mutex_unlock(&v->lock);
 }
 
 void cchaticu_doc_arm(const cchaticu_doc *first, const cchaticu_doc *second) {
@@ -175,16 +196,10 @@ static int doc_replay(const cchaticu_doc *d, void *ctx, int (*xToken)(void *, in
 typedef struct {
     void *ctx;
     int (*xToken)(void *, int, const char *, int, int, int);
-    int capture;
 } fts_call;
 
 static int32_t fts_token(void *c, int32_t flags, const uint8_t *t, int32_t n, int32_t s, int32_t e) {
     fts_call *fc = c;
-    if (fc->capture && !(flags & (CCHATICU_TOKEN_COLOCATED | CHAT_TOKEN_NGRAM))) {
-        pthread_mutex_lock(&g_vocabLock);
-        vocab_add(&g_vocab, t, n);
-        pthread_mutex_unlock(&g_vocabLock);
-    }
     return fc->xToken(fc->ctx, (flags & CCHATICU_TOKEN_COLOCATED) ? FTS5_TOKEN_COLOCATED : 0, (const char *)t, n, s, e);
 }
 
@@ -208,9 +223,8 @@ static int fts_tokenize(Fts5Tokenizer *tok, void *ctx, int flags, const char *te
             }
         }
     }
-    fts_call fc = {ctx, xToken, 0};
+    fts_call fc = {ctx, xToken};
     int mode = (flags & FTS5_TOKENIZE_QUERY) ? CCHATICU_MODE_QUERY : CCHATICU_MODE_DOCUMENT;
-    fc.capture = (flags & (FTS5_TOKENIZE_QUERY | FTS5_TOKENIZE_AUX)) == 0 && atomic_load(&g_capture);
     int32_t rc = chat_analyse((chat_analyser *)tok, (const uint8_t *)(text ? text : ""), len, mode, &fc, fts_token);
     return rc < 0 ? SQLITE_ERROR : rc;
 }

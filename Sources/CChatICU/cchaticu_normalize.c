@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int32_t cchaticu_analyzer_version(void) { return 1; }
+int32_t cchaticu_analyzer_version(void) { return 2; }
 
 void cchaticu_free(void *p) { free(p); }
 

@@ -28,6 +28,7 @@ struct Bench: ParsableCommand {
     @Flag(help: "With --dir: reuse the archive a kept run left there and measure queries only.") var reuse = false
     @Option(help: "With --dir and --reuse: run only this search, --repeats times (for profiling).") var query: String?
     @Option(help: "With --query: restrict it to this chat (source id).") var queryChat: String?
+    @Option(help: "With --dir and --reuse: run this SQL on the archive (tokenizer registered) and print the rows.") var sql: String?
 
     func run() throws {
         let fm = FileManager.default
@@ -42,6 +43,15 @@ struct Bench: ParsableCommand {
         var report = BenchReport(messages: messages)
         if reuse, let dir, FileManager.default.fileExists(atPath: dir + "/archive.sqlite") {
             let archive = try Archive(path: dir + "/archive.sqlite")
+            if let sql {
+                try archive.database.writer.writeWithoutTransaction { db in
+                    let statements = try db.allStatements(sql: sql)
+                    while let statement = try statements.next() {
+                        for row in try Row.fetchAll(statement) { print(row.description) }
+                    }
+                }
+                return
+            }
             if let query {
                 let l = try Latency.measure(repeats: repeats) { _ in
                     try archive.database.writer.read { db in

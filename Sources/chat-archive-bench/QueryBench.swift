@@ -54,18 +54,21 @@ struct QueryBench {
                 }
             }
         }
+        // SimpleX's search: a LIKE scan returning whole items (with the sender), newest first.
         func like(_ ws: [Word], chat: ChatInfo?, prefixLength: Int? = nil) throws -> Latency {
             try Latency.measure(repeats: max(5, repeats / 10)) { i in
                 var q = ws[i % ws.count].term
                 if let p = prefixLength { q = String(q.prefix(p)) }
                 return try db.read { db in
+                    let select = "SELECT item.*, member.displayName AS memberName FROM item LEFT JOIN member ON member.id = item.memberId"
                     if let chat {
-                        return try Int64.fetchAll(
-                            db, sql: "SELECT id FROM item WHERE chatId = ? AND text LIKE ? ORDER BY ts DESC, id DESC LIMIT 50",
+                        return try Row.fetchAll(
+                            db, sql: "\(select) WHERE item.chatId = ? AND item.text LIKE ? ORDER BY item.ts DESC, item.id DESC LIMIT 50",
                             arguments: [chat.id, "%\(q)%"]).count
                     }
-                    return try Int64.fetchAll(
-                        db, sql: "SELECT id FROM item WHERE text LIKE ? ORDER BY ts DESC, id DESC LIMIT 50", arguments: ["%\(q)%"]).count
+                    return try Row.fetchAll(
+                        db, sql: "\(select) WHERE item.text LIKE ? ORDER BY item.ts DESC, item.id DESC LIMIT 50",
+                        arguments: ["%\(q)%"]).count
                 }
             }
         }

@@ -80,6 +80,19 @@ import Testing
         #expect(try await archive.check().isEmpty)
     }
 
+    /// The vocabulary an ingest writes is the one a rebuild reads back from the index.
+    @Test func rebuildingTheIndexesRebuildsTheSameVocabulary() async throws {
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        _ = try archive.ingestSync([TestArchive.corpusPath + "/sample/chats-1.jsonl"])
+        let read = { try await archive.database.writer.read { try Set(String.fetchAll($0, sql: "SELECT term FROM term")) } }
+        let ingested = try await read()
+        #expect(ingested.count > 500)
+        try archive.database.rebuildIndexes()
+        let rebuilt = try await read()
+        #expect(rebuilt == ingested, "only after ingest: \(ingested.subtracting(rebuilt).prefix(10)); only after rebuild: \(rebuilt.subtracting(ingested).prefix(10))")
+        #expect(try await archive.check().isEmpty)
+    }
+
     @Test func badLinesAreReportedWithFileAndLineAndSkipped() throws {
         let text = [
             Lines.chat("g1"),

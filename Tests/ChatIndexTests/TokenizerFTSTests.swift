@@ -107,14 +107,16 @@ struct TokenizerFTSTests {
         #expect(text == expected)
     }
 
-    @Test func vocabularyCaptureRecordsWholeDocumentTokens() throws {
-        VocabularyCapture.setEnabled(true)
-        _ = try makeIndex(["Vocabulary l'arbre Heinestraße 東京 @zoë"])
-        VocabularyCapture.setEnabled(false)
-        // Capture is process-wide: other tests' documents may be in the set too.
-        let terms = Set(VocabularyCapture.drain())
-        #expect(terms.isSuperset(of: ["vocabulary", "l'arbre", "heinestrasse", "zoe"]))
-        #expect(terms.isDisjoint(with: ["arbre", "東京", "東", "@zoe"]))
-        #expect(VocabularyCapture.drain().isEmpty)
+    @Test func termSetsHoldWholeTokensAndPartsButNoNGramsAndHandEachOutOnce() throws {
+        let set = TermSet()
+        set.add(TokenizedDocument("Vocabulary l'arbre Heinestraße 東京 @zoë"))
+        // Whole tokens and their co-located parts (prefix and infix expansion read this set);
+        // never the character n-grams of scripts without spaces.
+        let terms = Set(set.drain())
+        #expect(terms.isSuperset(of: ["vocabulary", "l'arbre", "arbre", "heinestrasse", "zoe", "@zoe"]))
+        #expect(terms.isDisjoint(with: ["東京", "東", "京"]))
+        #expect(set.drain().isEmpty)
+        set.add(TokenizedDocument("vocabulary again"))
+        #expect(set.drain() == ["again"], "known terms are not handed out twice")
     }
 }

@@ -55,24 +55,13 @@ int32_t cchaticu_tokenize(const uint8_t *text, int32_t len, int32_t mode, void *
 /// void *). Returns an SQLite result code (0 = SQLITE_OK).
 int32_t cchaticu_register_fts5(void *db);
 
-/// Turns vocabulary capture on (non-zero) or off; returns the previous state. While it is on,
-/// the FTS5 tokenizer records, in DOCUMENT mode, every distinct token that is neither
-/// co-located nor a character n-gram of a script without spaces (thread-safe).
-int32_t cchaticu_vocab_capture(int32_t enabled);
-
-/// Calls fn once per recorded term (start = end = 0, flags = 0) and clears the recorded set.
-/// Returns the number of terms passed to fn; stops early when fn returns non-zero (the set is
-/// cleared anyway).
-int32_t cchaticu_vocab_drain(void *ctx, cchaticu_token_fn fn);
-
 /// A document analysed ahead of time (on any thread), so that the FTS5 tokenizer can replay
 /// its tokens instead of analysing it again on the writer's thread.
 typedef struct cchaticu_doc cchaticu_doc;
 
 /// Analyses UTF-8 text as a document, exactly as the FTS5 tokenizer would, and records its
-/// tokens (and, when captureVocabulary is non-zero, adds its terms to the vocabulary capture
-/// set whatever the capture state). Returns NULL on failure. Free with cchaticu_doc_free.
-cchaticu_doc *cchaticu_doc_tokenize(const uint8_t *text, int32_t len, int32_t captureVocabulary);
+/// tokens. Returns NULL on failure. Free with cchaticu_doc_free.
+cchaticu_doc *cchaticu_doc_tokenize(const uint8_t *text, int32_t len);
 
 /// Arms up to two documents on the calling thread (NULL for none): while armed, the FTS5
 /// tokenizer, asked to tokenize a document whose bytes equal an armed document's text, replays
@@ -81,6 +70,20 @@ void cchaticu_doc_arm(const cchaticu_doc *first, const cchaticu_doc *second);
 
 /// Frees a document (disarming it when armed on the calling thread).
 void cchaticu_doc_free(cchaticu_doc *doc);
+
+/// A set of terms (whole tokens and co-located parts, never the character n-grams of scripts
+/// without spaces) that remembers which ones were not drained yet. Thread-safe.
+typedef struct cchaticu_vocab cchaticu_vocab;
+
+cchaticu_vocab *cchaticu_vocab_new(void);
+void cchaticu_vocab_free(cchaticu_vocab *vocab);
+
+/// Adds the terms of a document.
+void cchaticu_vocab_add_doc(cchaticu_vocab *vocab, const cchaticu_doc *doc);
+
+/// Calls fn once per term added since the last drain (start = end = 0, flags = 0), then
+/// forgets them as fresh (they stay known). Returns the number passed to fn.
+int32_t cchaticu_vocab_drain(cchaticu_vocab *vocab, void *ctx, cchaticu_token_fn fn);
 
 #ifdef __cplusplus
 }

@@ -114,11 +114,8 @@ public final class ArchiveDatabase: Sendable {
             try ArchiveDatabase.setMeta(db, "ftsStale", "1")
         }
         try writer.write { db in
-            TermVocabulary.begin()
-            defer { TermVocabulary.end() }
             try db.execute(sql: "INSERT INTO itemFts(itemFts) VALUES('rebuild')")
-            try db.execute(sql: "DELETE FROM term; INSERT INTO termGram(termGram) VALUES('delete-all')")
-            try TermVocabulary.drain(into: db)
+            try TermVocabulary.rebuild(db)
             try ArchiveDatabase.setMeta(db, "analyzerVersion", String(Analyzer.version))
             try ArchiveDatabase.setMeta(db, "ftsStale", "0")
         }

@@ -1,18 +1,15 @@
 import ChatText
 import GRDB
 
-/// The vocabulary of indexed terms, kept for infix search: a `term` table and a trigram
-/// index over it (`termGram`), so `eed` finds the terms `seed` and `speed` at index speed.
+/// The vocabulary of indexed terms, kept for infix and prefix search: a `term` table (its
+/// unique index answers prefix ranges) and a trigram index over it (`termGram`), so `eed`
+/// finds the terms `seed` and `speed` at index speed.
 ///
-/// Terms are captured by the C tokenizer while documents are indexed (one process-wide set),
-/// then drained into the tables in the same transaction.
+/// The writer adds the terms of each batch in the batch's transaction (from a ``TermSet`` fed
+/// by the prepared documents); a rebuild reads them back from the full-text index itself.
 enum TermVocabulary {
-    static func begin() { VocabularyCapture.setEnabled(true) }
-    static func end() { VocabularyCapture.setEnabled(false) }
-
-    /// Moves captured terms into `term` and `termGram`.
-    static func drain(into db: Database) throws {
-        let terms = VocabularyCapture.drain()
+    /// Inserts terms not yet in the vocabulary.
+    static func insert(_ terms: [String], into db: Database) throws {
         guard !terms.isEmpty else { return }
         let insert = try db.cachedStatement(sql: "INSERT INTO term(term) VALUES (?) ON CONFLICT(term) DO NOTHING")
         let gram = try db.cachedStatement(sql: "INSERT INTO termGram(rowid, term) VALUES (?, ?)")
@@ -21,6 +18,38 @@ enum TermVocabulary {
             if db.changesCount > 0 {
                 try gram.execute(arguments: [db.lastInsertedRowID, t])
             }
+        }
+    }
+
+    /// Replaces the vocabulary with the terms of the `text` and `extra` columns of the
+    /// full-text index, without the character n-grams of scripts written without spaces.
+    static func rebuild(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM term; INSERT INTO termGram(termGram) VALUES('delete-all')")
+        try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.itemFtsVocab USING fts5vocab(main, itemFts, col)")
+        defer { try? db.execute(sql: "DROP TABLE IF EXISTS temp.itemFtsVocab") }
+        let terms = try String.fetchCursor(
+            db, sql: "SELECT DISTINCT term FROM temp.itemFtsVocab WHERE col IN ('text', 'extra')")
+        var batch: [String] = []
+        while let t = try terms.next() {
+            if isNoSpaceNGram(t) { continue }
+            batch.append(t)
+            if batch.count == 10_000 {
+                try insert(batch, into: db)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        try insert(batch, into: db)
+    }
+
+    /// A one- or two-character token of a script without spaces (how such runs are indexed).
+    static func isNoSpaceNGram(_ t: String) -> Bool {
+        let scalars = t.unicodeScalars
+        guard scalars.count <= 2, let first = scalars.first else { return false }
+        switch first.value {
+        case 0x0E00...0x0EFF, 0x1000...0x109F, 0x1780...0x17FF, 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xAC00...0xD7AF, 0x1100...0x11FF, 0x3130...0x318F, 0xF900...0xFAFF, 0x20000...0x2FFFF:
+            return true
+        default: return false
         }
     }
 }

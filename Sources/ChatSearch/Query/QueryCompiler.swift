@@ -43,6 +43,26 @@ struct SearchScope {
 enum QueryCompiler {
     /// Maximum number of vocabulary terms one infix word expands to.
     static let maxExpansions = 2000
+    /// Maximum number of vocabulary terms a short word's prefix expands to before FTS5's own
+    /// prefix query is used instead.
+    static let maxPrefixTerms = 300
+
+    /// The smallest string greater than every string starting with `s` (its last scalar
+    /// incremented), or nil when there is none.
+    static func prefixUpperBound(_ s: String) -> String? {
+        var scalars = Array(s.unicodeScalars)
+        while let last = scalars.popLast() {
+            var v = last.value + 1
+            if (0xD800...0xDFFF).contains(v) { v = 0xE000 }
+            if let next = Unicode.Scalar(v) {
+                scalars.append(next)
+                var out = String.UnicodeScalarView()
+                out.append(contentsOf: scalars)
+                return String(out)
+            }
+        }
+        return nil
+    }
 
     static func quote(_ s: String) -> String {
         "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
@@ -64,23 +84,43 @@ enum QueryCompiler {
                 return "\(textCols): \(quote(w))" + (isPrefix ? "*" : "")
             }
             let token = first.text
-            if token.unicodeScalars.count < 3 || Highlighter.isNoSpaceScript(token) {
-                // Short words match word prefixes; CJK unigrams match as they are.
-                let prefix = !Highlighter.isNoSpaceScript(token)
+            if Highlighter.isNoSpaceScript(token) {
+                // CJK unigrams and pairs match as they are.
                 highlighter.words.insert(token)
-                if prefix { highlighter.prefixes.insert(token) }
-                return "\(textCols): \(quote(token))" + (prefix ? "*" : "")
+                return "\(textCols): \(quote(token))"
             }
+            // Expansion through the vocabulary, never FTS5's `*`: a prefix query materialises
+            // every matching posting list (tens of ms for a frequent word at 1M messages), while
+            // an OR of terms is read lazily, newest first, and stops after one page.
             var alts = [token]
-            let expansions = try String.fetchAll(
-                db,
-                sql: "SELECT t.term FROM termGram g JOIN term t ON t.id = g.rowid WHERE termGram MATCH ? LIMIT \(maxExpansions)",
-                arguments: [quote(token)])
-            for e in expansions where e != token { alts.append(e) }
-            highlighter.words.formUnion(alts)
-            var expr = alts.map(quote).joined(separator: " OR ")
-            if isPrefix {
+            var complete = true
+            if token.unicodeScalars.count >= 3 {
+                // Infix: every term containing the word (a superset of the terms it prefixes).
+                let expansions = try String.fetchAll(
+                    db.cachedStatement(
+                        sql: "SELECT t.term FROM termGram g JOIN term t ON t.id = g.rowid WHERE termGram MATCH ? LIMIT ?"),
+                    arguments: [quote(token), maxExpansions + 1])
+                complete = expansions.count <= maxExpansions
+                for e in expansions.prefix(maxExpansions) where e != token { alts.append(e) }
+                highlighter.words.formUnion(alts)
+                if isPrefix { highlighter.prefixes.insert(token) }
+            } else {
+                // Short words match word prefixes: the terms in the vocabulary's range.
+                highlighter.words.insert(token)
                 highlighter.prefixes.insert(token)
+                if let upper = Self.prefixUpperBound(token) {
+                    let terms = try String.fetchAll(
+                        db.cachedStatement(sql: "SELECT term FROM term WHERE term > ? AND term < ? LIMIT ?"),
+                        arguments: [token, upper, maxPrefixTerms + 1])
+                    complete = terms.count <= maxPrefixTerms
+                    alts += terms.prefix(maxPrefixTerms)
+                } else {
+                    complete = false
+                }
+            }
+            var expr = alts.map(quote).joined(separator: " OR ")
+            // Too many terms to list: fall back to FTS5's prefix query (complete, slower).
+            if !complete {
                 expr += " OR " + quote(token) + "*"
             }
             return "\(textCols): (\(expr))"

@@ -36,38 +36,39 @@ public struct ArchivedItem: Sendable, Hashable {
         FROM item JOIN chat ON chat.id = item.chatId LEFT JOIN member ON member.id = item.memberId
         """
 
+    /// Decodes a row of ``selection`` (by position: name lookups cost more than the decoding).
     init(row: Row) {
-        id = row["id"]
-        chatId = row["chatSourceId"]
-        sourceId = row["sourceId"]
-        timestamp = Timestamp(milliseconds: row["ts"])
-        direction = ItemDirection(code: row["dir"])
-        contentType = ContentType(code: row["contentType"])
-        text = row["text"]
-        let flags = ItemFlags(rawValue: row["flags"])
+        id = row[0]
+        chatId = row[1]
+        sourceId = row[2]
+        timestamp = Timestamp(milliseconds: row[3])
+        direction = ItemDirection(code: row[4])
+        contentType = ContentType(code: row[5])
+        text = row[6]
+        let flags = ItemFlags(rawValue: row[7])
         isEdited = flags.contains(.edited)
         isDeleted = flags.contains(.deleted)
         isUnread = flags.contains(.unread)
         isPinned = flags.contains(.pinned)
-        let alias: String? = row["memberAlias"]
-        let name: String? = row["memberName"]
-        if let alias, !alias.isEmpty { sender = alias } else { sender = name }
-        if sender == nil, direction == .snd { sender = "me" }
-        if let f: String = row["fileName"] { file = FileRef(name: f, size: row["fileSize"]) }
-        if let u: String = row["previewUri"] {
-            preview = LinkPreview(uri: u, title: row["previewTitle"] ?? "", description: row["previewDescription"] ?? "")
+        if let f: String = row[8] { file = FileRef(name: f, size: row[9]) }
+        if let u: String = row[10] {
+            preview = LinkPreview(uri: u, title: row[11] ?? "", description: row[12] ?? "")
         }
-        duration = row["duration"]
-        let qText: String? = row["quoteText"]
-        let qId: String? = row["quoteSourceId"]
+        duration = row[13]
+        let qId: String? = row[14]
+        let qText: String? = row[15]
         if qText != nil || qId != nil { quote = Quote(itemSourceId: qId, text: qText ?? "") }
         reactions = []
-        if let r: String = row["reactions"], let v = try? JSONParser.parse(Array(r.utf8)), let arr = v.arrayValue {
+        if let r: String = row[16], let v = try? JSONParser.parse(Array(r.utf8)), let arr = v.arrayValue {
             for x in arr {
                 if let e = x["emoji"]?.stringValue, let n = x["count"]?.numberValue { reactions.append(Reaction(emoji: e, count: Int(n))) }
             }
         }
-        status = (row["status"] as String?).flatMap(ItemStatus.init(rawValue:))
+        status = (row[17] as String?).flatMap(ItemStatus.init(rawValue:))
+        let name: String? = row[18]
+        let alias: String? = row[19]
+        if let alias, !alias.isEmpty { sender = alias } else { sender = name }
+        if sender == nil, direction == .snd { sender = "me" }
     }
 
     /// Loads items by archive id, in the order of `ids`.

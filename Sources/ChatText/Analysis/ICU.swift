@@ -141,24 +141,29 @@ public enum FTS5Registration {
     }
 }
 
-/// Capture of the distinct terms the FTS5 tokenizer indexes, for an infix vocabulary.
-public enum VocabularyCapture {
-    /// Turns capture on or off for every connection of the process; returns the previous state.
-    @discardableResult
-    public static func setEnabled(_ enabled: Bool) -> Bool {
-        cchaticu_vocab_capture(enabled ? 1 : 0) != 0
+/// The distinct terms of the documents added to it (whole tokens and co-located parts, no
+/// character n-grams), for the archive's infix and prefix vocabulary. It remembers every term
+/// it has seen and hands out each one once. Thread-safe.
+public final class TermSet: @unchecked Sendable {
+    private let handle: OpaquePointer?
+
+    public init() { handle = cchaticu_vocab_new() }
+    deinit { cchaticu_vocab_free(handle) }
+
+    /// Adds the terms of a prepared document.
+    public func add(_ doc: TokenizedDocument) {
+        cchaticu_vocab_add_doc(handle, doc.handle)
     }
 
-    /// Returns the terms recorded since the last drain (whole tokens, no n-grams) and clears them.
-    public static func drain() -> [String] {
+    /// Returns the terms added since the last drain that were never seen before.
+    public func drain() -> [String] {
         final class Sink { var terms: [String] = [] }
         let sink = Sink()
         withExtendedLifetime(sink) {
-            _ = cchaticu_vocab_drain(Unmanaged.passUnretained(sink).toOpaque()) { ctx, _, token, length, _, _ in
+            _ = cchaticu_vocab_drain(handle, Unmanaged.passUnretained(sink).toOpaque()) { ctx, _, token, length, _, _ in
                 guard let ctx, let token else { return 0 }
                 let sink = Unmanaged<Sink>.fromOpaque(ctx).takeUnretainedValue()
-                sink.terms.append(
-                    String(decoding: UnsafeBufferPointer(start: token, count: Int(length)), as: UTF8.self))
+                sink.terms.append(String(decoding: UnsafeBufferPointer(start: token, count: Int(length)), as: UTF8.self))
                 return 0
             }
         }
@@ -170,17 +175,16 @@ public enum VocabularyCapture {
 /// tokens instead of analysing it again on the writer's thread (the ingest pipeline analyses
 /// on one core while SQLite writes on the other).
 ///
-/// Its terms join the vocabulary capture set when it is made. Arm it on the writing thread
-/// around the statement that indexes exactly this text; the tokenizer checks the bytes, so a
+/// Arm it on the writing thread around the statement that indexes exactly this text; the tokenizer checks the bytes, so a
 /// mismatch only costs a normal analysis, never a wrong index.
 public final class TokenizedDocument: @unchecked Sendable {
-    private let handle: OpaquePointer?
+    fileprivate let handle: OpaquePointer?
 
     /// Analyses `text` as a document.
-    public init(_ text: String, captureVocabulary: Bool = true) {
+    public init(_ text: String) {
         var text = text
         handle = text.withUTF8 { buf in
-            cchaticu_doc_tokenize(buf.baseAddress, Int32(buf.count), captureVocabulary ? 1 : 0)
+            cchaticu_doc_tokenize(buf.baseAddress, Int32(buf.count))
         }
     }
 
