@@ -3,11 +3,10 @@ import Foundation
 
 /// Helpers for tests: temporary archives built with the real migrations and tokenizer.
 public enum TestArchive {
-    /// A fresh path in a private temporary folder.
+    /// A fresh path in a private temporary folder, removed when the test process exits
+    /// (see ``TestTemporary``).
     public static func temporaryPath(_ name: String = "archive.sqlite") -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chat-archive-tests-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent(name).path
+        TestTemporary.folder("archive") + "/" + name
     }
 
     /// Writes `text` to a temporary file and returns its path.
