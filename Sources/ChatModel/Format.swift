@@ -38,7 +38,7 @@ public enum Format: Sendable, Hashable {
     case italic
     /// Struck-through text (`~strike~`).
     case strikeThrough
-    /// Inline code (`` `code` ``).
+    /// Inline code, written between backticks.
     case snippet
     /// Secret text, hidden until tapped (`#secret#`).
     case secret

@@ -66,7 +66,7 @@ public struct ChatPreview: Sendable, Hashable {
 
 /// One row of the chat list.
 public struct ChatRow: Sendable, Hashable {
-    /// The chat's source id (what `--chat` and ``Archive/items(chat:_:content:search:)`` take).
+    /// The chat's source id (what `--chat` and `Archive.items(chat:…)` take).
     public var chatId: String
     /// The kind of chat.
     public var type: ChatType

@@ -43,7 +43,10 @@ public enum ItemWindows {
     ///
     /// - Parameters:
     ///   - chat: the chat's source id.
-    ///   - content, search: optional filters; the anchor of `around` is included regardless.
+    ///   - request: which items: `last`, `before`, `after`, `around` or `initial`.
+    ///   - content: an optional content filter; the anchor of `around` is included regardless.
+    ///   - search: an optional search query; the anchor of `around` is included regardless.
+    ///   - db: a database connection of the archive.
     public static func window(
         chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil, in db: Database
     ) throws -> ItemWindow {
