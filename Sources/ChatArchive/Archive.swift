@@ -24,7 +24,9 @@ public final class Archive: Sendable {
 
     /// Opens the archive at `path`, creating it (mode 0600) when missing.
     ///
-    /// - Parameter rebuildProgress: called while indexes are rebuilt for a new analyser version.
+    /// - Parameters:
+    ///   - path: the archive file; missing folders are created.
+    ///   - rebuildProgress: called while indexes are rebuilt for a new analyser version.
     public init(path: String, rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil) throws {
         database = try ArchiveDatabase(path: path, rebuildProgress: rebuildProgress)
     }

@@ -4,28 +4,40 @@ import GRDB
 
 /// Counts and sizes of an archive.
 public struct ArchiveStats: Sendable, Hashable {
+    /// Number of chats.
     public var chats: Int
+    /// Number of members across all chats.
     public var members: Int
+    /// Number of items, deleted ones included.
     public var items: Int
+    /// Number of items flagged deleted.
     public var deletedItems: Int
+    /// Number of unread items.
     public var unreadItems: Int
+    /// Number of formatted spans stored.
     public var spans: Int
+    /// Number of mentions stored.
     public var mentions: Int
+    /// Number of distinct indexed terms (the infix-search vocabulary).
     public var vocabularyTerms: Int
     /// Bytes of display text stored.
     public var textBytes: Int64
     /// Size of the archive file plus its WAL.
     public var fileBytes: Int64
+    /// The analyser version the full-text index was built with.
     public var analyzerVersion: Int?
+    /// The full-text index is incomplete and will be rebuilt on the next open for writing.
     public var indexIsStale: Bool
     /// Items per source format.
     public var itemsBySource: [String: Int]
     /// Past ingests: path, format, when.
     public var ingests: [(path: String, format: String, at: Int64)]
 
+    /// Compares counts, file size and per-source counts (not the ingest history).
     public static func == (a: ArchiveStats, b: ArchiveStats) -> Bool {
         a.chats == b.chats && a.items == b.items && a.fileBytes == b.fileBytes && a.itemsBySource == b.itemsBySource
     }
+    /// Hashes the item count, consistently with `==`.
     public func hash(into h: inout Hasher) { h.combine(items) }
 }
 

@@ -29,21 +29,30 @@ public enum NotificationMode: String, Sendable, Hashable, Codable {
 public struct Chat: Sendable, Hashable {
     /// The chat's id in its source, unique within the archive (importers prefix it when needed).
     public var sourceId: String
+    /// The kind of conversation.
     public var type: ChatType
+    /// The chat's name as its source shows it.
     public var displayName: String
+    /// The longer name, when the source has one (`""` otherwise).
     public var fullName: String
+    /// The name the user gave the chat locally (`""` when none).
     public var localAlias: String
+    /// The user marked the chat as a favourite.
     public var isFavorite: Bool
+    /// How the chat notifies; `.none` means muted.
     public var notifications: NotificationMode
     /// The user marked the chat unread (SimpleX's `unreadChat`).
     public var isMarkedUnread: Bool
+    /// The user's role when this is a business chat; `nil` otherwise.
     public var business: BusinessRole?
+    /// The user's tags on the chat (the `tag:NAME` chat-list filter).
     public var tags: [String]
     /// An unsent draft, when the source has one.
     public var draft: String?
     /// The format the chat came from (`jsonl`, `telegram`, …).
     public var source: String
 
+    /// Makes a chat; every field but the id, type and name has a default.
     public init(
         sourceId: String, type: ChatType, displayName: String, fullName: String = "", localAlias: String = "",
         isFavorite: Bool = false, notifications: NotificationMode = .all, isMarkedUnread: Bool = false,
@@ -69,15 +78,20 @@ public struct Chat: Sendable, Hashable {
 
 /// A participant of a chat: a group member, or the peer of a direct chat.
 public struct Member: Sendable, Hashable {
+    /// The source id of the chat the member belongs to.
     public var chatSourceId: String
     /// The member's id in its source, unique within the chat.
     public var sourceId: String
+    /// The member's name as its source shows it.
     public var displayName: String
+    /// The longer name, when the source has one (`""` otherwise).
     public var fullName: String
+    /// The name the user gave the member locally (`""` when none).
     public var localAlias: String
     /// This member is the archive's owner.
     public var isUser: Bool
 
+    /// Makes a member; names other than the display name default to empty.
     public init(
         chatSourceId: String, sourceId: String, displayName: String, fullName: String = "", localAlias: String = "",
         isUser: Bool = false

@@ -10,13 +10,17 @@ public enum SimplexLinkType: String, Sendable, Hashable {
 
 /// The parsed form of a SimpleX name (`#group`, `@name.tld`).
 public struct SimplexNameInfo: Sendable, Hashable {
+    /// Whether the name is a public group (`#name`) or a contact (`@name`).
     public enum NameType: String, Sendable, Hashable { case publicGroup, contact }
+    /// The kind of name.
     public var nameType: NameType
     /// `simplex`, `testing` or `web`.
     public var nameTLD: String
+    /// The registered name, without the TLD and subdomains.
     public var domain: String
     /// Labels before the domain, nearest first.
     public var subDomain: [String]
+    /// Makes a name from its parts.
     public init(nameType: NameType, nameTLD: String, domain: String, subDomain: [String]) {
         self.nameType = nameType
         self.nameTLD = nameTLD
@@ -28,20 +32,35 @@ public struct SimplexNameInfo: Sendable, Hashable {
 /// A span's format: SimpleX's `Format`, plus the kinds other exports have (`underline`,
 /// `hashtag`, `quote`), which SimpleX's parser never produces.
 public enum Format: Sendable, Hashable {
+    /// Bold text (`*bold*`).
     case bold
+    /// Italic text (`_italic_`).
     case italic
+    /// Struck-through text (`~strike~`).
     case strikeThrough
+    /// Inline code, written between backticks.
     case snippet
+    /// Secret text, hidden until tapped (`#secret#`).
     case secret
+    /// Small text (`!- small!`).
     case small
+    /// Coloured text (`!1 red!`, `!red red!`).
     case colored(FormatColor)
+    /// A bare web address.
     case uri
+    /// A link written `[text](url)`; SimpleX parsing always sets `showText`, other sources may not.
     case hyperLink(showText: String?, linkUri: String)
+    /// A SimpleX invitation, contact, group or channel link and its servers.
     case simplexLink(showText: String?, linkType: SimplexLinkType, simplexUri: String, smpHosts: [String])
+    /// A SimpleX name (`#group.simplex`, `@name.simplex`).
     case simplexName(SimplexNameInfo)
+    /// A bot command (`/help`); the associated value is the text after the `/`.
     case command(String)
+    /// A mention of a member (`@name`).
     case mention(memberName: String)
+    /// An email address.
     case email
+    /// A phone number.
     case phone
     /// Extension (Telegram, Discord, Slack): underlined text.
     case underline
@@ -85,8 +104,11 @@ public enum Format: Sendable, Hashable {
 
 /// One piece of SimpleX's `FormattedText`: text with an optional format.
 public struct FormattedText: Sendable, Hashable {
+    /// The piece's text as written (with markdown markers).
     public var text: String
+    /// The piece's format; `nil` for plain text.
     public var format: Format?
+    /// Makes a piece, plain unless a format is given.
     public init(_ text: String, _ format: Format? = nil) {
         self.text = text
         self.format = format
@@ -106,9 +128,13 @@ public struct FormattedText: Sendable, Hashable {
 
 /// A formatted range of an item's display text, in UTF-16 code units.
 public struct Span: Sendable, Hashable {
+    /// The first UTF-16 offset of the range in the display text.
     public var start: Int
+    /// The UTF-16 offset just past the range.
     public var end: Int
+    /// How the range is formatted.
     public var format: Format
+    /// Makes a span over `start..<end`.
     public init(start: Int, end: Int, format: Format) {
         self.start = start
         self.end = end

@@ -20,9 +20,13 @@ public enum ItemStatus: String, Sendable, Hashable, Codable {
 
 /// The preview card of a link message.
 public struct LinkPreview: Sendable, Hashable, Codable {
+    /// The linked address.
     public var uri: String
+    /// The page title (`""` when unknown).
     public var title: String
+    /// The page description (`""` when unknown).
     public var description: String
+    /// Makes a preview; title and description default to empty.
     public init(uri: String, title: String = "", description: String = "") {
         self.uri = uri
         self.title = title
@@ -32,6 +36,7 @@ public struct LinkPreview: Sendable, Hashable, Codable {
 
 /// An item's content, following SimpleX's `MsgContent`.
 public struct MessageContent: Sendable, Hashable {
+    /// The content type (SimpleX's `MsgContent` tag).
     public var type: ContentType
     /// The message text as written, with its markup.
     public var text: String
@@ -42,6 +47,7 @@ public struct MessageContent: Sendable, Hashable {
     /// For `report`: the reason.
     public var reason: String?
 
+    /// Makes content; the type-specific fields default to `nil`.
     public init(type: ContentType, text: String, preview: LinkPreview? = nil, duration: Int? = nil, reason: String? = nil) {
         self.type = type
         self.text = text
@@ -57,6 +63,7 @@ public struct Quote: Sendable, Hashable {
     public var itemSourceId: String?
     /// The quoted text as shown in the reply.
     public var text: String
+    /// Makes a quote of the item with `itemSourceId`, showing `text`.
     public init(itemSourceId: String?, text: String) {
         self.itemSourceId = itemSourceId
         self.text = text
@@ -65,8 +72,11 @@ public struct Quote: Sendable, Hashable {
 
 /// An attachment: its file name and size.
 public struct FileRef: Sendable, Hashable {
+    /// The attachment's file name.
     public var name: String
+    /// The size in bytes, when the source gives it.
     public var size: Int64?
+    /// Makes a file reference.
     public init(name: String, size: Int64? = nil) {
         self.name = name
         self.size = size
@@ -75,8 +85,11 @@ public struct FileRef: Sendable, Hashable {
 
 /// One reaction emoji and how many reacted with it.
 public struct Reaction: Sendable, Hashable, Codable {
+    /// The reaction emoji.
     public var emoji: String
+    /// How many people reacted with it.
     public var count: Int
+    /// Makes a reaction count.
     public init(emoji: String, count: Int) {
         self.emoji = emoji
         self.count = count
@@ -89,6 +102,7 @@ public struct MentionTarget: Sendable, Hashable {
     public var memberSourceId: String?
     /// The mention names the archive's owner.
     public var isUserMention: Bool
+    /// Makes a mention target.
     public init(memberSourceId: String?, isUserMention: Bool = false) {
         self.memberSourceId = memberSourceId
         self.isUserMention = isUserMention
@@ -108,30 +122,44 @@ public enum Markup: Sendable, Hashable {
 
 /// A message or event as an importer produces it, before analysis and storage.
 public struct Item: Sendable, Hashable {
+    /// The source id of the chat the item belongs to.
     public var chatSourceId: String
     /// The item's id in its source, unique within its chat.
     public var sourceId: String
+    /// When the item was sent or the event happened.
     public var timestamp: Timestamp
+    /// Sent, received, or an event.
     public var direction: ItemDirection
     /// The sender's member id, for group items and where the source names one.
     public var memberSourceId: String?
     /// The sender's display name when the source gives a name rather than a member.
     public var senderName: String?
+    /// The content: type, text as written, and type-specific fields.
     public var content: MessageContent
+    /// How the text is marked up (decides display text and spans).
     public var markup: Markup
     /// Mentions keyed by the name written in the text (SimpleX's `mentions` map).
     public var mentions: [String: MentionTarget]
+    /// The item this one replies to.
     public var quote: Quote?
+    /// The attached file.
     public var file: FileRef?
+    /// Reaction counts, one per emoji.
     public var reactions: [Reaction]
+    /// The item was edited after it was sent.
     public var isEdited: Bool
+    /// The item was deleted (kept in the archive, hidden from default searches).
     public var isDeleted: Bool
+    /// The user has not read the item.
     public var isUnread: Bool
+    /// The item is pinned in its chat.
     public var isPinned: Bool
+    /// The delivery status, for sent items whose source records it.
     public var status: ItemStatus?
     /// The source record as it was read (a JSON line, WhatsApp lines, a row as JSON).
     public var raw: String?
 
+    /// Makes an item; everything beyond ids, time, direction and content has a default.
     public init(
         chatSourceId: String, sourceId: String, timestamp: Timestamp, direction: ItemDirection,
         memberSourceId: String? = nil, senderName: String? = nil, content: MessageContent, markup: Markup = .simplex,

@@ -2,8 +2,11 @@
 
 /// A JSON syntax error with the byte offset where it was found.
 public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+    /// The byte offset of the error in the parsed input.
     public var offset: Int
+    /// What is wrong, in words.
     public var message: String
+    /// The message and its offset (`… at byte N`).
     public var description: String { "\(message) at byte \(offset)" }
 }
 
@@ -13,6 +16,7 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
 /// invalid UTF-8 and lone surrogates become U+FFFD. Nesting deeper than `maxDepth` is an
 /// error, never a stack overflow.
 public struct JSONParser {
+    /// The deepest nesting of arrays and objects accepted (a scalar inside counts as a level).
     public static let maxDepth = 512
 
     /// Parses one complete JSON document (surrounding whitespace allowed).

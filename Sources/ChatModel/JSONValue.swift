@@ -1,12 +1,19 @@
 /// Any JSON value, kept as it was read (for `unknown` formats and raw records).
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (every JSON number is read as a `Double`).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, members in the order read (duplicate keys kept).
     case object([(String, JSONValue)])
 
+    /// Structural equality; object members compare in order.
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
@@ -20,6 +27,7 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// Hashes consistently with `==`.
     public func hash(into h: inout Hasher) {
         switch self {
         case .null: h.combine(0)
@@ -41,26 +49,31 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// The string, when this is a string.
     public var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
+    /// The boolean, when this is a boolean.
     public var boolValue: Bool? {
         if case .bool(let b) = self { return b }
         return nil
     }
 
+    /// The number, when this is a number.
     public var numberValue: Double? {
         if case .number(let n) = self { return n }
         return nil
     }
 
+    /// The elements, when this is an array.
     public var arrayValue: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
+    /// Whether this is `null`.
     public var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -73,6 +86,7 @@ public enum JSONValue: Sendable, Hashable {
         return out
     }
 
+    /// Appends the compact JSON text of this value to `out`.
     public func write(to out: inout String) {
         switch self {
         case .null: out += "null"

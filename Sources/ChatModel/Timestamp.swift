@@ -3,13 +3,18 @@
 /// Parsing and formatting are written by hand: they run once per imported item, and
 /// Foundation's date formatters cost microseconds per call.
 public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// Milliseconds since 1970-01-01T00:00:00Z (negative before).
     public var milliseconds: Int64
 
+    /// Makes a timestamp from milliseconds since the epoch.
     public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+    /// Makes a timestamp from whole seconds since the epoch.
     public init(seconds: Int64) { self.milliseconds = seconds &* 1000 }
 
+    /// Earlier instants order first.
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.milliseconds < b.milliseconds }
 
+    /// The RFC 3339 UTC form (``rfc3339``).
     public var description: String { rfc3339 }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date.
@@ -34,6 +39,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self.milliseconds = s * 1000 + Int64(millisecond)
     }
 
+    /// The number of days in `month` of `year` (Gregorian leap years).
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28

@@ -3,11 +3,10 @@ import Foundation
 
 /// Helpers for tests: temporary archives built with the real migrations and tokenizer.
 public enum TestArchive {
-    /// A fresh path in a private temporary folder.
+    /// A fresh path in a private temporary folder, removed when the test process exits
+    /// (see ``TestTemporary``).
     public static func temporaryPath(_ name: String = "archive.sqlite") -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chat-archive-tests-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent(name).path
+        TestTemporary.folder("archive") + "/" + name
     }
 
     /// Writes `text` to a temporary file and returns its path.
@@ -38,6 +37,7 @@ public enum TestArchive {
 
 /// JSON Lines builders for test fixtures.
 public enum Lines {
+    /// A `chat` record line with the given fields.
     public static func chat(
         _ id: String, type: String = "group", name: String? = nil, fullName: String = "", alias: String = "",
         favorite: Bool = false, notifications: String = "all", unreadChat: Bool = false, business: String? = nil,
@@ -50,12 +50,14 @@ public enum Lines {
             """
     }
 
+    /// A `member` record line.
     public static func member(_ chat: String, _ id: String, _ name: String, isUser: Bool = false) -> String {
         """
         {"kind":"member","chatId":"\(chat)","memberId":"\(id)","displayName":"\(name)","fullName":"","localAlias":"","isUser":\(isUser)}
         """
     }
 
+    /// An `item` record line; `extra` is appended raw inside the object (`"key":value,…`).
     public static func item(
         _ chat: String, _ id: String, ts: String, text: String, dir: String = "rcv", member: String? = nil,
         type: String = "text", unread: Bool = false, deleted: Bool = false, pinned: Bool = false, extra: String = ""

@@ -1,3 +1,4 @@
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -79,9 +80,8 @@ struct TestZip {
 /// Temporary files for tests.
 enum TestFiles {
     static func folder() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chatimport-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.path
+        // Inside the test process's folder, which is removed when the process exits.
+        TestTemporary.folder("chatimport")
     }
 
     static func write(_ bytes: [UInt8], named name: String, in dir: String? = nil) throws -> String {

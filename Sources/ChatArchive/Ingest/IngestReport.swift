@@ -3,15 +3,21 @@ import ChatIndex
 
 /// The result of an ingest (CONTRACT.md §3).
 public struct IngestReport: Sendable, Hashable {
+    /// Chats read from the sources, each counted once.
     public var chats = 0
+    /// Items new to the archive.
     public var itemsAdded = 0
+    /// Items already archived whose content or flags changed.
     public var itemsUpdated = 0
+    /// Items already archived exactly as read.
     public var itemsUnchanged = 0
+    /// Records not stored: bad records and records the writer refused.
     public var itemsSkipped = 0
     /// Every bad record, with file and line or byte offset.
     public var errors: [ImportIssue] = []
     /// The run stopped early (`--strict`, cancellation, or a fatal error in one source).
     public var stoppedEarly = false
+    /// An empty report.
     public init() {}
 }
 
@@ -19,8 +25,11 @@ public struct IngestReport: Sendable, Hashable {
 public struct IngestProgress: Sendable {
     /// The source being read.
     public var file: String
+    /// Bytes of the current source read so far.
     public var bytesRead: Int64
+    /// The current source's size, when known (for percent and ETA).
     public var totalBytes: Int64?
+    /// Items read so far in this ingest, across sources.
     public var itemsRead: Int
     /// The full-text index is being built (after the items are stored).
     public var isIndexing: Bool
@@ -32,7 +41,9 @@ public struct IngestOptions: Sendable {
     public var format: String
     /// Stop at the first bad record.
     public var strict: Bool
+    /// Options passed to the importers (time zone, owner name, …).
     public var importOptions: ImportOptions
+    /// Makes options: format sniffed by content, bad records skipped.
     public init(format: String = "auto", strict: Bool = false, importOptions: ImportOptions = ImportOptions()) {
         self.format = format
         self.strict = strict

@@ -20,8 +20,8 @@ public struct JSONStreamError: Error, Sendable, CustomStringConvertible {
 ///
 /// Paths are written `messages[*]` or `chats.list[*].messages[*]`: keys joined with `.`,
 /// `[*]` for "every element of the array". Containers on the way to a chosen path are
-/// entered (``Event/enter``/``Event/exit``); every other value is read whole and handed out
-/// as ``Event/value``. Memory is bounded by the largest single value, not the file.
+/// entered (``Event/enter(path:isObject:at:)``/``Event/exit(path:at:)``); every other value is read whole and handed out
+/// as ``Event/value(path:key:bytes:at:)``. Memory is bounded by the largest single value, not the file.
 ///
 /// - Complexity: O(n) in the file's size; each byte is scanned once by the reader and once
 ///   more when the caller parses an element.

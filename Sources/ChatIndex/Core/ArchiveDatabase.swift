@@ -28,7 +28,10 @@ public final class ArchiveDatabase: Sendable {
 
     /// Opens or creates the archive at `path` (created readable by its owner only).
     ///
-    /// - Parameter rebuildProgress: called with (done, total) while indexes are rebuilt.
+    /// - Parameters:
+    ///   - path: the archive file; missing folders are created (mode 0700).
+    ///   - readOnly: open an existing archive for reading only; a missing one is an error.
+    ///   - rebuildProgress: called with (done, total) while indexes are rebuilt.
     public init(path: String, readOnly: Bool = false, rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil) throws {
         self.path = path
         let fm = FileManager.default

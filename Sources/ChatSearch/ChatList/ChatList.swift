@@ -6,6 +6,7 @@ import GRDB
 /// SimpleX's chat-list filter tabs, plus user tags.
 public enum ChatFilter: Sendable, Hashable {
     case all, unread, favorites, contacts, groups, business, notes, reports
+    /// Chats the user tagged `NAME` (`tag:NAME`).
     case tag(String)
 
     /// Parses `all`, `unread`, …, `tag:NAME`.
@@ -51,29 +52,47 @@ public enum ChatFilter: Sendable, Hashable {
 
 /// What a chat-list row shows of the last item.
 public struct ChatPreview: Sendable, Hashable {
+    /// What the preview shows: the last message, a deleted marker, the draft, or nothing.
     public enum Kind: String, Sendable, Hashable { case message, deleted, draft, none }
+    /// What the preview shows.
     public var kind: Kind
     /// The sender's name, in groups, for received items.
     public var sender: String?
+    /// The last item's content type (for an icon).
     public var contentType: ContentType?
+    /// The text shown (display text of the last item, or the draft).
     public var text: String
 }
 
 /// One row of the chat list.
 public struct ChatRow: Sendable, Hashable {
+    /// The chat's source id (what `--chat` and `Archive.items(chat:…)` take).
     public var chatId: String
+    /// The kind of chat.
     public var type: ChatType
+    /// The user's role, for business chats.
     public var business: BusinessRole?
+    /// The chat's name.
     public var displayName: String
+    /// The chat's longer name (`""` when none).
     public var fullName: String
+    /// The user's local name for the chat (`""` when none).
     public var localAlias: String
+    /// The chat is a favourite.
     public var isFavorite: Bool
+    /// Notifications are off.
     public var isMuted: Bool
+    /// Unread items in the chat.
     public var unreadCount: Int
+    /// Unread items that mention the user.
     public var unreadMentions: Int
+    /// The user's tags on the chat.
     public var tags: [String]
+    /// The time of the newest item; `nil` for an empty chat.
     public var lastActivity: Timestamp?
+    /// Number of items in the chat.
     public var itemCount: Int
+    /// What the row shows of the last item.
     public var preview: ChatPreview
     /// Found through transliteration only (ranked after direct matches).
     public var isLooseMatch: Bool

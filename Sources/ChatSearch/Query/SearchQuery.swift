@@ -15,6 +15,7 @@ public struct SearchQuery: Sendable, Hashable {
         case anyOf([Term])
     }
 
+    /// Text conditions, all of which must match.
     public var terms: [Term] = []
     /// Words or phrases that must not occur.
     public var excluded: [String] = []
@@ -32,9 +33,12 @@ public struct SearchQuery: Sendable, Hashable {
     public var before: Timestamp?
     /// `after:` — items at or after this instant.
     public var after: Timestamp?
+    /// `is:unread`.
     public var isUnread = false
+    /// `is:pinned`.
     public var isPinned = false
 
+    /// An empty query (matches everything its filters allow).
     public init() {}
 
     /// Whether the query has any text condition.

@@ -10,22 +10,35 @@ public struct ArchivedItem: Sendable, Hashable {
     public var chatId: String
     /// The item's id in its source.
     public var sourceId: String
+    /// When the item was sent.
     public var timestamp: Timestamp
+    /// Sent, received, or an event.
     public var direction: ItemDirection
     /// The sender's shown name (`nil` for events without one).
     public var sender: String?
+    /// The content type.
     public var contentType: ContentType
     /// Display text: markdown markers removed.
     public var text: String
+    /// The item was edited.
     public var isEdited: Bool
+    /// The item was deleted.
     public var isDeleted: Bool
+    /// The user has not read the item.
     public var isUnread: Bool
+    /// The item is pinned.
     public var isPinned: Bool
+    /// The attachment, if any.
     public var file: FileRef?
+    /// The link preview, for `link` items.
     public var preview: LinkPreview?
+    /// Length in seconds, for `video` and `voice` items.
     public var duration: Int?
+    /// The item this one replies to.
     public var quote: Quote?
+    /// Reaction counts, one per emoji.
     public var reactions: [Reaction]
+    /// The delivery status of a sent item, when recorded.
     public var status: ItemStatus?
 
     static let selection = """

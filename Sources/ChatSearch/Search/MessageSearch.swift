@@ -15,13 +15,18 @@ public enum SearchOrder: String, Sendable, Hashable, CaseIterable {
 public struct SearchOptions: Sendable, Hashable {
     /// Restrict to one chat (its source id).
     public var chat: String?
+    /// Restrict to one content kind (`--content`).
     public var content: ContentFilter?
+    /// Hits per page (clamped to 1…10 000).
     public var limit: Int
     /// The `nextCursor` of the previous page.
     public var cursor: String?
+    /// Newest first or by relevance.
     public var order: SearchOrder
+    /// Include deleted items (excluded by default).
     public var includeDeleted: Bool
 
+    /// Makes options: all chats, newest first, 50 hits, deleted items excluded.
     public init(
         chat: String? = nil, content: ContentFilter? = nil, limit: Int = 50, cursor: String? = nil,
         order: SearchOrder = .newest, includeDeleted: Bool = false
@@ -37,6 +42,7 @@ public struct SearchOptions: Sendable, Hashable {
 
 /// One found item with the places that matched.
 public struct SearchHit: Sendable, Hashable {
+    /// The found item.
     public var item: ArchivedItem
     /// UTF-16 `[start, end)` ranges of every matched occurrence in `item.text`.
     public var ranges: [Range<Int>]
@@ -46,13 +52,17 @@ public struct SearchHit: Sendable, Hashable {
 
 /// A page of hits and the cursor of the next one (`nil` at the end).
 public struct SearchPage: Sendable, Hashable {
+    /// The hits of this page, in the requested order.
     public var hits: [SearchHit]
+    /// Pass as ``SearchOptions/cursor`` to get the next page; `nil` on the last page.
     public var nextCursor: String?
 }
 
 /// Errors a search reports: only about the scope (an unknown chat), never about the query.
 public struct SearchError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, in words.
     public var message: String
+    /// The message.
     public var description: String { message }
 }
 
@@ -63,6 +73,7 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
 /// LIMIT n` with a keyset cursor: complete to the very first match, at index speed for chats
 /// and words of every size.
 public enum MessageSearch {
+    /// Runs a search; any `text` is valid, only an unknown ``SearchOptions/chat`` throws ``SearchError``.
     public static func search(_ text: String, options: SearchOptions, in db: Database) throws -> SearchPage {
         let query = QueryParser.parse(text)
         var scope = SearchScope(content: options.content, includeDeleted: options.includeDeleted)

@@ -18,8 +18,11 @@ public enum WindowRequest: Sendable, Hashable {
 
 /// Navigation info relative to the newest returned item, ignoring search and filters.
 public struct NavigationInfo: Sendable, Hashable {
+    /// Items after the newest returned item in the chat.
     public var afterTotal: Int
+    /// Unread items among those (deleted ones not counted).
     public var afterUnread: Int
+    /// Makes navigation info from its two counts.
     public init(afterTotal: Int, afterUnread: Int) {
         self.afterTotal = afterTotal
         self.afterUnread = afterUnread
@@ -28,15 +31,22 @@ public struct NavigationInfo: Sendable, Hashable {
 
 /// A window of items and, for `around` and `initial`, navigation info.
 public struct ItemWindow: Sendable, Hashable {
+    /// The window's items, oldest first.
     public var items: [ArchivedItem]
+    /// Counts after the window, for `around` and `initial`; `nil` otherwise.
     public var navInfo: NavigationInfo?
 }
 
 /// Windows of a chat's items, ordered by `(ts, id)`.
 public enum ItemWindows {
+    /// A window of a chat's items; an unknown chat or anchor id throws ``SearchError``.
+    ///
     /// - Parameters:
     ///   - chat: the chat's source id.
-    ///   - content, search: optional filters; the anchor of `around` is included regardless.
+    ///   - request: which items: `last`, `before`, `after`, `around` or `initial`.
+    ///   - content: an optional content filter; the anchor of `around` is included regardless.
+    ///   - search: an optional search query; the anchor of `around` is included regardless.
+    ///   - db: a database connection of the archive.
     public static func window(
         chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil, in db: Database
     ) throws -> ItemWindow {
