@@ -146,7 +146,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             }
             guard i == bytes.count else { return nil }
         }
-        guard var t = Timestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59), millisecond: ms)
+        // A leap second (:60) reads as :59; anything above is not a time.
+        guard second <= 60,
+            var t = Timestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59), millisecond: ms)
         else { return nil }
         t.milliseconds -= Int64(offset) * 1000
         return t
