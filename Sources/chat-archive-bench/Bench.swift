@@ -28,6 +28,7 @@ struct Bench: ParsableCommand {
     @Flag(help: "With --dir: reuse the archive a kept run left there and measure queries only.") var reuse = false
     @Option(help: "With --dir and --reuse: run only this search, --repeats times (for profiling).") var query: String?
     @Option(help: "With --query: restrict it to this chat (source id).") var queryChat: String?
+    @Option(help: "With --dir and --reuse: only measure around(random item, 50) windows in this chat (source id).") var windowChat: String?
     @Option(help: "With --dir and --reuse: run this SQL on the archive (tokenizer registered) and print the rows.") var sql: String?
 
     func run() throws {
@@ -50,6 +51,23 @@ struct Bench: ParsableCommand {
                         for row in try Row.fetchAll(statement) { print(row.description) }
                     }
                 }
+                return
+            }
+            if let windowChat {
+                let ids = try archive.database.writer.read { db in
+                    try Int64.fetchAll(
+                        db, sql: "SELECT item.id FROM item JOIN chat ON chat.id = item.chatId WHERE chat.sourceId = ?",
+                        arguments: [windowChat])
+                }
+                guard !ids.isEmpty else { throw ValidationError("no items in chat \(windowChat)") }
+                var rng = SplitMix(seed: seed)
+                let l = try Latency.measure(repeats: repeats) { _ in
+                    let id = ids[Int(rng.next() % UInt64(ids.count))]
+                    return try archive.database.writer.read { db in
+                        try ItemWindows.window(chat: windowChat, .around(id, count: 50), in: db).items.count
+                    }
+                }
+                print("around(id, 50) in \(windowChat) (\(ids.count) items): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms")
                 return
             }
             if let query {

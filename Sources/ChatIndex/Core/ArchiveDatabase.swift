@@ -55,7 +55,7 @@ public final class ArchiveDatabase: Sendable {
             guard let handle = db.sqliteConnection else { throw ArchiveError("no SQLite connection") }
             let rc = FTS5Registration.register(on: handle)
             guard rc == 0 else { throw ArchiveError("cannot register the chat tokenizer (SQLite code \(rc))") }
-            try db.execute(sql: "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = OFF")
+            try db.execute(sql: "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = OFF; PRAGMA mmap_size = 1073741824")
         }
         do {
             if !exists {

@@ -73,10 +73,12 @@ enum Migrations {
                     status TEXT,
                     contentHash INTEGER NOT NULL,
                     raw TEXT,
+                    -- 1-based position in the chat by (ts, id): navInfo counts in O(1).
+                    pos INTEGER NOT NULL DEFAULT 0,
                     UNIQUE (chatId, sourceId));
                 CREATE INDEX item_chat_ts ON item(chatId, ts, id);
                 -- Unread, not deleted (flags & 6 = 4): the oldest unread item and navInfo's afterUnread.
-                CREATE INDEX item_unread ON item(chatId, ts, id) WHERE flags & 6 = 4;
+                CREATE INDEX item_unread ON item(chatId, ts, id, flags) WHERE flags & 6 = 4;
                 CREATE TABLE itemSpan (
                     itemId INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
                     seq INTEGER NOT NULL,

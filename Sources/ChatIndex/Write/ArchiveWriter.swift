@@ -273,6 +273,10 @@ private final class BatchStore: @unchecked Sendable {
     /// Slots used by this ingest (a one-hash filter of 2^26 bits, 8 MB: false positives cost a lookup).
     private var usedSlots = SlotFilter()
     private var aggregates: [Int64: ChatAggregateDelta] = [:]
+    /// The newest item of each chat written by this ingest and its position.
+    private var chatTail: [Int64: (ts: Int64, id: Int64, pos: Int64)] = [:]
+    /// Chats that received an item before their newest one: positions are renumbered.
+    private var needsRenumber = Set<Int64>()
     /// Rows of this batch's FTS operations that insert a rowid (a later update replaces them).
     private var pendingInsert: [Int64: Int] = [:]
     var issues: [String] = []
@@ -358,11 +362,14 @@ private final class BatchStore: @unchecked Sendable {
                     }
                 }
                 try TermVocabulary.insert(terms.drain(), into: db)
+                try renumberPositions(db)
                 try updateChatAggregates(db)
             }
         } catch {
             failure = error
             aggregates.removeAll()
+            chatTail.removeAll()
+            needsRenumber.removeAll()
         }
     }
 
@@ -519,19 +526,22 @@ private final class BatchStore: @unchecked Sendable {
             sql: """
                 INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, tags, flags, sourceText,
                                  fileName, fileSize, previewUri, previewTitle, previewDescription, duration, reason,
-                                 quoteSourceId, quoteText, reactions, status, contentHash, raw)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 quoteSourceId, quoteText, reactions, status, contentHash, raw, pos)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(chatId, sourceId) DO NOTHING
                 """)
         var inserted = false
+        var pos: Int64 = 0
         while true {
             do {
+                pos = try position(ts: item.timestamp.milliseconds, id: id, chat: chat, db)
                 insert.setUncheckedArguments([
                     id, chat, item.sourceId, item.timestamp.milliseconds, item.direction.code, member, contentType,
                     analyzed.displayText, prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name,
                     item.file?.size, item.content.preview?.uri, item.content.preview?.title,
                     item.content.preview?.description, item.content.duration, item.content.reason,
                     item.quote?.itemSourceId, item.quote?.text, prepared.reactions, item.status?.rawValue, hash, item.raw,
+                    pos,
                 ])
                 try insert.execute()
                 inserted = db.changesCount > 0
@@ -542,6 +552,7 @@ private final class BatchStore: @unchecked Sendable {
             }
         }
         if inserted {
+            placed(id: id, ts: item.timestamp.milliseconds, pos: pos, chat: chat)
             summary.itemsAdded += 1
             aggregates[chat, default: ChatAggregateDelta()].add(flags: flags.rawValue, contentType: contentType, sign: 1)
             pendingInsert[id] = fts.count
@@ -549,7 +560,7 @@ private final class BatchStore: @unchecked Sendable {
                              textTokens: prepared.textTokens, extraTokens: prepared.extraTokens))
         } else {
             let lookup = try db.cachedStatement(
-                sql: "SELECT id, contentHash, text, extra, tags, flags, contentType FROM item WHERE chatId = ? AND sourceId = ?")
+                sql: "SELECT id, contentHash, text, extra, tags, flags, contentType, ts FROM item WHERE chatId = ? AND sourceId = ?")
             guard let old = try Row.fetchOne(lookup, arguments: [chat, item.sourceId]) else { return }
             id = old["id"]
             if (old["contentHash"] as Int64) == hash {
@@ -585,6 +596,7 @@ private final class BatchStore: @unchecked Sendable {
                 prepared.reactions, item.status?.rawValue, hash, item.raw, id,
             ])
             try update.execute()
+            if (old["ts"] as Int64) != item.timestamp.milliseconds { needsRenumber.insert(chat) }
             try db.cachedStatement(sql: "DELETE FROM itemSpan WHERE itemId = ?").execute(arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM itemMention WHERE itemId = ?").execute(arguments: [id])
         }
@@ -604,6 +616,41 @@ private final class BatchStore: @unchecked Sendable {
                 try mention.execute()
             }
         }
+    }
+
+    /// The position a new item takes: the next one when it comes after the chat's newest item
+    /// (the usual case: exports are in time order), else 0 and the chat is renumbered at the
+    /// end of the batch (see ``placed(id:ts:pos:chat:)``).
+    private func position(ts: Int64, id: Int64, chat: Int64, _ db: Database) throws -> Int64 {
+        if chatTail[chat] == nil {
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT ts, id, pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
+                arguments: [chat])
+            chatTail[chat] = row.map { (ts: $0[0], id: $0[1], pos: $0[2]) } ?? (ts: Int64.min, id: Int64.min, pos: 0)
+        }
+        guard let t = chatTail[chat], (ts, id) > (t.ts, t.id) else { return 0 }
+        return t.pos + 1
+    }
+
+    /// Records a new item's position (0: out of order).
+    private func placed(id: Int64, ts: Int64, pos: Int64, chat: Int64) {
+        if pos > 0 { chatTail[chat] = (ts, id, pos) } else { needsRenumber.insert(chat) }
+    }
+
+    /// Renumbers the positions of the chats that received items out of order.
+    private func renumberPositions(_ db: Database) throws {
+        guard !needsRenumber.isEmpty else { return }
+        let renumber = try db.cachedStatement(
+            sql: """
+                UPDATE item SET pos = r.n
+                FROM (SELECT id, row_number() OVER (ORDER BY ts, id) AS n FROM item WHERE chatId = ?) AS r
+                WHERE item.id = r.id AND item.pos <> r.n
+                """)
+        for chat in needsRenumber {
+            try renumber.execute(arguments: [chat])
+            chatTail[chat] = nil
+        }
+        needsRenumber.removeAll()
     }
 
     private func slotBase(_ ts: Timestamp) -> Int64 { max(ts.milliseconds, 0) &* 1024 }

@@ -110,13 +110,15 @@ public enum ItemWindows {
         var info: NavigationInfo? = nil
         if nav {
             if let newest = items.last {
-                // Both counts are index-only: the (chat, ts, id) index and the partial unread index.
-                let args: StatementArguments = [chatId, newest.timestamp.milliseconds, newest.id]
-                let total = try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT count(*) FROM item WHERE chatId = ? AND (ts, id) > (?, ?)"), arguments: args)
+                // afterTotal from positions (O(1)); afterUnread from the partial unread index.
+                let last = try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
+                    arguments: [chatId]) ?? 0
+                let here = try Int.fetchOne(db.cachedStatement(sql: "SELECT pos FROM item WHERE id = ?"), arguments: [newest.id]) ?? 0
+                let total: Int? = max(0, last - here)
                 let unread = try Int.fetchOne(
                     db.cachedStatement(sql: "SELECT count(*) FROM item WHERE chatId = ? AND (ts, id) > (?, ?) AND flags & 6 = 4"),
-                    arguments: args)
+                    arguments: [chatId, newest.timestamp.milliseconds, newest.id])
                 info = NavigationInfo(afterTotal: total ?? 0, afterUnread: unread ?? 0)
             } else {
                 info = NavigationInfo(afterTotal: 0, afterUnread: 0)
