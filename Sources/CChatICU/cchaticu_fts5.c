@@ -243,3 +243,64 @@ int32_t cchaticu_register_fts5(void *db) {
     fts5_tokenizer tok = {fts_create, fts_delete, fts_tokenize};
     return api->xCreateTokenizer(api, "chat", NULL, &tok, NULL);
 }
+
+// MARK: - Matching tokens (highlighting)
+
+static int vocab_contains(const vocab_set *v, const uint8_t *t, int32_t n) {
+    if (!v->slots || n <= 0 || n > CHAT_MAX_TOKEN) return 0;
+    uint32_t h = hash_bytes(t, n);
+    int32_t j = (int32_t)(h & (uint32_t)(v->slots - 1));
+    while (v->hash[j]) {
+        if (v->hash[j] == h) {
+            const uint8_t *p = v->arena + v->off[j];
+            if (p[0] == n && memcmp(p + 1, t, (size_t)n) == 0) return 1;
+        }
+        j = (j + 1) & (v->slots - 1);
+    }
+    return 0;
+}
+
+struct cchaticu_matcher {
+    vocab_set words;
+    vocab_set prefixes;
+};
+
+cchaticu_matcher *cchaticu_matcher_new(void) { return calloc(1, sizeof(cchaticu_matcher)); }
+
+void cchaticu_matcher_free(cchaticu_matcher *m) {
+    if (!m) return;
+    vocab_free(&m->words);
+    vocab_free(&m->prefixes);
+    free(m);
+}
+
+void cchaticu_matcher_add(cchaticu_matcher *m, const uint8_t *term, int32_t len, int32_t isPrefix) {
+    if (!m || !term) return;
+    vocab_add(isPrefix ? &m->prefixes : &m->words, term, len);
+}
+
+typedef struct {
+    const cchaticu_matcher *m;
+    void *ctx;
+    cchaticu_token_fn fn;
+} match_call;
+
+static int32_t match_token(void *c, int32_t flags, const uint8_t *t, int32_t n, int32_t s, int32_t e) {
+    match_call *mc = c;
+    const cchaticu_matcher *m = mc->m;
+    int hit = vocab_contains(&m->words, t, n);
+    for (int32_t p = 0; !hit && p < m->prefixes.arenaLen;) {
+        int32_t k = m->prefixes.arena[p];
+        if (k <= n && memcmp(t, m->prefixes.arena + p + 1, (size_t)k) == 0) hit = 1;
+        p += k + 1;
+    }
+    if (!hit) return 0;
+    return mc->fn(mc->ctx, flags & CCHATICU_TOKEN_COLOCATED, t, n, s, e);
+}
+
+int32_t cchaticu_matcher_run(const cchaticu_matcher *m, const uint8_t *text, int32_t len, void *ctx,
+                             cchaticu_token_fn fn) {
+    if (!m || !fn) return -1;
+    match_call mc = {m, ctx, fn};
+    return chat_analyse_on_thread(text ? text : (const uint8_t *)"", len, CCHATICU_MODE_DOCUMENT, &mc, match_token);
+}

@@ -85,6 +85,20 @@ void cchaticu_vocab_add_doc(cchaticu_vocab *vocab, const cchaticu_doc *doc);
 /// forgets them as fresh (they stay known). Returns the number passed to fn.
 int32_t cchaticu_vocab_drain(cchaticu_vocab *vocab, void *ctx, cchaticu_token_fn fn);
 
+/// Terms to find in a document, for highlighting: whole tokens, or token prefixes.
+typedef struct cchaticu_matcher cchaticu_matcher;
+
+cchaticu_matcher *cchaticu_matcher_new(void);
+void cchaticu_matcher_free(cchaticu_matcher *matcher);
+
+/// Adds a term matching tokens equal to it or, when isPrefix is non-zero, starting with it.
+void cchaticu_matcher_add(cchaticu_matcher *matcher, const uint8_t *term, int32_t len, int32_t isPrefix);
+
+/// Analyses text as a document (as the FTS5 tokenizer does) and calls fn only for the tokens
+/// that match (flags: CCHATICU_TOKEN_COLOCATED), with the source byte range of each.
+int32_t cchaticu_matcher_run(const cchaticu_matcher *matcher, const uint8_t *text, int32_t len, void *ctx,
+                             cchaticu_token_fn fn);
+
 #ifdef __cplusplus
 }
 #endif

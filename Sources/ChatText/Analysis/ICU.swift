@@ -141,6 +141,48 @@ public enum FTS5Registration {
     }
 }
 
+/// Finds the tokens of a text that equal one of a set of terms or start with one of a set of
+/// prefixes, with the analyser that indexed it: the fast path of highlighting (no string is
+/// made for a token that does not match).
+public final class TokenMatcher: @unchecked Sendable {
+    private let handle: OpaquePointer?
+
+    /// - Parameters:
+    ///   - words: normalised tokens that match whole.
+    ///   - prefixes: normalised tokens that match any token they start.
+    public init<W: Sequence<String>, P: Sequence<String>>(words: W, prefixes: P) {
+        handle = cchaticu_matcher_new()
+        for (terms, isPrefix) in [(Array(words), Int32(0)), (Array(prefixes), Int32(1))] {
+            for var t in terms {
+                t.withUTF8 { b in cchaticu_matcher_add(handle, b.baseAddress, Int32(b.count), isPrefix) }
+            }
+        }
+    }
+
+    deinit { cchaticu_matcher_free(handle) }
+
+    /// The matching tokens of `s`, in order, with their UTF-16 ranges in `s`.
+    public func matches(in s: String) -> [AnalyzedToken] {
+        var copy = s
+        return copy.withUTF8 { bytes -> [AnalyzedToken] in
+            guard bytes.count < Int(Int32.max) else { return [] }
+            let collector = TokenCollector(bytes: bytes)
+            withExtendedLifetime(collector) {
+                let ctx = Unmanaged.passUnretained(collector).toOpaque()
+                _ = cchaticu_matcher_run(handle, bytes.baseAddress, Int32(bytes.count), ctx) { ctx, flags, token, length, start, end in
+                    guard let ctx else { return 1 }
+                    let collector = Unmanaged<TokenCollector>.fromOpaque(ctx).takeUnretainedValue()
+                    collector.add(
+                        token: token, length: Int(length), start: Int(start), end: Int(end),
+                        isColocated: flags & Int32(CCHATICU_TOKEN_COLOCATED) != 0)
+                    return 0
+                }
+            }
+            return collector.tokens
+        }
+    }
+}
+
 /// The distinct terms of the documents added to it (whole tokens and co-located parts, no
 /// character n-grams), for the archive's infix and prefix vocabulary. It remembers every term
 /// it has seen and hands out each one once. Thread-safe.
