@@ -62,6 +62,19 @@ public struct ChatPreview: Sendable, Hashable {
     public var contentType: ContentType?
     /// The text shown (display text of the last item, or the draft).
     public var text: String
+
+    /// Creates a preview.
+    public init(
+        kind: Kind,
+        sender: String? = nil,
+        contentType: ContentType? = nil,
+        text: String
+    ) {
+        self.kind = kind
+        self.sender = sender
+        self.contentType = contentType
+        self.text = text
+    }
 }
 
 /// One row of the chat list.
@@ -96,6 +109,41 @@ public struct ChatRow: Sendable, Hashable {
     public var preview: ChatPreview
     /// Found through transliteration only (ranked after direct matches).
     public var isLooseMatch: Bool
+
+    /// Creates a row (for previews and tests of apps that embed the library).
+    public init(
+        chatId: String,
+        type: ChatType,
+        business: BusinessRole? = nil,
+        displayName: String,
+        fullName: String,
+        localAlias: String,
+        isFavorite: Bool,
+        isMuted: Bool,
+        unreadCount: Int,
+        unreadMentions: Int,
+        tags: [String] = [],
+        lastActivity: Timestamp? = nil,
+        itemCount: Int,
+        preview: ChatPreview,
+        isLooseMatch: Bool
+    ) {
+        self.chatId = chatId
+        self.type = type
+        self.business = business
+        self.displayName = displayName
+        self.fullName = fullName
+        self.localAlias = localAlias
+        self.isFavorite = isFavorite
+        self.isMuted = isMuted
+        self.unreadCount = unreadCount
+        self.unreadMentions = unreadMentions
+        self.tags = tags
+        self.lastActivity = lastActivity
+        self.itemCount = itemCount
+        self.preview = preview
+        self.isLooseMatch = isLooseMatch
+    }
 }
 
 /// The chat list: name search and filter tabs, newest activity first.

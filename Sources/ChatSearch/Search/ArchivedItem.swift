@@ -99,4 +99,45 @@ public struct ArchivedItem: Sendable, Hashable {
         }
         return ids.compactMap { byId[$0] }
     }
+
+    /// Creates an item (for previews and tests of apps that embed the library).
+    public init(
+        id: Int64,
+        chatId: String,
+        sourceId: String,
+        timestamp: Timestamp,
+        direction: ItemDirection,
+        sender: String? = nil,
+        contentType: ContentType,
+        text: String,
+        isEdited: Bool = false,
+        isDeleted: Bool = false,
+        isUnread: Bool = false,
+        isPinned: Bool = false,
+        file: FileRef? = nil,
+        preview: LinkPreview? = nil,
+        duration: Int? = nil,
+        quote: Quote? = nil,
+        reactions: [Reaction] = [],
+        status: ItemStatus? = nil
+    ) {
+        self.id = id
+        self.chatId = chatId
+        self.sourceId = sourceId
+        self.timestamp = timestamp
+        self.direction = direction
+        self.sender = sender
+        self.contentType = contentType
+        self.text = text
+        self.isEdited = isEdited
+        self.isDeleted = isDeleted
+        self.isUnread = isUnread
+        self.isPinned = isPinned
+        self.file = file
+        self.preview = preview
+        self.duration = duration
+        self.quote = quote
+        self.reactions = reactions
+        self.status = status
+    }
 }

@@ -48,6 +48,13 @@ public struct SearchHit: Sendable, Hashable {
     public var ranges: [Range<Int>]
     /// An excerpt around the first match, matches in brackets.
     public var snippet: String
+
+    /// Creates a hit (for previews and tests of apps that embed the library).
+    public init(item: ArchivedItem, ranges: [Range<Int>], snippet: String) {
+        self.item = item
+        self.ranges = ranges
+        self.snippet = snippet
+    }
 }
 
 /// A page of hits and the cursor of the next one (`nil` at the end).

@@ -35,6 +35,12 @@ public struct ItemWindow: Sendable, Hashable {
     public var items: [ArchivedItem]
     /// Counts after the window, for `around` and `initial`; `nil` otherwise.
     public var navInfo: NavigationInfo?
+
+    /// Creates a window.
+    public init(items: [ArchivedItem], navInfo: NavigationInfo?) {
+        self.items = items
+        self.navInfo = navInfo
+    }
 }
 
 /// Windows of a chat's items, ordered by `(ts, id)`.
