@@ -29,6 +29,7 @@ struct Bench: ParsableCommand {
     @Option(help: "With --dir and --reuse: run only this search, --repeats times (for profiling).") var query: String?
     @Option(help: "With --query: restrict it to this chat (source id).") var queryChat: String?
     @Option(help: "With --dir and --reuse: only measure around(random item, 50) windows in this chat (source id).") var windowChat: String?
+    @Option(help: "With --dir and --reuse: only measure the chat-list name search for this text.") var chatSearch: String?
     @Option(help: "With --dir and --reuse: run this SQL on the archive (tokenizer registered) and print the rows.") var sql: String?
 
     func run() throws {
@@ -51,6 +52,13 @@ struct Bench: ParsableCommand {
                         for row in try Row.fetchAll(statement) { print(row.description) }
                     }
                 }
+                return
+            }
+            if let chatSearch {
+                let l = try Latency.measure(repeats: repeats) { _ in
+                    try archive.database.writer.read { db in try ChatList.chats(matching: chatSearch, limit: 50, in: db).count }
+                }
+                print("chat list \(chatSearch): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms, \(l.hits) rows")
                 return
             }
             if let windowChat {

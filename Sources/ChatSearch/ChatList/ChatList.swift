@@ -154,68 +154,75 @@ public enum ChatList {
         let (cond, condArgs) = filter.condition
         let q = (query ?? "").trimmingSpaces
         let lim = max(1, min(limit, 100_000))
-        var rows: [Row]
-        // The preview comes in the same row (one query for the whole list, not one per chat).
-        let columns = """
-            chat.*, (SELECT group_concat(tag, char(10)) FROM chatTag WHERE chatTag.chatId = chat.id) AS tagList,
-            last.flags AS lastFlags, last.text AS lastText, last.contentType AS lastContentType, last.dir AS lastDir,
-            last.fileName AS lastFileName, lastMember.displayName AS lastMemberName, lastMember.localAlias AS lastMemberAlias
-            """
-        let joins = "LEFT JOIN item AS last ON last.id = chat.lastItemId LEFT JOIN member AS lastMember ON lastMember.id = last.memberId"
+        // Two steps in one statement: choose the page of chats from the narrow name index,
+        // then join the previews and tags of those rows only (not of every chat that matched).
+        var page: String
+        var args: [DatabaseValueConvertible]
         if q.isEmpty {
-            rows = try Row.fetchAll(
-                db, sql: "SELECT \(columns), 0 AS loose FROM chat \(joins) WHERE \(cond) ORDER BY lastTs IS NULL, lastTs DESC, chat.id DESC LIMIT \(lim)",
-                arguments: StatementArguments(condArgs))
+            page = "SELECT id, 0 AS loose, lastTs IS NULL AS noTs, lastTs FROM chat WHERE \(cond) ORDER BY noTs, lastTs DESC, id DESC LIMIT ?"
+            args = condArgs + [lim]
         } else {
-            let key = ChatLookup.likePattern(TextNormalizer.normalize(q))
+            // Folded names are compared as bytes (instr: no pattern, no case rules), in one pass.
+            let key = TextNormalizer.normalize(q)
             // ASCII needs no transliteration (and ICU's transliterator is slow).
-            let translit = q.utf8.allSatisfy { $0 < 0x80 }
-                ? key : ChatLookup.likePattern(TextNormalizer.normalize(TextNormalizer.transliterate(q)))
-            rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM (
-                        SELECT \(columns), 0 AS loose FROM chat \(joins) WHERE \(cond) AND chat.nameKey LIKE ? ESCAPE '\\'
-                        UNION ALL
-                        SELECT \(columns), 1 AS loose FROM chat \(joins) WHERE \(cond) AND chat.nameKey NOT LIKE ? ESCAPE '\\'
-                            AND chat.translitKey LIKE ? ESCAPE '\\')
-                    ORDER BY loose, lastTs IS NULL, lastTs DESC, id DESC LIMIT \(lim)
-                    """,
-                arguments: StatementArguments(condArgs + [key] + condArgs + [key, translit]))
+            let translit = q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
+            page = """
+                SELECT id, instr(nameKey, ?) = 0 AS loose, lastTs IS NULL AS noTs, lastTs FROM chat
+                WHERE \(cond) AND (instr(nameKey, ?) > 0 OR instr(translitKey, ?) > 0)
+                ORDER BY loose, noTs, lastTs DESC, id DESC LIMIT ?
+                """
+            args = [key] + condArgs + [key, translit, lim]
         }
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    WITH page AS MATERIALIZED (\(page))
+                    SELECT chat.sourceId, chat.type, chat.business, chat.displayName, chat.fullName, chat.localAlias,
+                        chat.favorite, chat.notifications, chat.unreadCount, chat.unreadMentions, chat.itemCount, chat.lastTs,
+                        chat.draft, page.loose,
+                        (SELECT group_concat(tag, char(10)) FROM chatTag WHERE chatTag.chatId = chat.id),
+                        last.flags, last.text, last.contentType, last.dir, last.fileName,
+                        lastMember.displayName, lastMember.localAlias
+                    FROM page JOIN chat ON chat.id = page.id
+                    LEFT JOIN item AS last ON last.id = chat.lastItemId
+                    LEFT JOIN member AS lastMember ON lastMember.id = last.memberId
+                    ORDER BY page.loose, page.noTs, page.lastTs DESC, page.id DESC
+                    """),
+            arguments: StatementArguments(args))
         return try rows.map { try makeRow($0, db) }
     }
 
+    /// Decodes a row of the list's statement (by position: name lookups cost more than the rest).
     private static func makeRow(_ r: Row, _ db: Database) throws -> ChatRow {
-        let type = ChatType(rawValue: r["type"]) ?? .direct
-        let draft: String? = r["draft"]
+        let type = ChatType(rawValue: r[1]) ?? .direct
+        let draft: String? = r[12]
         var preview = ChatPreview(kind: .none, sender: nil, contentType: nil, text: "")
         if let draft, !draft.isEmpty {
             preview = ChatPreview(kind: .draft, sender: nil, contentType: .text, text: draft)
-        } else if let flags: Int64 = r["lastFlags"] {
-            let contentType = ContentType(code: r["lastContentType"])
+        } else if let flags: Int64 = r[15] {
+            let contentType = ContentType(code: r[17])
             if ItemFlags(rawValue: flags).contains(.deleted) {
                 preview = ChatPreview(kind: .deleted, sender: nil, contentType: contentType, text: "message deleted")
             } else {
                 var sender: String? = nil
-                if type == .group && ItemDirection(code: r["lastDir"]) == .rcv {
-                    let alias: String? = r["lastMemberAlias"]
-                    sender = (alias?.isEmpty == false) ? alias : r["lastMemberName"]
+                if type == .group && ItemDirection(code: r[18]) == .rcv {
+                    let alias: String? = r[21]
+                    sender = (alias?.isEmpty == false) ? alias : r[20]
                 }
-                var text: String = r["lastText"]
-                if text.isEmpty, let f: String = r["lastFileName"] { text = f }
+                var text: String = r[16]
+                if text.isEmpty, let f: String = r[19] { text = f }
                 preview = ChatPreview(kind: .message, sender: sender, contentType: contentType, text: text)
             }
         }
-        let tagList: String? = r["tagList"]
-        let lastTs: Int64? = r["lastTs"]
+        let tagList: String? = r[14]
+        let lastTs: Int64? = r[11]
         return ChatRow(
-            chatId: r["sourceId"], type: type, business: (r["business"] as String?).flatMap(BusinessRole.init(rawValue:)),
-            displayName: r["displayName"], fullName: r["fullName"], localAlias: r["localAlias"],
-            isFavorite: r["favorite"], isMuted: (r["notifications"] as String) == "none",
-            unreadCount: r["unreadCount"], unreadMentions: r["unreadMentions"],
+            chatId: r[0], type: type, business: (r[2] as String?).flatMap(BusinessRole.init(rawValue:)),
+            displayName: r[3], fullName: r[4], localAlias: r[5],
+            isFavorite: r[6], isMuted: (r[7] as String) == "none",
+            unreadCount: r[8], unreadMentions: r[9],
             tags: tagList.map { $0.split(separator: "\n").map(String.init).sorted() } ?? [],
-            lastActivity: lastTs.map { Timestamp(milliseconds: $0) }, itemCount: r["itemCount"], preview: preview,
-            isLooseMatch: (r["loose"] as Int) == 1)
+            lastActivity: lastTs.map { Timestamp(milliseconds: $0) }, itemCount: r[10], preview: preview,
+            isLooseMatch: (r[13] as Int) == 1)
     }
 }
