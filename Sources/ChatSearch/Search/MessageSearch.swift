@@ -80,6 +80,9 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
 /// LIMIT n` with a keyset cursor: complete to the very first match, at index speed for chats
 /// and words of every size.
 public enum MessageSearch {
+    /// How many of the newest matches relevance order ranks (older ones follow newest first).
+    public static let relevanceCandidates = 2000
+
     /// Runs a search; any `text` is valid, only an unknown ``SearchOptions/chat`` throws ``SearchError``.
     public static func search(_ text: String, options: SearchOptions, in db: Database) throws -> SearchPage {
         let query = QueryParser.parse(text)
@@ -95,35 +98,52 @@ public enum MessageSearch {
         let limit = max(1, min(options.limit, 10_000))
         var ids: [Int64]
         var next: String? = nil
-        switch options.order {
-        case .newest:
-            var upper = compiled.maxRowid
-            if let c = options.cursor, c.hasPrefix("n"), let v = Int64(c.dropFirst()) { upper = min(upper, v) }
-            ids = try Int64.fetchAll(
+        // Newest-first matches strictly below `upper`: lazy, one page read whatever the word's frequency.
+        func newestPage(below upper: Int64, count: Int) throws -> [Int64] {
+            try Int64.fetchAll(
                 db.cachedStatement(
                     sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid DESC LIMIT ?"),
-                arguments: [compiled.match, upper, compiled.minRowid, limit + 1])
+                arguments: [compiled.match, upper, compiled.minRowid, count])
+        }
+        var cursor = options.cursor ?? ""
+        if options.order == .relevance, cursor.isEmpty { cursor = "r0" }
+        if cursor.hasPrefix("r"), let offset = Int(cursor.dropFirst()), offset >= 0 {
+            // Relevance over a bounded candidate set (PERF.md: scoring every match of a frequent
+            // word costs 0.1–4 s): the newest `relevanceCandidates` matches ranked by BM25 blended
+            // with recency, then every older match newest first — paging stays complete.
+            // bm25 is negative (more negative = better); dividing by a factor growing with age
+            // moves older items down. Text matches weigh more than link targets and file names.
+            let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM item")) ?? 0
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT rowid, bm25(itemFts, 10.0, 3.0, 0.0) / (1.0 + (? - rowid) / 32292000000000.0)
+                        FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid DESC LIMIT ?
+                        """),
+                arguments: [newest, compiled.match, compiled.maxRowid, compiled.minRowid, Self.relevanceCandidates + 1])
+            let more = rows.count > Self.relevanceCandidates
+            let candidates = rows.prefix(Self.relevanceCandidates).map { (id: $0[0] as Int64, score: $0[1] as Double) }
+            let ranked = candidates.sorted { ($0.score, -$0.id) < ($1.score, -$1.id) }.map(\.id)
+            ids = Array(ranked.dropFirst(offset).prefix(limit))
+            if offset + limit < ranked.count {
+                next = "r\(offset + limit)"
+            } else if more, let oldest = candidates.last?.id {
+                // Fill the page with the matches older than every candidate.
+                let room = limit - ids.count
+                var older = try newestPage(below: oldest, count: room + 1)
+                if older.count > room {
+                    older.removeLast()
+                    next = "n\(older.last ?? oldest)"
+                }
+                ids += older
+            }
+        } else {
+            var upper = compiled.maxRowid
+            if cursor.hasPrefix("n"), let v = Int64(cursor.dropFirst()) { upper = min(upper, v) }
+            ids = try newestPage(below: upper, count: limit + 1)
             if ids.count > limit {
                 ids.removeLast()
                 next = "n\(ids[ids.count - 1])"
-            }
-        case .relevance:
-            var offset = 0
-            if let c = options.cursor, c.hasPrefix("r"), let v = Int(c.dropFirst()), v >= 0 { offset = v }
-            // bm25 is negative (more negative = better); dividing by a factor growing with age
-            // moves older items down. Text matches weigh more than link targets and file names.
-            let newest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM item") ?? 0
-            ids = try Int64.fetchAll(
-                db,
-                sql: """
-                    SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ?
-                    ORDER BY bm25(itemFts, 10.0, 3.0, 0.0) / (1.0 + (? - rowid) / 32292000000000.0), rowid DESC
-                    LIMIT ? OFFSET ?
-                    """,
-                arguments: [compiled.match, compiled.maxRowid, compiled.minRowid, newest, limit + 1, offset])
-            if ids.count > limit {
-                ids.removeLast()
-                next = "r\(offset + limit)"
             }
         }
         let items = try ArchivedItem.fetch(ids, db)
