@@ -65,8 +65,8 @@ public final class ArchiveWriter {
         self.database = database
         self.batchSize = batchSize
         let count = try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
-        store = BatchStore(database: database, startedEmpty: count == 0, terms: terms)
         checkpointer = Checkpointer(path: database.path)
+        store = BatchStore(database: database, startedEmpty: count == 0, terms: terms, checkpointer: checkpointer)
     }
 
     deinit {
@@ -158,9 +158,25 @@ private final class Checkpointer: @unchecked Sendable {
     private let group = DispatchGroup()
     private let lock = NSLock()
     private var running = false
+    private var logFrames = 0
     private var connection: DatabaseQueue?
 
     init(path: String) { self.path = path }
+
+    /// Frames in the WAL at the last checkpoint. A WAL written continuously is never fully
+    /// copied back at the start of a transaction, so it never restarts: the writer checkpoints
+    /// itself between batches when this grows too large (most frames are copied already).
+    var walFrames: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return logFrames
+    }
+
+    func walRestarted() {
+        lock.lock()
+        logFrames = 0
+        lock.unlock()
+    }
 
     /// Starts a passive checkpoint unless one is running.
     func request() {
@@ -170,9 +186,12 @@ private final class Checkpointer: @unchecked Sendable {
         running = true
         queue.async(group: group) { [self] in
             if connection == nil { connection = try? DatabaseQueue(path: path) }
-            try? connection?.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+            let frames = try? connection?.writeWithoutTransaction { db in
+                try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)").map { $0[1] as Int }
+            }
             lock.lock()
             running = false
+            if let frames = frames ?? nil { logFrames = frames }
             lock.unlock()
         }
     }
@@ -316,11 +335,15 @@ private final class BatchStore: @unchecked Sendable {
     }
 
     private let terms: TermSet
+    private let checkpointer: Checkpointer
+    /// WAL frames (8 KiB pages) beyond which the writer checkpoints itself between batches.
+    private let walFrameLimit = 16_384
 
-    init(database: ArchiveDatabase, startedEmpty: Bool, terms: TermSet) {
+    init(database: ArchiveDatabase, startedEmpty: Bool, terms: TermSet, checkpointer: Checkpointer) {
         self.database = database
         self.startedEmpty = startedEmpty
         self.terms = terms
+        self.checkpointer = checkpointer
     }
 
     private var autocheckpointOff = false
@@ -338,6 +361,12 @@ private final class BatchStore: @unchecked Sendable {
             if !autocheckpointOff {
                 try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
                 autocheckpointOff = true
+            }
+            if checkpointer.walFrames > walFrameLimit {
+                // Copy back the little the background checkpoints left, so that this batch's
+                // transaction starts the WAL over instead of growing it.
+                try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+                checkpointer.walRestarted()
             }
             try database.writer.write { db in
                 var fts: [FTSOp] = []
