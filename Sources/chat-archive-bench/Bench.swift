@@ -24,6 +24,8 @@ struct Bench: ParsableCommand {
     @Option(help: "Work folder (default: a temporary one, removed afterwards).") var dir: String?
     @Flag(help: "Keep the work folder.") var keep = false
     @Flag(help: "Print JSON instead of a table.") var json = false
+    @Flag(inversion: .prefixedNo, help: "Also build the infix design we did not keep (an FTS5 trigram index of the texts) and measure it.")
+    var alternatives = true
     @Option(help: "Only write the generated corpus (JSON Lines) to this path, then exit.") var generate: String?
     @Flag(help: "With --dir: reuse the archive a kept run left there and measure queries only.") var reuse = false
     @Option(help: "With --dir and --reuse: run only this search, --repeats times (for profiling).") var query: String?
@@ -43,6 +45,7 @@ struct Bench: ParsableCommand {
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { if !keep && dir == nil { try? fm.removeItem(atPath: work) } }
         var report = BenchReport(messages: messages)
+        var alternativeIndex: DatabaseQueue? = nil
         if reuse, let dir, FileManager.default.fileExists(atPath: dir + "/archive.sqlite") {
             let archive = try Archive(path: dir + "/archive.sqlite")
             if let sql {
@@ -144,6 +147,30 @@ struct Bench: ParsableCommand {
         report.values["ingestRatio"] = ingestSeconds / baseSeconds
         report.note("ingest ratio", "\(fmt(ingestSeconds / baseSeconds))× the bare unicode61 build (target ≤ 1.5×)")
 
+        // 3b. The infix design not kept: a trigram index of every text (SQLite's own tokenizer).
+        if alternatives {
+            try baseQueue.writeWithoutTransaction { db in
+                try db.execute(sql: "CREATE VIRTUAL TABLE tri USING fts5(text, content='', tokenize='trigram')")
+            }
+            let t = Clock.now
+            for start in stride(from: 0, to: texts.count, by: 20_000) {
+                let end = min(texts.count, start + 20_000)
+                try baseQueue.write { db in
+                    let st = try db.makeStatement(sql: "INSERT INTO tri(rowid, text) VALUES (?, ?)")
+                    for j in start..<end { try st.execute(arguments: [j + 1, texts[j]]) }
+                }
+            }
+            let triSeconds = Clock.seconds(since: t)
+            let triBytes = try baseQueue.read { db in
+                try Int64.fetchOne(db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'tri%'") ?? 0
+            }
+            report.row("alternative: FTS5 trigram index of the texts (infix design not kept)", seconds: triSeconds,
+                       extra: "\(Int(Double(texts.count) / triSeconds)) msg/s, index \(Files.mb(triBytes)) MB (\(fmt(Double(triBytes) / Double(summary.textBytes)))× text) on top of the word index")
+            report.values["trigramSeconds"] = triSeconds
+            report.values["trigramBytes"] = Double(triBytes)
+            alternativeIndex = baseQueue
+        }
+
         // 4. Rebuild of the indexes (what a new analyser version costs).
         let t3 = Clock.now
         try archive.database.rebuildIndexes()
@@ -151,7 +178,7 @@ struct Bench: ParsableCommand {
         report.values["rebuildSeconds"] = Clock.seconds(since: t3)
 
         // 5. Queries.
-        try QueryBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
+        try QueryBench(archive: archive, repeats: repeats, seed: seed, trigram: alternativeIndex).run(into: &report)
 
         if json { print(report.json) } else { print(report.table) }
         if keep || dir != nil { FileHandle.standardError.write(Data("work folder: \(work)\n".utf8)) }

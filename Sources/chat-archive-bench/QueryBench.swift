@@ -7,6 +7,8 @@ struct QueryBench {
     let archive: Archive
     let repeats: Int
     let seed: UInt64
+    /// The trigram index of the texts (the infix design not kept), when built.
+    var trigram: DatabaseQueue? = nil
 
     struct Word {
         var term: String
@@ -82,6 +84,19 @@ struct QueryBench {
         try add("global, mid word", mid, chat: nil)
         try add("global, frequent word", frequent, chat: nil)
         try add("global, 3-letter infix/prefix", frequent, chat: nil, prefixLength: 3)
+        if let trigram, !frequent.isEmpty {
+            // The same 3-letter queries on the trigram index: ids only, no filters, no hydration.
+            let tri = try Latency.measure(repeats: repeats) { i in
+                let q = String(frequent[i % frequent.count].term.prefix(3))
+                return try trigram.read { db in
+                    try Int64.fetchAll(
+                        db, sql: "SELECT rowid FROM tri WHERE tri MATCH ? ORDER BY rowid DESC LIMIT 50",
+                        arguments: ["\"" + q + "\""]).count
+                }
+            }
+            let ours = try ours("", frequent, chat: nil, prefixLength: 3)
+            report.latencies.append(("3-letter infix: ours (full) vs trigram (ids)", ours, tri, "trigram"))
+        }
         try add("big chat, rare word", rare, chat: big)
         try add("big chat, frequent word", frequent, chat: big)
         try add("small chat, rare word", rare, chat: small)
