@@ -7,8 +7,16 @@ public struct IngestReport: Sendable, Hashable {
     public var itemsAdded = 0
     public var itemsUpdated = 0
     public var itemsUnchanged = 0
+    /// Items left out: bad records the importers skipped (``ImportIssue/Severity/skipped``,
+    /// by their ``ImportIssue/count``) and items the archive could not place. Warnings (records
+    /// kept) and stopped files do not count here.
     public var itemsSkipped = 0
-    /// Every bad record, with file and line or byte offset.
+    /// Problems that kept their record (U+FFFD, a repeated id, the previous item's time…).
+    public var warnings = 0
+    /// Files, zip entries or sources that stopped early (truncated JSON, binary data…) or
+    /// could not be read at all; what they held before the problem is kept.
+    public var filesStopped = 0
+    /// Every problem, with file and line or byte offset, and its severity.
     public var errors: [ImportIssue] = []
     /// The run stopped early (`--strict`, cancellation, or a fatal error in one source).
     public var stoppedEarly = false
@@ -30,7 +38,7 @@ public struct IngestProgress: Sendable {
 public struct IngestOptions: Sendable {
     /// `auto` (sniffed by content) or a format name.
     public var format: String
-    /// Stop at the first bad record.
+    /// Stop at the first problem of any severity (everything committed before it stays).
     public var strict: Bool
     public var importOptions: ImportOptions
     public init(format: String = "auto", strict: Bool = false, importOptions: ImportOptions = ImportOptions()) {
