@@ -55,6 +55,9 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         #expect(m.mentions == ["Vee": MentionTarget(memberSourceId: "300000000000000022")])
         #expect(m.quote == Quote(itemSourceId: "1206405132535849536", text: ""))
         #expect(m.file == FileRef(name: "boot.log", size: 5120, path: "dm.json_Files/boot-7F3A1.log"))
+        // Every attachment is kept, with its backslashes turned into slashes.
+        #expect(m.moreFiles == [FileRef(name: "dmesg.txt", size: 900, path: "dm.json_Files/dmesg-1A2B3.txt")])
+        #expect(m.files.map(\.name) == ["boot.log", "dmesg.txt"])
         #expect(m.content.type == .file)
         #expect(m.raw?.contains("dmesg.txt") == true)
         #expect(m.reactions == [Reaction(emoji: "👍", count: 2), Reaction(emoji: ":blobwave:", count: 1)])
@@ -219,4 +222,20 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         let md = DiscordMarkdown(input, users: [DiscordMarkdown.User(id: "1", names: ["Vee"])])
         #expect(md.pieces == expected, "\(name)")
     }
+}
+
+/// Media paths kept only inside the export (FORMATS.md §4 pitfall 2, §6 "path with ..").
+@Test(arguments: [
+    ("dm.json_Files\\boot-7F3A1.log", "dm.json_Files/boot-7F3A1.log"),
+    ("photos/./photo_1.jpg", "photos/photo_1.jpg"),
+    ("https://cdn.example.com/a.png", "https://cdn.example.com/a.png"),
+    ("../secret.txt", nil),
+    ("a/../../b", nil),
+    ("/etc/passwd", nil),
+    ("C:\\Users\\x.png", nil),
+    ("\\\\server\\share\\x.png", nil),
+    ("", nil),
+] as [(String, String?)])
+func exportRelativePaths(_ input: String, _ expected: String?) {
+    #expect(JSONField.relativePath(input) == expected)
 }
