@@ -48,8 +48,6 @@ enum IngestPipeline {
         case .simplex:
             sink.file = path
             try SimplexImporter().read(container, entries: detection.entries, into: sink)
-        default:
-            try readOther(detection, options: opts, into: sink)
         }
     }
 }
