@@ -113,3 +113,55 @@ mixed = [
     "[15.07.24, 10:00:00] Ana: last",
 ]
 write("mixed-styles/WhatsApp Chat with Ben.txt", mixed)
+
+# 6. Locale variants, one small chat each (FORMATS.md §2 "Variants"), and the day/month rules.
+V = "locale-variants/"
+write(V + "WhatsApp Chat with Old.txt", [
+    "03/07/2012 18:02: Ana: old phones wrote this",
+    "03/07/2012 18:03: Ben: with a colon after the time",
+    "14/07/2012 09:00: Ana: day first",
+])
+write(V + "WhatsApp Chat with Aino.txt", [
+    "3.7.2024 klo 18.02 - Aino: hei",
+    "3.7.2024 klo 18.05 - Eero: moi",
+    "13.7.2024 klo 9.00 - Aino: huomenta",
+])
+write(V + "WhatsApp Chat with Lucía.txt", [
+    "3/7/24, 9:05" + NBSP + "a." + NBSP + "m. - Lucía: buenos días",
+    "3/7/24, 9:10" + NBSP + "p." + NBSP + "m. - Pablo: buenas noches",
+    "13/7/24, 12:00" + NBSP + "p." + NBSP + "m. - Lucía: mediodía",
+])
+RLM = "\u200f"
+def arabic(s):
+    return "".join(chr(0x660 + int(c)) if c.isdigit() else c for c in s)
+write(V + "WhatsApp Chat with Sara.txt", [
+    arabic("3") + RLM + "/" + arabic("7") + RLM + "/" + arabic("2024") + "\u060c " + arabic("6:02") + " \u0645 - سارة: مرحبا",
+    arabic("3") + RLM + "/" + arabic("7") + RLM + "/" + arabic("2024") + "\u060c " + arabic("7:15") + " \u0635 - عمر: صباح الخير",
+    arabic("13") + RLM + "/" + arabic("7") + RLM + "/" + arabic("2024") + "\u060c " + arabic("9:00") + " \u0645 - سارة: تصبح على خير",
+])
+write(V + "WhatsApp Chat with Hanako.txt", [
+    "2024/07/03 午後6:02 - 花子: こんにちは",
+    "2024/07/03 午前9:15 - 太郎: おはよう",
+    "2024/07/13 午後12:30 - 花子: お昼",
+])
+write(V + "WhatsApp Chat with Somchai.txt", [
+    "3/7/2567 18:02 - สมชาย: สวัสดี",
+    "13/7/2567 09:00 - มานี: ผัดไทย",
+])
+# No component over 12: the first one goes down (12 -> 01) while the second goes up, so it is the day.
+write(V + "WhatsApp Chat with Dora.txt", [
+    "11/01/2024, 10:00 - Dora: a",
+    "12/01/2024, 10:00 - Ed: b",
+    "01/02/2024, 10:00 - Dora: c",
+])
+# iOS omitted kinds, with CRLF and LF line ends mixed in one file.
+kinds = [
+    "[03/07/2024, 18:02:11] Ana: " + LRM + "video omitted",
+    "[03/07/2024, 18:02:12] Ana: " + LRM + "sticker omitted",
+    "[03/07/2024, 18:02:13] Ben: " + LRM + "GIF omitted",
+    "[13/07/2024, 18:02:14] Ben: " + LRM + "Contact card omitted",
+]
+path = os.path.join(here, V + "WhatsApp Chat - Kinds/_chat.txt")
+os.makedirs(os.path.dirname(path), exist_ok=True)
+with open(path, "wb") as f:
+    f.write((kinds[0] + "\r\n" + kinds[1] + "\n" + kinds[2] + "\r\n" + kinds[3] + "\n").encode("utf-8"))

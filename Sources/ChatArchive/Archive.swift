@@ -63,56 +63,7 @@ public final class Archive: Sendable {
         _ paths: [String], options: IngestOptions = IngestOptions(), isCancelled: @escaping @Sendable () -> Bool = { false },
         progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) throws -> IngestReport {
-        let writer = try ArchiveWriter(database: database)
-        let sink = WriterSink(writer: writer, strict: options.strict, isCancelled: isCancelled, onProgress: progress)
-        var report = IngestReport()
-        var fatal: Error? = nil
-        for path in paths {
-            do {
-                try IngestPipeline.read(path, options: options, into: sink)
-            } catch let stop as WriterSink.StrictStop {
-                report.stoppedEarly = true
-                _ = stop
-                break
-            } catch is WriterSink.Cancelled {
-                report.stoppedEarly = true
-                break
-            } catch let e as ImportError {
-                // One source failed as a whole: report it, keep going with the others.
-                sink.issues.append(ImportIssue(e.location ?? SourceLocation(file: path), e.message))
-                if options.strict || paths.count == 1 { fatal = e }
-                report.stoppedEarly = true
-                if options.strict { break }
-            }
-        }
-        let itemsRead = sink.itemsRead
-        let summary = try writer.finish { done, total in
-            progress?(IngestProgress(file: "", bytesRead: done, totalBytes: total, itemsRead: itemsRead, isIndexing: true))
-        }
-        report.chats = summary.chats
-        report.itemsAdded = summary.itemsAdded
-        report.itemsUpdated = summary.itemsUpdated
-        report.itemsUnchanged = summary.itemsUnchanged
-        report.itemsSkipped = summary.itemsSkipped + sink.issues.count
-        report.errors = sink.issues
-        try recordSources(paths, options: options, report: report)
-        if let fatal, report.itemsAdded + report.itemsUpdated + report.itemsUnchanged == 0 {
-            throw fatal
-        }
-        return report
-    }
-
-    private func recordSources(_ paths: [String], options: IngestOptions, report: IngestReport) throws {
-        try database.writer.write { db in
-            for p in paths {
-                try db.execute(
-                    sql: "INSERT INTO ingestSource(path, format, ingestedAt, itemsAdded, itemsUpdated, itemsSkipped) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        p, IngestPipeline.formatName(of: p, forced: options.format), Int64(Date().timeIntervalSince1970 * 1000),
-                        report.itemsAdded, report.itemsUpdated, report.itemsSkipped,
-                    ])
-            }
-        }
+        try IngestPipeline.run(paths, options: options, database: database, isCancelled: isCancelled, progress: progress)
     }
 
     // MARK: Queries

@@ -70,16 +70,22 @@ public struct Quote: Sendable, Hashable {
     }
 }
 
-/// An attachment: its file name and size.
+/// An attachment: its file name and size, and where the export keeps it.
 public struct FileRef: Sendable, Hashable {
     /// The attachment's file name.
     public var name: String
     /// The size in bytes, when the source gives it.
     public var size: Int64?
+    /// The file's path relative to the export's root, `/`-separated (Telegram `photos/x.jpg`,
+    /// SimpleX `simplex_v1_files/x`, WhatsApp the media beside the chat text), or an `http(s)`
+    /// URL where the export only links it (DiscordChatExporter without media). `nil` when the
+    /// file was not exported, or its path was unsafe (`..`, absolute) and dropped.
+    public var path: String?
     /// Makes a file reference.
-    public init(name: String, size: Int64? = nil) {
+    public init(name: String, size: Int64? = nil, path: String? = nil) {
         self.name = name
         self.size = size
+        self.path = path
     }
 }
 
@@ -158,6 +164,16 @@ public struct Item: Sendable, Hashable {
     public var status: ItemStatus?
     /// The source record as it was read (a JSON line, WhatsApp lines, a row as JSON).
     public var raw: String?
+    /// The source gave only a zone-less wall-clock time (WhatsApp; Telegram without
+    /// `date_unixtime`): ``timestamp`` places it in the zone chosen at import (default UTC).
+    public var isFloating: Bool
+    /// For floating times, the wall-clock as the source wrote it, normalised to
+    /// `YYYY-MM-DDTHH:MM[:SS]` (seconds only when the source has them).
+    public var wallClock: String?
+    /// The source's time was missing or unreadable: ``timestamp`` is the previous item's.
+    public var isTimeUnknown: Bool
+    /// Attachments after the first one (``file``), in the source's order.
+    public var moreFiles: [FileRef]
 
     /// Makes an item; everything beyond ids, time, direction and content has a default.
     public init(
@@ -165,7 +181,8 @@ public struct Item: Sendable, Hashable {
         memberSourceId: String? = nil, senderName: String? = nil, content: MessageContent, markup: Markup = .simplex,
         mentions: [String: MentionTarget] = [:], quote: Quote? = nil, file: FileRef? = nil, reactions: [Reaction] = [],
         isEdited: Bool = false, isDeleted: Bool = false, isUnread: Bool = false, isPinned: Bool = false,
-        status: ItemStatus? = nil, raw: String? = nil
+        status: ItemStatus? = nil, raw: String? = nil, isFloating: Bool = false, wallClock: String? = nil,
+        isTimeUnknown: Bool = false, moreFiles: [FileRef] = []
     ) {
         self.chatSourceId = chatSourceId
         self.sourceId = sourceId
@@ -185,5 +202,12 @@ public struct Item: Sendable, Hashable {
         self.isPinned = isPinned
         self.status = status
         self.raw = raw
+        self.isFloating = isFloating
+        self.wallClock = wallClock
+        self.isTimeUnknown = isTimeUnknown
+        self.moreFiles = moreFiles
     }
+
+    /// Every attachment: ``file`` then ``moreFiles``.
+    public var files: [FileRef] { (file.map { [$0] } ?? []) + moreFiles }
 }

@@ -27,6 +27,8 @@ struct Bench: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Also build the infix design we did not keep (an FTS5 trigram index of the texts) and measure it.")
     var alternatives = true
     @Option(help: "Only write the generated corpus (JSON Lines) to this path, then exit.") var generate: String?
+    @Option(help: "Only write a generated Telegram Desktop result.json of --telegram-mb MiB to this path, then exit.") var generateTelegram: String?
+    @Option(help: "Size of the Telegram export --generate-telegram writes, in MiB.") var telegramMb = 2048
     @Flag(help: "With --dir: reuse the archive a kept run left there and measure queries only.") var reuse = false
     @Option(help: "With --dir and --reuse: run only this search, --repeats times (for profiling).") var query: String?
     @Option(help: "With --query: restrict it to this chat (source id).") var queryChat: String?
@@ -36,6 +38,10 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let fm = FileManager.default
+        if let generateTelegram {
+            print(try TelegramExportGenerator(seed: seed, targetBytes: Int64(telegramMb) << 20).write(to: generateTelegram))
+            return
+        }
         if let generate {
             let summary = try CorpusGenerator(seed: seed, messages: messages, chats: chats ?? max(20, messages / 100)).write(to: generate)
             print("\(summary.items) messages in \(summary.chats) chats, \(summary.textBytes) bytes of text → \(generate)")

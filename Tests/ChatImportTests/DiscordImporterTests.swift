@@ -54,7 +54,10 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
                 ]))
         #expect(m.mentions == ["Vee": MentionTarget(memberSourceId: "300000000000000022")])
         #expect(m.quote == Quote(itemSourceId: "1206405132535849536", text: ""))
-        #expect(m.file == FileRef(name: "boot.log", size: 5120))
+        #expect(m.file == FileRef(name: "boot.log", size: 5120, path: "dm.json_Files/boot-7F3A1.log"))
+        // Every attachment is kept, with its backslashes turned into slashes.
+        #expect(m.moreFiles == [FileRef(name: "dmesg.txt", size: 900, path: "dm.json_Files/dmesg-1A2B3.txt")])
+        #expect(m.files.map(\.name) == ["boot.log", "dmesg.txt"])
         #expect(m.content.type == .file)
         #expect(m.raw?.contains("dmesg.txt") == true)
         #expect(m.reactions == [Reaction(emoji: "👍", count: 2), Reaction(emoji: ":blobwave:", count: 1)])
@@ -83,7 +86,7 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
                 "300000000000000099": MentionTarget(memberSourceId: "300000000000000099"),
             ])
         #expect(m.content.type == .image)
-        #expect(m.file == FileRef(name: "photo.PNG", size: 204800))
+        #expect(m.file == FileRef(name: "photo.PNG", size: 204800, path: "https://cdn.discordapp.com/attachments/771230000000000042/1/photo.PNG"))
     }
 
     @Test func embedsStickersAndVoice() throws {
@@ -96,7 +99,7 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         #expect(item(sink, "1206406400000000000")?.content.text == "Wave")
         let voice = try #require(item(sink, "1206406600000000000"))
         #expect(voice.content.type == .voice)
-        #expect(voice.file == FileRef(name: "voice-message.ogg", size: 30000))
+        #expect(voice.file == FileRef(name: "voice-message.ogg", size: 30000, path: "dm.json_Files/voice-message-5C2D1.ogg"))
     }
 
     @Test func theOwnerNameMakesSentItems() throws {
@@ -172,7 +175,7 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
     @Test func repliesThreadsForwardsAndBackslashPaths() throws {
         let reply = try #require(item(sink, "1210000000000000107"))
         #expect(reply.quote == Quote(itemSourceId: "1210000000000000101", text: ""))
-        #expect(reply.file == FileRef(name: "clip-9F.mp4", size: 1000))
+        #expect(reply.file == FileRef(name: "clip-9F.mp4", size: 1000, path: "general_Files/clip-9F.mp4"))
         #expect(reply.content.type == .video)
         let thread = try #require(item(sink, "1210000000000000108"))
         #expect(thread.direction == .event)
@@ -219,4 +222,20 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         let md = DiscordMarkdown(input, users: [DiscordMarkdown.User(id: "1", names: ["Vee"])])
         #expect(md.pieces == expected, "\(name)")
     }
+}
+
+/// Media paths kept only inside the export (FORMATS.md §4 pitfall 2, §6 "path with ..").
+@Test(arguments: [
+    ("dm.json_Files\\boot-7F3A1.log", "dm.json_Files/boot-7F3A1.log"),
+    ("photos/./photo_1.jpg", "photos/photo_1.jpg"),
+    ("https://cdn.example.com/a.png", "https://cdn.example.com/a.png"),
+    ("../secret.txt", nil),
+    ("a/../../b", nil),
+    ("/etc/passwd", nil),
+    ("C:\\Users\\x.png", nil),
+    ("\\\\server\\share\\x.png", nil),
+    ("", nil),
+] as [(String, String?)])
+func exportRelativePaths(_ input: String, _ expected: String?) {
+    #expect(JSONField.relativePath(input) == expected)
 }

@@ -81,7 +81,8 @@ enum SimplexTestDatabase {
         INSERT INTO chat_items (chat_item_id, user_id, note_folder_id, item_sent, item_ts, created_at, item_content, item_text) VALUES
           (200, 1, 1, 1, '2025-06-19 10:00:00', '2025-06-19 10:00:00',
            '{"sndMsgContent":{"msgContent":{"type":"text","text":"remember milk"}}}', 'remember milk');
-        INSERT INTO files VALUES (3, 5121, 'photo.jpg', 'photo.jpg', 12345, NULL);
+        INSERT INTO files VALUES (3, 5121, 'photo.jpg', 'photo.jpg', 12345, NULL),
+          (4, 5124, 'voice_1.m4a', 'voice_1.m4a', 2048, x'00112233');
         INSERT INTO chat_item_mentions VALUES (1, 7, x'0A0B0C', 5120, 'me');
         INSERT INTO chat_item_reactions VALUES
           (1, x'01020304', x'BB', NULL, 7, NULL, '{"type":"emoji","emoji":"👍"}', 1),
@@ -186,7 +187,9 @@ enum SimplexTestDatabase {
 
         let photo = try #require(Self.item(sink, "5121"))
         #expect(photo.direction == .snd && photo.memberSourceId == "CgsM" && photo.status == .sent)
-        #expect(photo.content.type == .image && photo.file == FileRef(name: "photo.jpg", size: 12345))
+        #expect(photo.content.type == .image && photo.file == FileRef(name: "photo.jpg", size: 12345, path: "simplex_v1_files/photo.jpg"))
+        // A file encrypted on disk keeps its name only.
+        #expect(Self.item(sink, "5124")?.file == FileRef(name: "voice_1.m4a", size: 2048))
 
         let reply = try #require(Self.item(sink, "101"))
         #expect(reply.quote == Quote(itemSourceId: "100", text: "hi *there*"))

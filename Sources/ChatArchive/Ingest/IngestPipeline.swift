@@ -20,7 +20,7 @@ enum IngestPipeline {
         let detection = try FormatDetector.detect(path: path, forced: forced)
         let container = detection.container
         for refused in container.refusedEntries {
-            try sink.report(ImportIssue(SourceLocation(file: container.displayName(of: refused.name)), "skipped: \(refused.reason)"))
+            try sink.report(.fatal(SourceLocation(file: container.displayName(of: refused.name)), "skipped: \(refused.reason)"))
         }
         let opts = options.importOptions
         switch detection.format {
@@ -48,8 +48,6 @@ enum IngestPipeline {
         case .simplex:
             sink.file = path
             try SimplexImporter().read(container, entries: detection.entries, into: sink)
-        default:
-            try readOther(detection, options: opts, into: sink)
         }
     }
 }

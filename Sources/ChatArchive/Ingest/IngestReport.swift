@@ -11,9 +11,16 @@ public struct IngestReport: Sendable, Hashable {
     public var itemsUpdated = 0
     /// Items already archived exactly as read.
     public var itemsUnchanged = 0
-    /// Records not stored: bad records and records the writer refused.
+    /// Items left out: bad records the importers skipped (``ImportIssue/Severity/skipped``,
+    /// by their ``ImportIssue/count``) and items the archive could not place. Warnings (records
+    /// kept) and stopped files do not count here.
     public var itemsSkipped = 0
-    /// Every bad record, with file and line or byte offset.
+    /// Problems that kept their record (U+FFFD, a repeated id, the previous item's time…).
+    public var warnings = 0
+    /// Files, zip entries or sources that stopped early (truncated JSON, binary data…) or
+    /// could not be read at all; what they held before the problem is kept.
+    public var filesStopped = 0
+    /// Every problem, with file and line or byte offset, and its severity.
     public var errors: [ImportIssue] = []
     /// The run stopped early (`--strict`, cancellation, or a fatal error in one source).
     public var stoppedEarly = false
@@ -39,7 +46,7 @@ public struct IngestProgress: Sendable {
 public struct IngestOptions: Sendable {
     /// `auto` (sniffed by content) or a format name.
     public var format: String
-    /// Stop at the first bad record.
+    /// Stop at the first problem of any severity (everything committed before it stays).
     public var strict: Bool
     /// Options passed to the importers (time zone, owner name, …).
     public var importOptions: ImportOptions

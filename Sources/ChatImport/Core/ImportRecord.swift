@@ -33,14 +33,50 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A problem in an export: where, and what, in words a user can act on.
+/// A problem in an export: where, what, in words a user can act on, and what it cost.
 public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What a problem did to the import (FORMATS.md §6 levels).
+    public enum Severity: String, Sendable, Hashable, CaseIterable {
+        /// The record was kept, perhaps altered (U+FFFD for bad bytes, the previous item's
+        /// time, a repeated id whose first copy was kept, a guessed date order).
+        case warning
+        /// Records were left out (``ImportIssue/count`` of them); reading went on.
+        case skipped
+        /// A file, zip entry or whole source stopped here (truncated or invalid JSON, binary
+        /// data, no readable template, an unreadable export): what came before it is kept.
+        case fatal
+    }
+
     public var location: SourceLocation
     public var message: String
-    public init(_ location: SourceLocation, _ message: String) {
+    public var severity: Severity
+    /// How many records a ``Severity/skipped`` issue stands for (a chat without an id skips
+    /// all its messages); 0 for the other severities.
+    public var count: Int
+
+    /// An issue; `count` defaults to one record for ``Severity/skipped`` and none otherwise.
+    public init(_ location: SourceLocation, _ message: String, severity: Severity = .skipped, count: Int? = nil) {
         self.location = location
         self.message = message
+        self.severity = severity
+        self.count = count ?? (severity == .skipped ? 1 : 0)
     }
+
+    /// A record kept despite the problem.
+    public static func warning(_ location: SourceLocation, _ message: String) -> ImportIssue {
+        ImportIssue(location, message, severity: .warning)
+    }
+
+    /// `count` records left out.
+    public static func skipped(_ location: SourceLocation, _ message: String, count: Int = 1) -> ImportIssue {
+        ImportIssue(location, message, severity: .skipped, count: count)
+    }
+
+    /// A file or source that stopped here.
+    public static func fatal(_ location: SourceLocation, _ message: String) -> ImportIssue {
+        ImportIssue(location, message, severity: .fatal)
+    }
+
     public var description: String { "\(location): \(message)" }
 }
 
@@ -61,7 +97,8 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
 public protocol ImportSink: AnyObject {
     /// One chat, member or item.
     func emit(_ record: ImportRecord) throws
-    /// A bad record that was skipped. Throws to stop (strict mode).
+    /// A problem: a record kept with a warning, records skipped, or a file stopped (see
+    /// ``ImportIssue/Severity``). Throws to stop (strict mode).
     func report(_ issue: ImportIssue) throws
     /// Progress through the current source: bytes consumed of its total (when known).
     func progress(bytesRead: Int64, totalBytes: Int64?)
@@ -99,9 +136,18 @@ public struct ImportOptions: Sendable {
     public var timeZoneIdentifier: String?
     /// WhatsApp: the author name that is the archive's owner.
     public var ownerName: String?
-    public init(timeZoneIdentifier: String? = nil, ownerName: String? = nil) {
+    /// WhatsApp: the day/month order of the dates, when the file cannot tell (FORMATS.md §2).
+    public var dateOrder: WhatsAppDateOrder?
+    /// WhatsApp: the chat key (and name) instead of the one taken from the file name; re-imports
+    /// must use the same key for their ids to match.
+    public var chatKey: String?
+    public init(
+        timeZoneIdentifier: String? = nil, ownerName: String? = nil, dateOrder: WhatsAppDateOrder? = nil, chatKey: String? = nil
+    ) {
         self.timeZoneIdentifier = timeZoneIdentifier
         self.ownerName = ownerName
+        self.dateOrder = dateOrder
+        self.chatKey = chatKey
     }
 }
 

@@ -82,6 +82,7 @@ struct DiscordRun {
 
     mutating func read(_ container: any ExportContainer, entry: String, fileIndex: Int) throws {
         let file = container.displayName(of: entry)
+        let folder = entry.split(separator: "/").dropLast().joined(separator: "/")
         let reader = JSONStreamReader(try container.open(entry), elementPaths: ["messages[*]"])
         var guild: JSONValue?
         var channelValue: JSONValue?
@@ -95,20 +96,20 @@ struct DiscordRun {
                 switch event {
                 case .value(let path, _, let bytes, let at) where path == "guild" || path == "channel":
                     guard let v = try? JSONParser.parse(bytes) else {
-                        try sink.report(ImportIssue(location(at), "\(path) is not valid JSON"))
+                        try sink.report(.warning(location(at), "\(path) is not valid JSON"))
                         continue
                     }
                     if path == "guild" { guild = v } else { channelValue = v }
                 case .enter("messages", _, let at):
                     guard let channel = channelValue, let id = JSONField.idString(channel["id"]) else {
-                        try sink.report(ImportIssue(location(at), "no channel before the messages; not a DiscordChatExporter file"))
+                        try sink.report(.fatal(location(at), "no channel before the messages; not a DiscordChatExporter file"))
                         return
                     }
                     channelID = id
                     try openChannel(id: id, channel: channel, guild: guild)
                 case .element(_, _, let bytes, let at):
                     guard let channelID else { continue }
-                    try message(bytes, at: at, channelID: channelID, fileIndex: fileIndex, location: location(at))
+                    try message(bytes, at: at, channelID: channelID, fileIndex: fileIndex, folder: folder, location: location(at))
                     if reader.bytesRead - sinceProgress > 4 << 20 {
                         sinceProgress = reader.bytesRead
                         sink.progress(bytesRead: reader.bytesRead, totalBytes: reader.totalBytes)
@@ -117,11 +118,11 @@ struct DiscordRun {
                 }
             }
         } catch let e as JSONStreamError {
-            try sink.report(ImportIssue(SourceLocation(file: file, line: e.line, byteOffset: e.offset), e.message))
+            try sink.report(.fatal(SourceLocation(file: file, line: e.line, byteOffset: e.offset), e.message))
             return
         }
         if channelValue == nil {
-            try sink.report(ImportIssue(SourceLocation(file: file), "no channel: not a DiscordChatExporter file; skipped"))
+            try sink.report(.fatal(SourceLocation(file: file), "no channel: not a DiscordChatExporter file; skipped"))
         }
     }
 
@@ -161,39 +162,43 @@ struct DiscordRun {
         }
     }
 
-    private mutating func message(_ bytes: [UInt8], at: JSONStreamReader.Location, channelID: String, fileIndex: Int, location: SourceLocation) throws {
+    private mutating func message(
+        _ bytes: [UInt8], at: JSONStreamReader.Location, channelID: String, fileIndex: Int, folder: String, location: SourceLocation
+    ) throws {
         // Take the channel out while working on it, so that its id map is not copied.
         guard var c = channels.removeValue(forKey: channelID) else { return }
         defer { channels[channelID] = c }
         let m: JSONValue
         do { m = try JSONParser.parse(bytes) } catch {
-            try sink.report(ImportIssue(location, "message is not valid JSON: \(error.message); skipped"))
+            try sink.report(.skipped(location, "message is not valid JSON: \(error.message); skipped"))
             return
         }
         guard case .object = m, let id = JSONField.idString(m["id"]), !id.isEmpty else {
-            try sink.report(ImportIssue(location, "message without an id; skipped"))
+            try sink.report(.skipped(location, "message without an id; skipped"))
             return
         }
         if let content = m["content"], content.stringValue == nil, !content.isNull {
-            try sink.report(ImportIssue(location, "message \(id): content is not a string; skipped"))
+            try sink.report(.skipped(location, "message \(id): content is not a string; skipped"))
             return
         }
         // Dedupe: files run newest first, so an id already taken came from a newer (or the same) export.
         let previous = Int64(id).map { c.emitted[$0] } ?? c.otherIDs[id]
         if let previous {
             if previous == fileIndex {
-                try sink.report(ImportIssue(location, "message \(id) appears again in this file; the first copy was kept"))
+                try sink.report(.warning(location, "message \(id) appears again in this file; the first copy was kept"))
             }
             return
         }
         if let n = Int64(id) { c.emitted[n] = fileIndex } else { c.otherIDs[id] = fileIndex }
 
         var timestamp: Timestamp
+        var isTimeUnknown = false
         if let t = m["timestamp"]?.stringValue.flatMap({ Timestamp.parse($0) }) {
             timestamp = t
         } else {
             timestamp = c.lastTimestamp ?? Timestamp(milliseconds: 0)
-            try sink.report(ImportIssue(location, "message \(id) has no readable timestamp; it takes the previous message's time"))
+            isTimeUnknown = true
+            try sink.report(.warning(location, "message \(id) has no readable timestamp; it takes the previous message's time"))
         }
         c.lastTimestamp = timestamp
 
@@ -228,14 +233,24 @@ struct DiscordRun {
             if md.isFormatted { markup = .formatted(md.pieces) }
         }
 
-        var file: FileRef?
+        var files: [FileRef] = []
         let attachments = m["attachments"]?.arrayValue ?? []
-        if let first = attachments.first {
-            var name = first["fileName"]?.stringValue ?? ""
-            if name.isEmpty { name = JSONField.lastPathComponent(first["url"]?.stringValue ?? "") }
-            file = FileRef(name: name, size: JSONField.int(first["fileSizeBytes"]))
-            if !isSystem { content.type = Self.contentType(ofFile: name) }
+        for attachment in attachments {
+            let url = attachment["url"]?.stringValue ?? ""
+            var name = attachment["fileName"]?.stringValue ?? ""
+            if name.isEmpty { name = JSONField.lastPathComponent(url) }
+            // Media downloaded beside the JSON: the path is relative to the JSON file's folder.
+            // CDN links carry signed, expiring query parameters: keep the address without them.
+            let address = url.lowercased().hasPrefix("http") ? String(url.prefix { $0 != "?" && $0 != "#" }) : url
+            var path = address.isEmpty ? nil : JSONField.relativePath(address)
+            if let p = path, !p.lowercased().hasPrefix("http"), !folder.isEmpty { path = folder + "/" + p }
+            if !url.isEmpty, path == nil {
+                try sink.report(.warning(location, "message \(id): attachment path \"\(url)\" leaves the export folder; path dropped"))
+            }
+            files.append(FileRef(name: name, size: JSONField.int(attachment["fileSizeBytes"]), path: path))
         }
+        let file = files.first
+        if let file, !isSystem { content.type = Self.contentType(ofFile: file.name) }
         if let embed = (m["embeds"]?.arrayValue ?? []).first(where: { $0["title"] != nil || $0["description"] != nil }) {
             content.preview = LinkPreview(
                 uri: embed["url"]?.stringValue ?? "", title: embed["title"]?.stringValue ?? "",
@@ -273,13 +288,13 @@ struct DiscordRun {
             raw = valid
         } else {
             raw = String(decoding: bytes, as: UTF8.self)
-            try sink.report(ImportIssue(location, "message \(id) contains invalid UTF-8, read as U+FFFD"))
+            try sink.report(.warning(location, "message \(id) contains invalid UTF-8, read as U+FFFD"))
         }
         let item = Item(
             chatSourceId: c.sourceId, sourceId: id, timestamp: timestamp,
             direction: isSystem ? .event : isOwner ? .snd : .rcv, memberSourceId: author?.id, content: content,
             markup: markup, mentions: mentions, quote: quote, file: file, reactions: reactions, isEdited: isEdited,
-            isPinned: m["isPinned"]?.boolValue ?? false, raw: raw)
+            isPinned: m["isPinned"]?.boolValue ?? false, raw: raw, isTimeUnknown: isTimeUnknown, moreFiles: Array(files.dropFirst()))
         try sink.emit(.item(item))
     }
 

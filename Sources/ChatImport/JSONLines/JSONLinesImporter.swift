@@ -36,7 +36,7 @@ public struct JSONLinesImporter: ArchiveImporter {
                 continue
             }
             if String(validating: line.bytes, as: UTF8.self) == nil {
-                try sink.report(ImportIssue(location, "invalid UTF-8; the bad bytes were replaced by U+FFFD"))
+                try sink.report(.warning(location, "invalid UTF-8; the bad bytes were replaced by U+FFFD"))
             }
             let value: JSONValue
             do {

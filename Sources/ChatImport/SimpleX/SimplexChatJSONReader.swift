@@ -10,7 +10,7 @@ struct SimplexChatJSONReader {
     func read(_ root: JSONValue, into sink: any ImportSink) throws {
         let found = SimplexChatJSONReader.chats(in: root, userId: nil)
         if found.isEmpty {
-            try sink.report(ImportIssue(SourceLocation(file: displayName), "no SimpleX chat (chatInfo and chatItems) in this JSON"))
+            try sink.report(.fatal(SourceLocation(file: displayName), "no SimpleX chat (chatInfo and chatItems) in this JSON"))
         }
         for (chat, userId) in found {
             try readChat(chat, userId: userId ?? "1", sink)
@@ -48,7 +48,8 @@ struct SimplexChatJSONReader {
     private func readChat(_ chat: JSONValue, userId: String, _ sink: any ImportSink) throws {
         let location = SourceLocation(file: displayName)
         guard let (kind, info) = SimplexJSON.tagged(chat["chatInfo"]) else {
-            try sink.report(ImportIssue(location, "chatInfo is not a SimpleX ChatInfo; chat skipped"))
+            let count = chat["chatItems"]?.arrayValue?.count ?? 0
+            try sink.report(.skipped(location, "chatInfo is not a SimpleX ChatInfo; chat and its \(count) items skipped", count: count))
             return
         }
         let stats = chat["chatStats"]
@@ -97,7 +98,7 @@ struct SimplexChatJSONReader {
                         isFavorite: SimplexJSON.bool(folder["favorite"]),
                         isMarkedUnread: SimplexJSON.bool(stats?["unreadChat"] ?? folder["unread"]), source: SimplexImporter.formatName)))
         default:
-            try sink.report(ImportIssue(location, "chat of kind '\(kind)' has no messages to import; skipped"))
+            try sink.report(.warning(location, "chat of kind '\(kind)' has no messages to import; skipped"))
             return
         }
         var previous = Timestamp(milliseconds: 0)
@@ -128,16 +129,18 @@ struct SimplexChatJSONReader {
     private func makeItem(_ v: JSONValue, _ ctx: inout Context, previous: Timestamp, location: SourceLocation, _ sink: any ImportSink) throws -> Item? {
         let meta = v["meta"] ?? .object([])
         guard let itemId = SimplexJSON.idString(meta["itemId"]) else {
-            try sink.report(ImportIssue(location, "chat item without meta.itemId; skipped"))
+            try sink.report(.skipped(location, "chat item without meta.itemId; skipped"))
             return nil
         }
         let itemLocation = SourceLocation(file: displayName, record: "itemId \(itemId)")
         var timestamp = previous
+        var isTimeUnknown = false
         let tsText = meta["itemTs"]?.stringValue ?? meta["createdAt"]?.stringValue
         if let t = tsText.flatMap({ Timestamp.parse($0) }) {
             timestamp = t
         } else {
-            try sink.report(ImportIssue(itemLocation, "unreadable itemTs; using the previous item's time"))
+            isTimeUnknown = true
+            try sink.report(.warning(itemLocation, "unreadable itemTs; using the previous item's time"))
         }
 
         let dirTag = SimplexJSON.tagged(v["chatDir"])
@@ -168,7 +171,7 @@ struct SimplexChatJSONReader {
                 content = MessageContent(type: .event, text: itemText)
             }
         } else {
-            try sink.report(ImportIssue(itemLocation, "content is missing or unknown; keeping meta.itemText"))
+            try sink.report(.warning(itemLocation, "content is missing or unknown; keeping meta.itemText"))
         }
 
         var mentions: [String: MentionTarget] = [:]
@@ -192,7 +195,11 @@ struct SimplexChatJSONReader {
 
         var file: FileRef? = nil
         if let f = v["file"], let name = f["fileName"]?.stringValue {
-            file = FileRef(name: name, size: SimplexJSON.int(f["fileSize"]))
+            // `fileSource.filePath` names the stored file (in the app's files folder) unless it is encrypted.
+            let source = f["fileSource"]
+            let stored = (source?["cryptoArgs"]?.isNull ?? true) ? source?["filePath"]?.stringValue : nil
+            let path = stored.flatMap { JSONField.relativePath($0) }.map { $0.hasPrefix("simplex_v1_files/") ? $0 : "simplex_v1_files/" + $0 }
+            file = FileRef(name: name, size: SimplexJSON.int(f["fileSize"]), path: path)
         }
 
         let status = SimplexJSON.tagged(meta["itemStatus"]).map { SimplexJSON.status(tag: $0.tag) } ?? (unread: false, status: nil)
@@ -202,7 +209,7 @@ struct SimplexChatJSONReader {
             chatSourceId: ctx.chatId, sourceId: itemId, timestamp: timestamp, direction: direction, memberSourceId: memberId,
             content: content, markup: markup, mentions: mentions, quote: quote, file: file, reactions: reactions,
             isEdited: SimplexJSON.bool(meta["itemEdited"]), isDeleted: isDeleted, isUnread: status.unread,
-            status: sent ? status.status : nil, raw: v.jsonText)
+            status: sent ? status.status : nil, raw: v.jsonText, isTimeUnknown: isTimeUnknown)
     }
 
     private func notifications(_ settings: JSONValue?) -> NotificationMode {

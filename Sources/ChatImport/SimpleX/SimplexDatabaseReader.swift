@@ -304,11 +304,13 @@ struct SimplexDatabaseReader {
         let itemText: String = row["item_text"] ?? ""
 
         var timestamp = previous
+        var isTimeUnknown = false
         let tsText: String? = row["item_ts"] ?? row["created_at"]
         if let t = tsText.flatMap({ Timestamp.parse($0) }) {
             timestamp = t
         } else {
-            try sink.report(ImportIssue(location, "unreadable time \(tsText.map { "'\($0)'" } ?? "(none)"); using the previous item's time"))
+            isTimeUnknown = true
+            try sink.report(.warning(location, "unreadable time \(tsText.map { "'\($0)'" } ?? "(none)"); using the previous item's time"))
         }
 
         var direction: ItemDirection = sent ? .snd : .rcv
@@ -332,7 +334,7 @@ struct SimplexDatabaseReader {
                 content = MessageContent(type: .event, text: itemText)
             }
         } else {
-            try sink.report(ImportIssue(location, "item_content is missing or not valid JSON; keeping item_text"))
+            try sink.report(.warning(location, "item_content is missing or not valid JSON; keeping item_text"))
         }
 
         var memberId: String? = nil
@@ -366,7 +368,7 @@ struct SimplexDatabaseReader {
             content: content, markup: .simplex, mentions: try mentions(db, s, ctx, itemId), quote: quote,
             file: try file(db, s, itemId), reactions: try reactions(db, s, ctx, row["shared_msg_id"]),
             isEdited: flag(row["item_edited"]), isDeleted: isDeleted, isUnread: status.unread, status: sent ? status.status : nil,
-            raw: rawJSON(row))
+            raw: rawJSON(row), isTimeUnknown: isTimeUnknown)
     }
 
     private func quotedItemId(_ db: Database, _ s: Schema, _ ctx: ChatContext, _ shared: Data) throws -> String? {
@@ -394,9 +396,18 @@ struct SimplexDatabaseReader {
     private func file(_ db: Database, _ s: Schema, _ itemId: Int64) throws -> FileRef? {
         guard s.has("files", "chat_item_id"), s.has("files", "file_name") else { return nil }
         let stmt = try db.cachedStatement(
-            sql: "SELECT file_name, \(s.col("files", "f", "file_size")) FROM files f WHERE f.chat_item_id = ? ORDER BY f.rowid LIMIT 1")
+            sql: """
+                SELECT file_name, \(s.col("files", "f", "file_size")), \(s.col("files", "f", "file_path")),
+                       \(s.col("files", "f", "file_crypto_key"))
+                FROM files f WHERE f.chat_item_id = ? ORDER BY f.rowid LIMIT 1
+                """)
         guard let row = try Row.fetchOne(stmt, arguments: [itemId]), let name: String = row["file_name"] else { return nil }
-        return FileRef(name: name, size: row["file_size"])
+        // The stored file, under simplex_v1_files/, unless it is encrypted on disk (name only then).
+        var path: String? = nil
+        if let stored: String = row["file_path"], !stored.isEmpty, (row["file_crypto_key"] as DatabaseValue?)?.isNull ?? true {
+            path = JSONField.relativePath(stored).map { $0.hasPrefix("simplex_v1_files/") ? $0 : "simplex_v1_files/" + $0 }
+        }
+        return FileRef(name: name, size: row["file_size"], path: path)
     }
 
     private func reactions(_ db: Database, _ s: Schema, _ ctx: ChatContext, _ shared: Data?) throws -> [Reaction] {

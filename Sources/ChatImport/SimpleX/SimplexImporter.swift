@@ -78,7 +78,7 @@ public struct SimplexImporter: ArchiveImporter {
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            try sink.report(ImportIssue(SourceLocation(file: display, byteOffset: Int64(error.offset)), error.message))
+            try sink.report(.fatal(SourceLocation(file: display, byteOffset: Int64(error.offset)), error.message))
             return
         }
         try SimplexChatJSONReader(displayName: display).read(root, into: sink)

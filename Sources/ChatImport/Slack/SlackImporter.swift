@@ -54,7 +54,7 @@ public struct SlackImporter: ArchiveImporter {
         for usersFile in ["users.json", "org_users.json"] where names.contains(root + usersFile) {
             for (user, location) in try records(container, root + usersFile, sink: sink) {
                 guard let id = user["id"]?.stringValue else {
-                    try sink.report(ImportIssue(location, "user without an \"id\"; skipped"))
+                    try sink.report(.warning(location, "user without an \"id\"; skipped (its messages keep their user id)"))
                     continue
                 }
                 let profile = user["profile"]
@@ -81,7 +81,7 @@ public struct SlackImporter: ArchiveImporter {
         for list in SlackImporter.lists where names.contains(root + list.file) {
             for (record, location) in try records(container, root + list.file, sink: sink) {
                 guard let id = record["id"]?.stringValue else {
-                    try sink.report(ImportIssue(location, "conversation without an \"id\"; skipped"))
+                    try sink.report(.warning(location, "conversation without an \"id\"; skipped (its folder is read as an unlisted one)"))
                     continue
                 }
                 let name = record["name"]?.stringValue
@@ -124,7 +124,7 @@ public struct SlackImporter: ArchiveImporter {
         }
         for (folder, files) in folders.sorted(by: { $0.key < $1.key }) where !claimed.contains(folder) {
             try sink.report(
-                ImportIssue(
+                .warning(
                     SourceLocation(file: container.displayName(of: root + folder)),
                     "folder not listed in channels.json, groups.json, dms.json or mpims.json; read as a chat named after it"))
             try sink.emit(
@@ -138,7 +138,10 @@ public struct SlackImporter: ArchiveImporter {
     private func records(_ container: any ExportContainer, _ entry: String, sink: any ImportSink) throws -> [(
         JSONValue, SourceLocation
     )] {
-        try SlackConversationReader.elements(of: container, entry, sink: sink).records.map { ($0.value, $0.location) }
+        // Users and conversations are not items: a bad one is a warning, not a skipped item.
+        try SlackConversationReader.elements(of: container, entry, sink: sink, badElement: .warning).records.map {
+            ($0.value, $0.location)
+        }
     }
 }
 
@@ -176,7 +179,9 @@ struct SlackConversationReader {
     }
 
     /// Parses a JSON array file into its object elements; reports the file or elements that fail.
-    static func elements(of container: any ExportContainer, _ entry: String, sink: any ImportSink) throws -> (
+    static func elements(
+        of container: any ExportContainer, _ entry: String, sink: any ImportSink, badElement: ImportIssue.Severity = .skipped
+    ) throws -> (
         bytes: [UInt8], records: [(value: JSONValue, location: SourceLocation, range: Range<Int>)]
     ) {
         let file = container.displayName(of: entry)
@@ -184,13 +189,13 @@ struct SlackConversationReader {
         do {
             bytes = try container.readAll(entry)
         } catch {
-            try sink.report(ImportIssue(SourceLocation(file: file), "cannot read: \(error); skipped"))
+            try sink.report(.fatal(SourceLocation(file: file), "cannot read: \(error); skipped"))
             return ([], [])
         }
         let array = SlackJSONArray(bytes)
         if let e = array.error {
             let what = array.isArray ? e.message : e.message + "; file skipped"
-            try sink.report(ImportIssue(SourceLocation(file: file, line: e.line, byteOffset: Int64(e.offset)), what))
+            try sink.report(.fatal(SourceLocation(file: file, line: e.line, byteOffset: Int64(e.offset)), what))
         }
         var out: [(value: JSONValue, location: SourceLocation, range: Range<Int>)] = []
         for element in array.elements {
@@ -200,11 +205,11 @@ struct SlackConversationReader {
                 value = try JSONParser.parse(bytes[element.range])
             } catch {
                 let at = SourceLocation(file: file, line: element.line, byteOffset: Int64(element.range.lowerBound + error.offset))
-                try sink.report(ImportIssue(at, "\(error.message); element skipped"))
+                try sink.report(ImportIssue(at, "\(error.message); element skipped", severity: badElement))
                 continue
             }
             guard case .object = value else {
-                try sink.report(ImportIssue(location, "element is not a JSON object; skipped"))
+                try sink.report(ImportIssue(location, "element is not a JSON object; skipped", severity: badElement))
                 continue
             }
             out.append((value, location, element.range))
@@ -217,11 +222,11 @@ struct SlackConversationReader {
         let (bytes, records) = try SlackConversationReader.elements(of: container, entry, sink: sink)
         for (record, location, range) in records {
             guard let ts = record["ts"]?.stringValue, let timestamp = SlackConversationReader.timestamp(ts) else {
-                try sink.report(ImportIssue(location, "message without a valid \"ts\" (seconds.micros); skipped"))
+                try sink.report(.skipped(location, "message without a valid \"ts\" (seconds.micros); skipped"))
                 continue
             }
             guard seenTs.insert(ts).inserted else {
-                try sink.report(ImportIssue(location, "second message with ts \(ts) in this conversation; kept the first"))
+                try sink.report(.warning(location, "second message with ts \(ts) in this conversation; kept the first"))
                 continue
             }
             let raw = SlackConversationReader.rawText(record, bytes: bytes[range])
@@ -253,19 +258,23 @@ struct SlackConversationReader {
         var rich = SlackBlocks.render(m["blocks"], directory: directory)
             ?? SlackMrkdwn.parse(m["text"]?.stringValue ?? "", directory: directory)
         var contentType: ContentType = isEvent ? .event : .text
-        var file: FileRef?
-        if let first = m["files"]?.arrayValue?.first {
-            let mode = first["mode"]?.stringValue
+        // Slack exports link files (with tokens) rather than include them: names only, no paths.
+        var files: [FileRef] = []
+        for f in m["files"]?.arrayValue ?? [] {
+            let mode = f["mode"]?.stringValue
             if mode == "hidden_by_limit" {
-                file = FileRef(name: "(file unavailable)")
+                files.append(FileRef(name: "(file unavailable)"))
             } else if mode == "tombstone" {
-                file = FileRef(name: "(file deleted)")
+                files.append(FileRef(name: "(file deleted)"))
             } else {
-                let name = [first["name"]?.stringValue, first["title"]?.stringValue, first["id"]?.stringValue]
+                let name = [f["name"]?.stringValue, f["title"]?.stringValue, f["id"]?.stringValue]
                     .compactMap { $0 }.first { !$0.isEmpty } ?? "file"
-                file = FileRef(name: name, size: first["size"]?.numberValue.flatMap { Int64(exactly: $0.rounded(.towardZero)) })
+                files.append(FileRef(name: name, size: f["size"]?.numberValue.flatMap { Int64(exactly: $0.rounded(.towardZero)) }))
             }
-            if !isEvent { contentType = SlackConversationReader.contentType(mimetype: first["mimetype"]?.stringValue) }
+        }
+        let file = files.first
+        if let first = m["files"]?.arrayValue?.first, !isEvent {
+            contentType = SlackConversationReader.contentType(mimetype: first["mimetype"]?.stringValue)
         }
         var preview: LinkPreview?
         if let a = m["attachments"]?.arrayValue?.first {
@@ -300,7 +309,8 @@ struct SlackConversationReader {
             memberSourceId: isEvent || isTombstone ? nil : userId, senderName: isTombstone ? nil : senderName,
             content: MessageContent(type: contentType, text: text, preview: preview), markup: .formatted(rich.pieces),
             mentions: rich.mentions, quote: quote, file: file, reactions: reactions, isEdited: m["edited"] != nil,
-            isDeleted: isTombstone, isPinned: !(m["pinned_to"]?.arrayValue?.isEmpty ?? true), raw: raw)
+            isDeleted: isTombstone, isPinned: !(m["pinned_to"]?.arrayValue?.isEmpty ?? true), raw: raw,
+            moreFiles: Array(files.dropFirst()))
         try sink.emit(.item(item))
     }
 

@@ -39,6 +39,23 @@ enum JSONField {
         }
     }
 
+    /// A path relative to an export's root with `/` separators (`\` converted, `.` parts
+    /// dropped), or `nil` when it is empty, absolute, a drive path or climbs out with `..`.
+    /// `http(s)` URLs are kept as they are.
+    static func relativePath(_ path: String) -> String? {
+        let lower = path.lowercased()
+        if lower.hasPrefix("https://") || lower.hasPrefix("http://") { return path }
+        let head = Array(path.utf8.prefix(2))
+        let isDrive = head.count == 2 && head[1] == UInt8(ascii: ":")
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("\\"), !isDrive else { return nil }
+        var parts: [Substring] = []
+        for part in path.split(whereSeparator: { $0 == "/" || $0 == "\\" }) where part != "." {
+            if part == ".." { return nil }
+            parts.append(part)
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "/")
+    }
+
     /// The last component of a `/` or `\` separated path.
     static func lastPathComponent(_ path: String) -> String {
         let parts = path.split(whereSeparator: { $0 == "/" || $0 == "\\" })

@@ -122,7 +122,7 @@ struct TelegramFileReader {
             // File level: keep what was complete, say where it broke.
             if chat != nil { try finishChat() }
             try reportDuplicateSummary()
-            try sink.report(ImportIssue(SourceLocation(file: file, line: e.line, byteOffset: e.offset), e.message))
+            try sink.report(.fatal(SourceLocation(file: file, line: e.line, byteOffset: e.offset), e.message))
             return
         }
         try reportDuplicateSummary()
@@ -132,7 +132,7 @@ struct TelegramFileReader {
     private mutating func reportDuplicateSummary() throws {
         if duplicates > Self.reportedDuplicates {
             try sink.report(
-                ImportIssue(
+                .warning(
                     SourceLocation(file: file),
                     "\(duplicates - Self.reportedDuplicates) more messages repeated an id already read; the first copies were kept"
                 ))
@@ -143,7 +143,7 @@ struct TelegramFileReader {
     private mutating func value(path: String, key: String?, bytes: [UInt8], at: JSONStreamReader.Location) throws {
         if path == "personal_information" {
             guard let v = try? JSONParser.parse(bytes) else {
-                try sink.report(ImportIssue(location(at), "personal_information is not valid JSON; the owner is unknown"))
+                try sink.report(.warning(location(at), "personal_information is not valid JSON; the owner is unknown"))
                 return
             }
             if let uid = JSONField.idString(v["user_id"]) { ownerID = uid.hasPrefix("user") ? uid : "user" + uid }
@@ -155,7 +155,7 @@ struct TelegramFileReader {
         guard path == (c.path.isEmpty ? key : c.path + "." + key) else { return }
         let v: JSONValue
         do { v = try JSONParser.parse(bytes) } catch {
-            try sink.report(ImportIssue(location(at), "the chat's \(key) is not valid JSON: \(error.message)"))
+            try sink.report(.warning(location(at), "the chat's \(key) is not valid JSON: \(error.message)"))
             return
         }
         switch key {
@@ -225,7 +225,9 @@ struct TelegramFileReader {
             if c.id == nil {
                 if !c.pending.isEmpty {
                     try sink.report(
-                        ImportIssue(location(c.pending[0].at), "a chat without an id; its \(c.pending.count) messages were skipped"))
+                        .skipped(
+                            location(c.pending[0].at), "a chat without an id; its \(c.pending.count) messages were skipped",
+                            count: c.pending.count))
                 }
                 return
             }
@@ -254,6 +256,13 @@ struct TelegramFileReader {
         s.hasPrefix("(") && s.hasSuffix(")") && (s.contains("File") || s.contains("Photo")) && !s.contains("/")
     }
 
+    /// A media path relative to the export's root, or `nil` (reported) when it would leave it.
+    private func exportPath(_ path: String, id: Int64, at: JSONStreamReader.Location) throws -> String? {
+        if let safe = JSONField.relativePath(path) { return safe }
+        try sink.report(.warning(location(at), "message \(id): file path \"\(path)\" leaves the export folder; path dropped"))
+        return nil
+    }
+
     private mutating func message(_ bytes: [UInt8], at: JSONStreamReader.Location) throws {
         // Take the chat out while working on it, so that its id set and names are not copied.
         guard var c = chat else { return }
@@ -261,40 +270,45 @@ struct TelegramFileReader {
         defer { chat = c }
         let m: JSONValue
         do { m = try JSONParser.parse(bytes) } catch {
-            try sink.report(ImportIssue(location(at), "message is not valid JSON: \(error.message); skipped"))
+            try sink.report(.skipped(location(at), "message is not valid JSON: \(error.message); skipped"))
             return
         }
         guard case .object = m else {
-            try sink.report(ImportIssue(location(at), "message is not an object; skipped"))
+            try sink.report(.skipped(location(at), "message is not an object; skipped"))
             return
         }
         guard let id = JSONField.int(m["id"]) else {
-            try sink.report(ImportIssue(location(at), "message without an id; skipped"))
+            try sink.report(.skipped(location(at), "message without an id; skipped"))
             return
         }
         let text: TelegramText
         do { text = try TelegramText(message: m, ownerID: c.ownerID) } catch {
             guard case .wrongShape(let why) = error else { return }
-            try sink.report(ImportIssue(location(at), "message \(id): \(why); skipped"))
+            try sink.report(.skipped(location(at), "message \(id): \(why); skipped"))
             return
         }
         guard c.seen.insert(id) else {
             duplicates += 1
             if duplicates <= Self.reportedDuplicates {
-                try sink.report(ImportIssue(location(at), "message \(id) appears again in this chat; the first copy was kept"))
+                try sink.report(.warning(location(at), "message \(id) appears again in this chat; the first copy was kept"))
             }
             return
         }
 
         // Time.
         var timestamp: Timestamp
+        var wallClock: String?
+        var isTimeUnknown = false
         if let unix = JSONField.int(m["date_unixtime"]) {
             timestamp = Timestamp(seconds: unix)
         } else if let date = m["date"]?.stringValue, let wall = Timestamp.parse(date) {
+            // Only the exporting PC's wall clock: floating, placed in the chosen zone.
             timestamp = zone.instant(ofWallClock: wall)
+            wallClock = String(wall.rfc3339.prefix(19))
         } else {
             timestamp = c.lastTimestamp ?? Timestamp(milliseconds: 0)
-            try sink.report(ImportIssue(location(at), "message \(id) has no readable date; it takes the previous message's time"))
+            isTimeUnknown = true
+            try sink.report(.warning(location(at), "message \(id) has no readable date; it takes the previous message's time"))
         }
         c.lastTimestamp = timestamp
 
@@ -338,7 +352,9 @@ struct TelegramFileReader {
             if let photo = m["photo"]?.stringValue {
                 content.type = .image
                 let name = Self.isPlaceholder(photo) ? "" : JSONField.lastPathComponent(photo)
-                if !name.isEmpty { file = FileRef(name: name, size: JSONField.int(m["photo_file_size"])) }
+                if !name.isEmpty {
+                    file = FileRef(name: name, size: JSONField.int(m["photo_file_size"]), path: try exportPath(photo, id: id, at: at))
+                }
             } else if let path = m["file"]?.stringValue {
                 switch m["media_type"]?.stringValue {
                 case "video_file"?, "animation"?, "video_message"?: content.type = .video
@@ -346,8 +362,12 @@ struct TelegramFileReader {
                 default: content.type = .file
                 }
                 var name = m["file_name"]?.stringValue ?? ""
-                if name.isEmpty, !Self.isPlaceholder(path) { name = JSONField.lastPathComponent(path) }
-                if !name.isEmpty { file = FileRef(name: name, size: JSONField.int(m["file_size"])) }
+                let exported = !Self.isPlaceholder(path)
+                if name.isEmpty, exported { name = JSONField.lastPathComponent(path) }
+                if !name.isEmpty {
+                    file = FileRef(
+                        name: name, size: JSONField.int(m["file_size"]), path: exported ? try exportPath(path, id: id, at: at) : nil)
+                }
                 if content.type == .video || content.type == .voice { content.duration = JSONField.int(m["duration_seconds"]).map { Int($0) } }
             }
             if let poll = m["poll"] {
@@ -390,14 +410,14 @@ struct TelegramFileReader {
             raw = valid
         } else {
             raw = String(decoding: bytes, as: UTF8.self)
-            try sink.report(ImportIssue(location(at), "message \(id) contains invalid UTF-8, read as U+FFFD"))
+            try sink.report(.warning(location(at), "message \(id) contains invalid UTF-8, read as U+FFFD"))
         }
         let item = Item(
             chatSourceId: c.sourceId, sourceId: String(id), timestamp: timestamp, direction: direction,
             memberSourceId: sender, content: content,
             markup: pieces.isFormatted ? .formatted(pieces.pieces) : .plain,
             mentions: pieces.mentions, quote: quote, file: file, reactions: reactions, isEdited: isEdited,
-            raw: raw)
+            raw: raw, isFloating: wallClock != nil, wallClock: wallClock, isTimeUnknown: isTimeUnknown)
         try sink.emit(.item(item))
     }
 }

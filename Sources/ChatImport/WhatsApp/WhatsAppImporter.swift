@@ -74,9 +74,9 @@ public struct WhatsAppImporter: ArchiveImporter {
             throw ImportError("unknown time zone \"\(options.timeZoneIdentifier ?? "")\": give an IANA name such as Europe/Berlin, or seconds east of UTC")
         }
         let fileName = container.displayName(of: entry)
-        let key = chatKey ?? WhatsAppImporter.chatKey(container: container, entry: entry)
+        let key = chatKey ?? options.chatKey ?? WhatsAppImporter.chatKey(container: container, entry: entry)
         let survey = try WhatsAppSurvey(container, entry: entry)
-        guard let plan = try survey.plan(fileName: fileName, dateOrder: dateOrder, sink: sink) else { return }
+        guard let plan = try survey.plan(fileName: fileName, dateOrder: dateOrder ?? options.dateOrder, sink: sink) else { return }
 
         var ownerKey = options.ownerName.map(WhatsAppMessageBody.authorKey)
         if ownerKey == nil, plan.deletedByYouAuthors.count == 1 { ownerKey = plan.deletedByYouAuthors.first }
@@ -90,7 +90,8 @@ public struct WhatsAppImporter: ArchiveImporter {
         }
 
         var builder = WhatsAppItemBuilder(
-            chatKey: key, chatSourceId: chatSourceId, zone: zone, ownerKey: ownerKey, knownAuthors: Set(plan.authors))
+            chatKey: key, chatSourceId: chatSourceId, zone: zone, ownerKey: ownerKey, knownAuthors: Set(plan.authors),
+            mediaFolder: entry.split(separator: "/").dropLast().joined(separator: "/"))
         var file = try WhatsAppTextFile(container, entry: entry)
         var pending: WhatsAppPendingItem?
         var skipping = false
@@ -111,11 +112,11 @@ public struct WhatsAppImporter: ArchiveImporter {
                 sink.progress(bytesRead: read, totalBytes: total)
             }
             if line.isTruncated {
-                try sink.report(ImportIssue(location, "line longer than 64 MiB; skipped"))
+                try sink.report(.skipped(location, "line longer than 64 MiB; skipped"))
                 continue
             }
             if line.hadInvalidBytes {
-                try sink.report(ImportIssue(location, "invalid UTF-8 replaced by U+FFFD"))
+                try sink.report(.warning(location, "invalid UTF-8 replaced by U+FFFD"))
             }
             if let header = WhatsAppHeaderParser.parse(line.scalars), let order = plan.order(for: header.shape, line: line.number) {
                 try flush()
@@ -126,7 +127,7 @@ public struct WhatsAppImporter: ArchiveImporter {
                 else {
                     skipping = true
                     try sink.report(
-                        ImportIssue(
+                        .skipped(
                             location,
                             "impossible date or time under the template \(header.shape) read as \(order.rawValue); message skipped"))
                     continue
@@ -140,11 +141,11 @@ public struct WhatsAppImporter: ArchiveImporter {
                 p.raw.append(line.text)
                 pending = p
             } else if !skipping, !line.text.isEmpty {
-                try sink.report(ImportIssue(location, "text before the first message header; skipped"))
+                try sink.report(.skipped(location, "text before the first message header; skipped"))
             }
             if line.hasNUL {
                 try flush()
-                try sink.report(ImportIssue(location, "NUL byte: the file is binary from here on; stopped reading it"))
+                try sink.report(.fatal(location, "NUL byte: the file is binary from here on; stopped reading it"))
                 return
             }
         }
@@ -249,10 +250,16 @@ struct WhatsAppItemBuilder {
     let zone: FloatingTimeZone
     let ownerKey: String?
     let knownAuthors: Set<String>
+    /// The folder of the chat text inside the export, where attached media lie ("" at the root).
+    let mediaFolder: String
     /// How many items so far had each (chat, time, author, text) digest.
     private var seen: [String: Int] = [:]
 
-    init(chatKey: String, chatSourceId: String, zone: FloatingTimeZone, ownerKey: String?, knownAuthors: Set<String>) {
+    init(
+        chatKey: String, chatSourceId: String, zone: FloatingTimeZone, ownerKey: String?, knownAuthors: Set<String>,
+        mediaFolder: String = ""
+    ) {
+        self.mediaFolder = mediaFolder
         self.chatKey = chatKey
         self.chatSourceId = chatSourceId
         self.zone = zone
@@ -288,13 +295,19 @@ struct WhatsAppItemBuilder {
             authorKey = author
             written = ([text] + p.continuation).joined(separator: "\n")
             let body = WhatsAppMessageBody(written, ownerKey: ownerKey)
+            var file = body.file
+            if body.isFileIncluded, let name = file?.name, let path = JSONField.relativePath(name), !path.contains("/") {
+                file?.path = mediaFolder.isEmpty ? path : mediaFolder + "/" + path
+            }
             item = Item(
                 chatSourceId: chatSourceId, sourceId: "", timestamp: timestamp, direction: author == ownerKey ? .snd : .rcv,
                 memberSourceId: author, senderName: author,
                 content: MessageContent(type: body.contentType, text: body.text, preview: body.preview), markup: .simplex,
-                mentions: body.mentions, file: body.file, isEdited: body.isEdited, isDeleted: body.isDeleted)
+                mentions: body.mentions, file: file, isEdited: body.isEdited, isDeleted: body.isDeleted)
         }
         item.raw = p.raw.joined(separator: "\n")
+        item.isFloating = true
+        item.wallClock = wallClock
         item.sourceId = itemKey(wallClock: wallClock, author: authorKey, text: WhatsAppChars.parseView(written))
         return item
     }

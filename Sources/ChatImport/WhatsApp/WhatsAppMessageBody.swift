@@ -6,6 +6,8 @@ struct WhatsAppMessageBody: Equatable {
     var contentType: ContentType = .text
     var text: String
     var file: FileRef?
+    /// The file was exported with the chat (`FILE (file attached)`, `<attached: FILE>`), beside the text.
+    var isFileIncluded = false
     var preview: LinkPreview?
     var isEdited = false
     var isDeleted = false
@@ -44,6 +46,7 @@ struct WhatsAppMessageBody: Equatable {
             let name = String(firstClean.dropLast(suffix.count))
             contentType = WhatsAppMessageBody.contentType(ofFile: name)
             file = FileRef(name: name)
+            isFileIncluded = true
             self.text = rest
         } else if let prefix = WhatsAppPhrases.attachedPrefixes.first(where: { lowerFirst.hasPrefix($0) }),
             let close = firstView.firstIndex(of: ">")
@@ -52,6 +55,7 @@ struct WhatsAppMessageBody: Equatable {
             let name = String(firstClean.dropFirst(prefix.count).prefix(closeOffset - prefix.count))
             contentType = WhatsAppMessageBody.contentType(ofFile: name)
             file = FileRef(name: name)
+            isFileIncluded = true
             let caption = WhatsAppChars.trimmingSpaces(firstView[firstView.index(after: close)...])
             self.text = [caption, rest].filter { !$0.isEmpty }.joined(separator: "\n")
         } else if let (kind, type) = WhatsAppPhrases.omittedKinds.first(where: { lowerFirst.hasSuffix($0.0) }),

@@ -73,7 +73,7 @@ struct WhatsAppSurvey {
         let count = { (shape: WhatsAppHeaderShape) in self.stats[shape]?.lines.count ?? 0 }
         guard var locked = candidates.first else {
             try sink.report(
-                ImportIssue(
+                .fatal(
                     SourceLocation(file: fileName, line: 1),
                     "no WhatsApp message header (date, time, author) in the first 20 non-empty lines; not read"))
             return nil
@@ -125,7 +125,7 @@ struct WhatsAppSurvey {
             if monthFirst > dayFirst { return .monthDayYear }
             let lines = (s.firstOver12.prefix(3) + s.secondOver12.prefix(3)).map(String.init).joined(separator: ", ")
             try sink.report(
-                ImportIssue(
+                .fatal(
                     SourceLocation(file: fileName, line: firstLine),
                     "dates contradict each other on day/month order (lines \(lines)); not read: give the date order explicitly"
                 ))
@@ -139,7 +139,7 @@ struct WhatsAppSurvey {
         }
         let guess: WhatsAppDateOrder = shape.meridiem != .none && shape.dateSeparator == "/" ? .monthDayYear : .dayMonthYear
         try sink.report(
-            ImportIssue(
+            .warning(
                 SourceLocation(file: fileName, line: firstLine),
                 "cannot tell day from month in these dates; read them as \(guess.rawValue) (give the date order to override)"))
         return guess

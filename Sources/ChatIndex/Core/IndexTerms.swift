@@ -37,7 +37,10 @@ public struct ItemFlags: OptionSet, Sendable, Hashable {
     public static let pinned = ItemFlags(rawValue: 8)
     public static let hasLink = ItemFlags(rawValue: 16)
     public static let mentionsUser = ItemFlags(rawValue: 32)
+    /// The time was a zone-less wall clock placed in the zone chosen at import.
     public static let floatingTime = ItemFlags(rawValue: 64)
+    /// The source's time was missing or unreadable (the previous item's time is used).
+    public static let timeUnknown = ItemFlags(rawValue: 128)
 }
 
 extension ItemDirection {

@@ -64,6 +64,11 @@ enum Migrations {
                     sourceText TEXT,
                     fileName TEXT,
                     fileSize INTEGER,
+                    filePath TEXT,
+                    -- Attachments after the first: JSON [{"name","size","path"}].
+                    moreFiles TEXT,
+                    -- The source's zone-less wall-clock time, for floating times.
+                    wallClock TEXT,
                     previewUri TEXT,
                     previewTitle TEXT,
                     previewDescription TEXT,

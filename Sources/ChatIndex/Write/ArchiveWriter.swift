@@ -218,6 +218,8 @@ struct PreparedItem {
     let extra: String
     let flags: ItemFlags
     let reactions: String?
+    /// Attachments after the first, as JSON.
+    let moreFiles: String?
     let sourceText: String?
     /// Hash of everything but the database-assigned parts (sender, tags).
     let contentHash: StableHasher
@@ -234,16 +236,21 @@ struct PreparedItem {
         if item.isUnread { flags.insert(.unread) }
         if item.isPinned { flags.insert(.pinned) }
         if analyzed.hasLinkSpan || item.content.preview != nil { flags.insert(.hasLink) }
+        if item.isFloating { flags.insert(.floatingTime) }
+        if item.isTimeUnknown { flags.insert(.timeUnknown) }
         self.flags = flags
 
         var extraParts = analyzed.linkTargets
         if let p = item.content.preview { extraParts += [p.uri, p.title, p.description] }
         if let f = item.file { extraParts.append(f.name) }
+        extraParts += item.moreFiles.map(\.name)
         if let r = item.content.reason { extraParts.append(r) }
         let extra = extraParts.filter { !$0.isEmpty }.joined(separator: "\n")
         self.extra = extra
         let reactions = item.reactions.isEmpty ? nil : PreparedItem.reactionsJSON(item.reactions)
         self.reactions = reactions
+        let moreFiles = item.moreFiles.isEmpty ? nil : PreparedItem.filesJSON(item.moreFiles)
+        self.moreFiles = moreFiles
         sourceText = analyzed.displayText == item.content.text ? nil : item.content.text
 
         var h = StableHasher()
@@ -255,6 +262,9 @@ struct PreparedItem {
         h.combine(extra)
         h.combine(item.file?.name)
         h.combine(item.file?.size ?? -1)
+        h.combine(item.file?.path)
+        h.combine(moreFiles)
+        h.combine(item.wallClock)
         h.combine(Int64(item.content.duration ?? -1))
         h.combine(item.quote?.itemSourceId)
         h.combine(item.quote?.text)
@@ -263,6 +273,22 @@ struct PreparedItem {
         contentHash = h
         textTokens = TokenizedDocument(analyzed.displayText)
         extraTokens = extra.isEmpty ? nil : TokenizedDocument(extra)
+    }
+
+    static func filesJSON(_ files: [FileRef]) -> String {
+        var out = "["
+        for (k, f) in files.enumerated() {
+            if k > 0 { out += "," }
+            out += "{\"name\":"
+            JSONValue.writeString(f.name, to: &out)
+            if let size = f.size { out += ",\"size\":\(size)" }
+            if let path = f.path {
+                out += ",\"path\":"
+                JSONValue.writeString(path, to: &out)
+            }
+            out += "}"
+        }
+        return out + "]"
     }
 
     private static func reactionsJSON(_ r: [Reaction]) -> String {
@@ -555,8 +581,9 @@ private final class BatchStore: @unchecked Sendable {
             sql: """
                 INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, tags, flags, sourceText,
                                  fileName, fileSize, previewUri, previewTitle, previewDescription, duration, reason,
-                                 quoteSourceId, quoteText, reactions, status, contentHash, raw, pos)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 quoteSourceId, quoteText, reactions, status, contentHash, raw, pos,
+                                 filePath, moreFiles, wallClock)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(chatId, sourceId) DO NOTHING
                 """)
         var inserted = false
@@ -570,7 +597,7 @@ private final class BatchStore: @unchecked Sendable {
                     item.file?.size, item.content.preview?.uri, item.content.preview?.title,
                     item.content.preview?.description, item.content.duration, item.content.reason,
                     item.quote?.itemSourceId, item.quote?.text, prepared.reactions, item.status?.rawValue, hash, item.raw,
-                    pos,
+                    pos, item.file?.path, prepared.moreFiles, item.wallClock,
                 ])
                 try insert.execute()
                 inserted = db.changesCount > 0
@@ -614,7 +641,7 @@ private final class BatchStore: @unchecked Sendable {
                     UPDATE item SET ts = ?, dir = ?, memberId = ?, contentType = ?, text = ?, extra = ?, tags = ?, flags = ?,
                         sourceText = ?, fileName = ?, fileSize = ?, previewUri = ?, previewTitle = ?, previewDescription = ?,
                         duration = ?, reason = ?, quoteSourceId = ?, quoteText = ?, reactions = ?, status = ?,
-                        contentHash = ?, raw = ?
+                        contentHash = ?, raw = ?, filePath = ?, moreFiles = ?, wallClock = ?
                     WHERE id = ?
                     """)
             update.setUncheckedArguments([
@@ -622,7 +649,8 @@ private final class BatchStore: @unchecked Sendable {
                 prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name, item.file?.size,
                 item.content.preview?.uri, item.content.preview?.title, item.content.preview?.description,
                 item.content.duration, item.content.reason, item.quote?.itemSourceId, item.quote?.text,
-                prepared.reactions, item.status?.rawValue, hash, item.raw, id,
+                prepared.reactions, item.status?.rawValue, hash, item.raw, item.file?.path, prepared.moreFiles,
+                item.wallClock, id,
             ])
             try update.execute()
             if (old["ts"] as Int64) != item.timestamp.milliseconds { needsRenumber.insert(chat) }

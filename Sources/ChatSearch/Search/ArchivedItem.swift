@@ -40,12 +40,21 @@ public struct ArchivedItem: Sendable, Hashable {
     public var reactions: [Reaction]
     /// The delivery status of a sent item, when recorded.
     public var status: ItemStatus?
+    /// The time was a zone-less wall clock (WhatsApp) placed in the zone chosen at import.
+    public var isFloatingTime: Bool = false
+    /// For floating times, the wall clock as the source wrote it (`YYYY-MM-DDTHH:MM[:SS]`).
+    public var wallClock: String? = nil
+    /// The source's time was missing or unreadable (the previous item's time is shown).
+    public var isTimeUnknown: Bool = false
+    /// Attachments after the first (``file``).
+    public var moreFiles: [FileRef] = []
 
     static let selection = """
         item.id, chat.sourceId AS chatSourceId, item.sourceId, item.ts, item.dir, item.contentType, item.text, item.flags,
         item.fileName, item.fileSize, item.previewUri, item.previewTitle, item.previewDescription, item.duration,
         item.quoteSourceId, item.quoteText, item.reactions, item.status,
-        member.displayName AS memberName, member.localAlias AS memberAlias, member.isUser AS memberIsUser
+        member.displayName AS memberName, member.localAlias AS memberAlias, member.isUser AS memberIsUser,
+        item.filePath, item.moreFiles, item.wallClock
         FROM item JOIN chat ON chat.id = item.chatId LEFT JOIN member ON member.id = item.memberId
         """
 
@@ -63,7 +72,17 @@ public struct ArchivedItem: Sendable, Hashable {
         isDeleted = flags.contains(.deleted)
         isUnread = flags.contains(.unread)
         isPinned = flags.contains(.pinned)
-        if let f: String = row[8] { file = FileRef(name: f, size: row[9]) }
+        if let f: String = row[8] { file = FileRef(name: f, size: row[9], path: row[21]) }
+        isFloatingTime = flags.contains(.floatingTime)
+        isTimeUnknown = flags.contains(.timeUnknown)
+        wallClock = row[23]
+        moreFiles = []
+        if let m: String = row[22], let v = try? JSONParser.parse(Array(m.utf8)), let arr = v.arrayValue {
+            for x in arr {
+                guard let name = x["name"]?.stringValue else { continue }
+                moreFiles.append(FileRef(name: name, size: x["size"]?.numberValue.map { Int64($0) }, path: x["path"]?.stringValue))
+            }
+        }
         if let u: String = row[10] {
             preview = LinkPreview(uri: u, title: row[11] ?? "", description: row[12] ?? "")
         }

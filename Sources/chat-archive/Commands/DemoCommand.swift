@@ -29,6 +29,29 @@ struct DemoCommand: AsyncParsableCommand {
         ("has:link", "content filter"),
     ]
 
+    /// One sample per format, and a query that finds something in it.
+    struct Sample {
+        var format: String
+        var path: String
+        var query: String
+        /// Whether a chat id comes from this sample's format (importers prefix theirs).
+        func owns(_ chatId: String) -> Bool {
+            format == "jsonl" ? !["simplex:", "telegram:", "whatsapp:", "discord:", "slack:"].contains { chatId.hasPrefix($0) }
+                : chatId.hasPrefix(format + ":")
+        }
+    }
+
+    static let samples: [Sample] = [
+        Sample(format: "jsonl", path: "sample", query: "knafeh"),
+        Sample(format: "simplex", path: "simplex/android-group.json", query: "summit"),
+        Sample(format: "telegram", path: "telegram/single-chat", query: "Frankenjura"),
+        Sample(format: "whatsapp", path: "whatsapp/android-en-GB", query: "tomatoes"),
+        Sample(format: "discord", path: "discord/dm", query: "boots"),
+        Sample(format: "slack", path: "slack", query: "shed"),
+    ]
+
+    func pad(_ s: String) -> String { s + String(repeating: " ", count: max(1, 10 - s.count)) }
+
     func locateCorpus() throws -> String {
         let fm = FileManager.default
         var candidates: [String] = []
@@ -49,29 +72,50 @@ struct DemoCommand: AsyncParsableCommand {
             let path = dir.appendingPathComponent("demo.sqlite").path
             let archive = try Archive(path: path)
 
-            print(Terminal.bold("1. Ingest") + Terminal.dim("  (\(corpus))"))
+            print(Terminal.bold("1. Ingest one sample of each format") + Terminal.dim("  (\(corpus))"))
             let fm = FileManager.default
-            var sources: [String] = []
-            for sub in ["sample", "simplex", "telegram", "whatsapp", "discord", "slack"] {
-                let p = corpus + "/" + sub
-                guard fm.fileExists(atPath: p) else { continue }
-                if sub == "sample" {
+            var jsonl: [String] = []
+            for sample in DemoCommand.samples {
+                let p = corpus + "/" + sample.path
+                guard fm.fileExists(atPath: p) else {
+                    print("   " + pad(sample.format) + Terminal.dim("\(sample.path): not found"))
+                    continue
+                }
+                var paths = [p]
+                if sample.format == "jsonl" {
                     let files = (try? fm.contentsOfDirectory(atPath: p))?.filter { $0.hasSuffix(".jsonl") }.sorted() ?? []
-                    sources += files.map { p + "/" + $0 }
-                } else {
-                    sources += ((try? fm.contentsOfDirectory(atPath: p)) ?? []).sorted().filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") && !$0.hasSuffix(".py") }.map { p + "/" + $0 }
+                    paths = files.map { p + "/" + $0 }
+                    jsonl = paths
                 }
-            }
-            for s in sources {
                 do {
-                    let r = try await archive.ingest([s])
-                    print("   \(s.dropFirst(corpus.count + 1)): \(r.itemsAdded) added, \(r.itemsUpdated) updated, \(r.itemsUnchanged) unchanged, \(r.itemsSkipped) skipped")
+                    let r = try await archive.ingest(paths)
+                    var line = "\(sample.path): \(r.itemsAdded) added, \(r.itemsUpdated) updated"
+                    if !r.errors.isEmpty {
+                        let n = r.errors.count
+                        line += Terminal.dim("  (\(n) \(n == 1 ? "problem" : "problems") in the fixture, on purpose)")
+                    }
+                    print("   " + pad(sample.format) + line)
                 } catch {
-                    print("   \(s.dropFirst(corpus.count + 1)): \(Terminal.dim("\(error)"))")
+                    print("   " + pad(sample.format) + Terminal.dim("\(sample.path): \(error)"))
                 }
             }
-            let again = try await archive.ingest(Array(sources.filter { $0.contains("/sample/") }.suffix(1)))
-            print("   re-ingesting the latest sample export: \(again.itemsAdded) added, \(again.itemsUpdated) updated, \(again.itemsUnchanged) unchanged")
+            if let latest = jsonl.last {
+                let again = try await archive.ingest([latest])
+                print("   re-ingesting \(latest.dropFirst(corpus.count + 1)): \(again.itemsAdded) added, \(again.itemsUpdated) updated, \(again.itemsUnchanged) unchanged")
+            }
+
+            print("\n" + Terminal.bold("   One hit from each format"))
+            for sample in DemoCommand.samples {
+                let page = try await archive.search(sample.query, options: SearchOptions(limit: 50))
+                let hit = page.hits.first { sample.owns($0.item.chatId) }
+                let label = pad(sample.format) + Terminal.bold(sample.query) + "  "
+                guard let hit else {
+                    print("   " + label + Terminal.dim("no match"))
+                    continue
+                }
+                let sender = hit.item.sender.map { Terminal.cyan($0) + ": " } ?? ""
+                print("   " + label + sender + HumanFormat.oneLine(Terminal.highlighted(hit.item.text, ranges: hit.ranges), max: 90))
+            }
 
             print("\n" + Terminal.bold("2. Chat list") + Terminal.dim("  (chat-archive chats)"))
             for r in try await archive.chats(limit: 12) { print("   " + HumanFormat.chatRow(r).replacingOccurrences(of: "\n", with: "\n   ")) }

@@ -11,13 +11,24 @@ struct IngestCommand: AsyncParsableCommand {
     @Option(help: "auto, jsonl, simplex, telegram, whatsapp, discord or slack.")
     var format = "auto"
 
-    @Option(help: "Time zone for formats with floating local times (an IANA name such as Europe/Berlin).")
+    @Option(
+        help: "Time zone for formats with floating local times (WhatsApp, old Telegram): an IANA name such as Europe/Berlin, UTC, or an offset such as +01:00. Default UTC.")
     var timezone: String?
 
-    @Option(help: "WhatsApp: the author name that is you.")
+    @Option(help: "WhatsApp, Discord, Slack: the author name that is you.")
     var me: String?
 
-    @Flag(help: "Stop at the first bad record (everything stored before it stays).")
+    @Option(
+        name: .customLong("date-order"),
+        help: "WhatsApp: the day/month order of the dates when the file cannot tell: dmy, mdy or ymd.")
+    var dateOrder: String?
+
+    @Option(
+        name: .customLong("chat-name"),
+        help: "WhatsApp: the chat's name and key instead of the one from the file name (use the same one when re-importing).")
+    var chatName: String?
+
+    @Flag(help: "Stop at the first problem, warnings included (everything stored before it stays).")
     var strict = false
 
     @Argument(help: "Export files, folders or zips.")
@@ -27,7 +38,32 @@ struct IngestCommand: AsyncParsableCommand {
         guard format == "auto" || ["jsonl", "simplex", "telegram", "whatsapp", "discord", "slack"].contains(format) else {
             throw ValidationError("unknown --format \(format)")
         }
-        if let tz = timezone, TimeZone(identifier: tz) == nil { throw ValidationError("unknown time zone \(tz)") }
+        if let tz = timezone, !Self.isZone(tz) {
+            throw ValidationError("unknown time zone \(tz) (give an IANA name such as Europe/Berlin, UTC, or an offset such as +01:00)")
+        }
+        if let d = dateOrder, Self.dateOrder(d) == nil { throw ValidationError("unknown --date-order \(d) (expected dmy, mdy or ymd)") }
+        if let c = chatName, c.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--chat-name is empty") }
+    }
+
+    /// `dmy`, `mdy`, `ymd` (or the long names) as a date order.
+    static func dateOrder(_ s: String) -> WhatsAppDateOrder? {
+        switch s.lowercased() {
+        case "dmy", "daymonthyear": .dayMonthYear
+        case "mdy", "monthdayyear": .monthDayYear
+        case "ymd", "yearmonthday": .yearMonthDay
+        default: nil
+        }
+    }
+
+    /// An IANA zone, `UTC`/`Z`, seconds east of UTC, or `±HH:MM`, as the importers accept them.
+    static func isZone(_ s: String) -> Bool {
+        if s == "UTC" || s == "Z" || TimeZone(identifier: s) != nil { return true }
+        if let seconds = Int(s) { return abs(seconds) <= 18 * 3600 }
+        let b = Array(s.utf8)
+        guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":"),
+            let h = Int(String(decoding: b[1..<3], as: UTF8.self)), let m = Int(String(decoding: b[4..<6], as: UTF8.self))
+        else { return false }
+        return h <= 18 && m < 60
     }
 
     func run() async throws {
@@ -38,7 +74,9 @@ struct IngestCommand: AsyncParsableCommand {
             let report = try await archive.ingest(
                 paths,
                 options: IngestOptions(
-                    format: format, strict: strict, importOptions: ImportOptions(timeZoneIdentifier: timezone, ownerName: me))
+                    format: format, strict: strict,
+                    importOptions: ImportOptions(
+                        timeZoneIdentifier: timezone, ownerName: me, dateOrder: dateOrder.flatMap(Self.dateOrder), chatKey: chatName))
             ) { p in bar.update(p) }
             bar.finish()
             let elapsed = Date().timeIntervalSince(started)
@@ -50,6 +88,8 @@ struct IngestCommand: AsyncParsableCommand {
                     o.field("itemsUpdated", report.itemsUpdated)
                     o.field("itemsUnchanged", report.itemsUnchanged)
                     o.field("itemsSkipped", report.itemsSkipped)
+                    o.field("warnings", report.warnings)
+                    o.field("filesStopped", report.filesStopped)
                     o.field("errors", array: {
                         for e in report.errors {
                             o.object {
@@ -58,6 +98,7 @@ struct IngestCommand: AsyncParsableCommand {
                                 if let b = e.location.byteOffset { o.field("byteOffset", b) }
                                 if let r = e.location.record { o.field("record", r) }
                                 o.field("message", e.message)
+                                o.field("severity", e.severity.rawValue)
                             }
                         }
                     })
@@ -65,12 +106,16 @@ struct IngestCommand: AsyncParsableCommand {
                 }
                 print(o.text)
             } else {
-                for e in report.errors.prefix(50) { Terminal.eprint("warning: \(e)") }
+                for e in report.errors.prefix(50) {
+                    let label = e.severity == .warning ? "warning" : e.severity == .skipped ? "skipped" : "error"
+                    Terminal.eprint("\(label): \(e)")
+                }
                 if report.errors.count > 50 { Terminal.eprint("… and \(report.errors.count - 50) more problems") }
                 let total = report.itemsAdded + report.itemsUpdated + report.itemsUnchanged
                 print(
                     "\(report.chats) chats, \(report.itemsAdded) items added, \(report.itemsUpdated) updated, "
-                        + "\(report.itemsUnchanged) unchanged, \(report.itemsSkipped) skipped"
+                        + "\(report.itemsUnchanged) unchanged, \(report.itemsSkipped) skipped, \(report.warnings) warnings"
+                        + (report.filesStopped > 0 ? ", \(report.filesStopped) files stopped early" : "")
                         + String(format: " in %.1f s (%.0f items/s)", elapsed, Double(total) / max(elapsed, 0.001)))
                 if report.stoppedEarly { print(strict ? "stopped at the first bad record (--strict)" : "some sources stopped early; see the warnings") }
                 print("archive: \(global.archivePath)")

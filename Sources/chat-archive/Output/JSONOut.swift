@@ -96,8 +96,25 @@ extension JSONOut {
                 field("file", object: {
                     self.field("name", f.name)
                     self.field("size", f.size)
+                    if let path = f.path { self.field("path", path) }
                 })
             }
+            if !i.moreFiles.isEmpty {
+                field("moreFiles", array: {
+                    for f in i.moreFiles {
+                        self.object {
+                            self.field("name", f.name)
+                            self.field("size", f.size)
+                            if let path = f.path { self.field("path", path) }
+                        }
+                    }
+                })
+            }
+            if i.isFloatingTime {
+                field("floatingTime", true)
+                if let w = i.wallClock { field("wallClock", w) }
+            }
+            if i.isTimeUnknown { field("timeUnknown", true) }
             if let p = i.preview {
                 field("preview", object: {
                     self.field("uri", p.uri)

@@ -1,0 +1,82 @@
+import ChatImport
+import ChatIndex
+import Foundation
+import GRDB
+
+extension IngestPipeline {
+    /// Runs an ingest of `paths` into `database` and reports it with honest counts: skipped
+    /// items are only the records left out, warnings and stopped files are counted apart.
+    ///
+    /// This is the body of ``Archive/ingestSync(_:options:isCancelled:progress:)``.
+    static func run(
+        _ paths: [String], options: IngestOptions, database: ArchiveDatabase, isCancelled: @escaping @Sendable () -> Bool = { false },
+        progress: (@Sendable (IngestProgress) -> Void)? = nil
+    ) throws -> IngestReport {
+        let writer = try ArchiveWriter(database: database)
+        let sink = WriterSink(writer: writer, strict: options.strict, isCancelled: isCancelled, onProgress: progress)
+        var report = IngestReport()
+        var fatal: Error? = nil
+        for path in paths {
+            do {
+                try read(path, options: options, into: sink)
+            } catch is WriterSink.StrictStop {
+                report.stoppedEarly = true
+                break
+            } catch is WriterSink.Cancelled {
+                report.stoppedEarly = true
+                break
+            } catch let e as ImportError {
+                // One source failed as a whole: report it, keep going with the others.
+                sink.issues.append(.fatal(e.location ?? SourceLocation(file: path), e.message))
+                if options.strict || paths.count == 1 { fatal = e }
+                report.stoppedEarly = true
+                if options.strict { break }
+            }
+        }
+        let itemsRead = sink.itemsRead
+        let summary = try writer.finish { done, total in
+            progress?(IngestProgress(file: "", bytesRead: done, totalBytes: total, itemsRead: itemsRead, isIndexing: true))
+        }
+        report.chats = summary.chats
+        report.itemsAdded = summary.itemsAdded
+        report.itemsUpdated = summary.itemsUpdated
+        report.itemsUnchanged = summary.itemsUnchanged
+        report.count(sink.issues, writerSkipped: summary.itemsSkipped)
+        try recordSources(paths, options: options, report: report, database: database)
+        if let fatal, report.itemsAdded + report.itemsUpdated + report.itemsUnchanged == 0 {
+            throw fatal
+        }
+        return report
+    }
+
+    private static func recordSources(_ paths: [String], options: IngestOptions, report: IngestReport, database: ArchiveDatabase) throws {
+        try database.writer.write { db in
+            for p in paths {
+                try db.execute(
+                    sql: "INSERT INTO ingestSource(path, format, ingestedAt, itemsAdded, itemsUpdated, itemsSkipped) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        p, formatName(of: p, forced: options.format), Int64(Date().timeIntervalSince1970 * 1000),
+                        report.itemsAdded, report.itemsUpdated, report.itemsSkipped,
+                    ])
+            }
+        }
+    }
+}
+
+extension IngestReport {
+    /// Sets ``errors`` and the counts by severity: skipped records (plus the items the writer
+    /// could not place) in ``itemsSkipped``, ``warnings``, ``filesStopped``.
+    mutating func count(_ issues: [ImportIssue], writerSkipped: Int) {
+        errors = issues
+        itemsSkipped = writerSkipped
+        warnings = 0
+        filesStopped = 0
+        for issue in issues {
+            switch issue.severity {
+            case .warning: warnings += 1
+            case .skipped: itemsSkipped += issue.count
+            case .fatal: filesStopped += 1
+            }
+        }
+    }
+}
