@@ -283,11 +283,14 @@ typedef struct {
     const cchaticu_matcher *m;
     void *ctx;
     cchaticu_token_fn fn;
+    cchaticu_match_fn positioned;
+    int32_t position;
 } match_call;
 
 static int32_t match_token(void *c, int32_t flags, const uint8_t *t, int32_t n, int32_t s, int32_t e) {
     match_call *mc = c;
     const cchaticu_matcher *m = mc->m;
+    if (!(flags & CCHATICU_TOKEN_COLOCATED)) mc->position++;
     int hit = vocab_contains(&m->words, t, n);
     for (int32_t p = 0; !hit && p < m->prefixes.arenaLen;) {
         int32_t k = m->prefixes.arena[p];
@@ -295,12 +298,20 @@ static int32_t match_token(void *c, int32_t flags, const uint8_t *t, int32_t n, 
         p += k + 1;
     }
     if (!hit) return 0;
+    if (mc->positioned) return mc->positioned(mc->ctx, mc->position < 0 ? 0 : mc->position, t, n, s, e);
     return mc->fn(mc->ctx, flags & CCHATICU_TOKEN_COLOCATED, t, n, s, e);
 }
 
 int32_t cchaticu_matcher_run(const cchaticu_matcher *m, const uint8_t *text, int32_t len, void *ctx,
                              cchaticu_token_fn fn) {
     if (!m || !fn) return -1;
-    match_call mc = {m, ctx, fn};
+    match_call mc = {m, ctx, fn, NULL, -1};
+    return chat_analyse_on_thread(text ? text : (const uint8_t *)"", len, CCHATICU_MODE_DOCUMENT, &mc, match_token);
+}
+
+int32_t cchaticu_matcher_find(const cchaticu_matcher *m, const uint8_t *text, int32_t len, void *ctx,
+                              cchaticu_match_fn fn) {
+    if (!m || !fn) return -1;
+    match_call mc = {m, ctx, NULL, fn, -1};
     return chat_analyse_on_thread(text ? text : (const uint8_t *)"", len, CCHATICU_MODE_DOCUMENT, &mc, match_token);
 }

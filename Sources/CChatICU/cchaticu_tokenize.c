@@ -448,15 +448,11 @@ static void ascii_words(chat_analyser *A, int32_t a, int32_t b) {
     }
 }
 
-// Runs the word-break iterator over text[a, b), which holds no character of a script without spaces.
-static void process_words(chat_analyser *A, int32_t a, int32_t b) {
+static int is_ascii_space(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// ICU's word-break iterator over text[a, b).
+static void icu_words(chat_analyser *A, int32_t a, int32_t b) {
     const uint8_t *t = A->text;
-    int32_t i = a;
-    while (i < b && t[i] < 0x80 && !is_ascii_alnum(t[i]) && t[i] != '#' && t[i] != '@' && t[i] != '_') i++;
-    if (i == b) return;
-    int32_t k = i;
-    while (k < b && t[k] < 0x80) k++;
-    if (k == b) { ascii_words(A, i, b); return; }
     UErrorCode err = U_ZERO_ERROR;
     utext_openUTF8(&A->ut, (const char *)t + a, b - a, &err);
     ubrk_setUText(A->brk, &A->ut, &err);
@@ -467,6 +463,35 @@ static void process_words(chat_analyser *A, int32_t a, int32_t b) {
         int isWord = ubrk_getRuleStatus(A->brk) >= UBRK_WORD_NONE_LIMIT;
         process_segment(A, a + s, a + e, isWord, &hashAt, &lastWordEnd);
         s = e;
+    }
+}
+
+// Word segments of text[a, b), which holds no character of a script without spaces.
+static void process_words(chat_analyser *A, int32_t a, int32_t b) {
+    const uint8_t *t = A->text;
+    int32_t i = a;
+    while (i < b && t[i] < 0x80 && !is_ascii_alnum(t[i]) && t[i] != '#' && t[i] != '@' && t[i] != '_') i++;
+    if (i == b) return;
+    // ASCII white space is a word boundary on both sides (UAX #29 joins nothing across it, and
+    // the '#' sigil needs its word right after it), so the text splits there into spans whose
+    // pieces are all ASCII, analysed without ICU, and spans with other characters, given to ICU.
+    int32_t spanStart = a, spanAscii = -1;
+    i = a;
+    while (i < b && !A->rc) {
+        int32_t p = i;
+        int ascii = 1;
+        while (p < b && !is_ascii_space(t[p])) { ascii &= t[p] < 0x80; p++; }
+        int32_t q = p;
+        while (q < b && is_ascii_space(t[q])) q++;
+        if (spanAscii >= 0 && ascii != spanAscii) {
+            if (spanAscii) ascii_words(A, spanStart, i); else icu_words(A, spanStart, i);
+            spanStart = i;
+        }
+        spanAscii = ascii;
+        i = q;
+    }
+    if (!A->rc && spanAscii >= 0) {
+        if (spanAscii) ascii_words(A, spanStart, b); else icu_words(A, spanStart, b);
     }
 }
 

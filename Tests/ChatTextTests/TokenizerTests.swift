@@ -75,6 +75,14 @@ let documentCases: [TokenizationCase] = [
     .init("Greek", "Καλημέρα κόσμε", ["καλημερα", "κοσμε"]),
     .init("empty", "", []),
     .init("only spaces", "  \n\t ", []),
+    // Mixed texts: ASCII pieces between white space skip ICU, the others go through it; the
+    // tokens must be the same as when the whole text went through ICU.
+    .init("ASCII words around an emoji", "see you 😂 at the café, ok?", ["see", "you", "😂", "at", "the", "cafe", "ok"]),
+    .init("keycap after ASCII words", "press *️⃣ then 1️⃣ now", ["press", "*\u{20E3}", "then", "1\u{20E3}", "now"]),
+    .init("tag after a non-ASCII word", "über #tag C# x", ["uber", "tag", "+#tag", "c", "x"]),
+    .init("combining mark after a space", "a \u{301}b cafe\u{301}", ["a", "b", "cafe"]),
+    .init("apostrophe word next to Cyrillic", "don't Привет l'arbre", ["don't", "+don", "+t", "привет", "l'arbre", "+l", "+arbre"]),
+    .init("tabs and new lines between scripts", "x\tДа\ny\r\nz", ["x", "да", "y", "z"]),
 ]
 
 let queryCases: [TokenizationCase] = [

@@ -99,6 +99,16 @@ void cchaticu_matcher_add(cchaticu_matcher *matcher, const uint8_t *term, int32_
 int32_t cchaticu_matcher_run(const cchaticu_matcher *matcher, const uint8_t *text, int32_t len, void *ctx,
                              cchaticu_token_fn fn);
 
+/// Receives one matching token with its position (the index of the token among the
+/// document's positions, co-located tokens sharing one, as in FTS5), its normalised bytes and
+/// the byte range [start, end) of the source it came from. Return 0 to continue.
+typedef int32_t (*cchaticu_match_fn)(void *ctx, int32_t position, const uint8_t *token, int32_t tokenLen,
+                                     int32_t start, int32_t end);
+
+/// Like cchaticu_matcher_run, reporting each matching token's position (for phrases).
+int32_t cchaticu_matcher_find(const cchaticu_matcher *matcher, const uint8_t *text, int32_t len, void *ctx,
+                              cchaticu_match_fn fn);
+
 #ifdef __cplusplus
 }
 #endif

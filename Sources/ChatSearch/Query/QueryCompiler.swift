@@ -192,6 +192,7 @@ enum QueryCompiler {
 
         var match = positives.map { "(\($0))" }.joined(separator: " AND ")
         for n in negatives { match = "(\(match)) NOT (\(n))" }
+        highlighter.prepare()
         var c = CompiledQuery(match: match, isUnsatisfiable: unsatisfiable, highlighter: highlighter)
         if let a = q.after { c.minRowid = max(a.milliseconds, 0) &* 1024 }
         if let b = q.before { c.maxRowid = max(b.milliseconds, 0) &* 1024 }

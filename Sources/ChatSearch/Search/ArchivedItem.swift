@@ -108,11 +108,12 @@ public struct ArchivedItem: Sendable, Hashable {
         guard !ids.isEmpty else { return [] }
         // One cached statement whatever the number of ids.
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
-        let rows = try Row.fetchAll(
+        // Rows decoded straight from the statement (no copied rows).
+        let rows = try Row.fetchCursor(
             db.cachedStatement(sql: "SELECT \(selection) WHERE item.id IN (SELECT value FROM json_each(?))"),
             arguments: [list])
-        var byId: [Int64: ArchivedItem] = [:]
-        for r in rows {
+        var byId: [Int64: ArchivedItem] = Dictionary(minimumCapacity: ids.count)
+        while let r = try rows.next() {
             let i = ArchivedItem(row: r)
             byId[i.id] = i
         }

@@ -2,15 +2,26 @@ import ChatText
 
 /// Finds the places in a display text that a query matched, with the same analyser that
 /// indexed it, so highlights always agree with the match.
+///
+/// The analysis runs in C (``TokenMatcher``): only the tokens that can take part in a match
+/// become Swift values, so highlighting a page of hits costs about one analysis per text.
 struct Highlighter: Sendable {
     /// Single tokens (and their infix expansions) that match whole.
     var words = Set<String>()
-    /// Tokens that also match as prefixes.
+    /// Tokens that also match as prefixes (byte prefixes, as FTS5's `term*`).
     var prefixes = Set<String>()
     /// Token sequences that match at consecutive positions.
     var phrases: [[String]] = []
     /// The last token of a prefix phrase.
     var lastPrefix: String?
+    /// Every token that can take part in a match; made by ``prepare()``.
+    private var matcher: TokenMatcher?
+
+    /// One matched place: the same range in UTF-16 and in UTF-8 code units of the text.
+    struct Match: Equatable {
+        var utf16: Range<Int>
+        var utf8: Range<Int>
+    }
 
     var isEmpty: Bool { words.isEmpty && prefixes.isEmpty && phrases.isEmpty }
 
@@ -25,80 +36,121 @@ struct Highlighter: Sendable {
         }
     }
 
+    /// Builds the matcher once the query is compiled (calling it again rebuilds it).
+    mutating func prepare() {
+        var all = words
+        var allPrefixes = prefixes
+        for phrase in phrases { all.formUnion(phrase) }
+        if let lastPrefix { allPrefixes.insert(lastPrefix) }
+        matcher = TokenMatcher(words: all, prefixes: allPrefixes)
+    }
+
     /// UTF-16 `[start, end)` ranges of every matched occurrence, merged and sorted.
     func ranges(in text: String) -> [Range<Int>] {
+        matches(in: text).map(\.utf16)
+    }
+
+    /// Every matched occurrence, merged and sorted.
+    func matches(in text: String) -> [Match] {
         guard !isEmpty, !text.isEmpty else { return [] }
-        let tokens = Tokenizer.tokens(in: text, mode: .document)
-        // Group tokens by position (colocated tokens share one).
-        var positions: [[AnalyzedToken]] = []
-        for t in tokens {
-            if t.isColocated, !positions.isEmpty { positions[positions.count - 1].append(t) } else { positions.append([t]) }
+        var copy = self
+        if copy.matcher == nil { copy.prepare() }
+        guard let matcher = copy.matcher else { return [] }
+        let tokens = matcher.positionedMatches(in: text)
+        guard !tokens.isEmpty else { return [] }
+        var found: [Match] = []
+        for t in tokens where words.contains(t.text) || prefixes.contains(where: { t.text.utf8.starts(with: $0.utf8) }) {
+            found.append(Match(utf16: t.utf16Range, utf8: t.utf8Range))
         }
-        var found: [Range<Int>] = []
-        for (p, group) in positions.enumerated() {
-            for t in group {
-                if words.contains(t.text) || prefixes.contains(where: { t.text.hasPrefix($0) }) {
-                    found.append(t.utf16Range)
-                }
+        if !phrases.isEmpty {
+            // Tokens grouped by position (they arrive in position order).
+            var groups: [(position: Int, tokens: ArraySlice<TokenMatch>)] = []
+            var i = tokens.startIndex
+            while i < tokens.endIndex {
+                var j = i + 1
+                while j < tokens.endIndex, tokens[j].position == tokens[i].position { j += 1 }
+                groups.append((tokens[i].position, tokens[i..<j]))
+                i = j
             }
-            for phrase in phrases where !phrase.isEmpty && p + phrase.count <= positions.count {
-                var ok = true
-                var lower = Int.max
-                var upper = 0
-                for (k, want) in phrase.enumerated() {
-                    let isLast = k == phrase.count - 1
-                    guard
-                        let hit = positions[p + k].first(where: {
-                            $0.text == want || (isLast && lastPrefix == want && $0.text.hasPrefix(want))
-                        })
-                    else {
-                        ok = false
-                        break
+            for phrase in phrases where !phrase.isEmpty {
+                for g in groups.indices where g + phrase.count <= groups.count {
+                    var match: Match? = nil
+                    for (k, want) in phrase.enumerated() {
+                        let group = groups[g + k]
+                        let isLast = k == phrase.count - 1
+                        guard group.position == groups[g].position + k,
+                            let hit = group.tokens.first(where: {
+                                $0.text == want || (isLast && lastPrefix == want && $0.text.utf8.starts(with: want.utf8))
+                            })
+                        else {
+                            match = nil
+                            break
+                        }
+                        match = match.map {
+                            Match(
+                                utf16: min($0.utf16.lowerBound, hit.utf16Range.lowerBound)..<max($0.utf16.upperBound, hit.utf16Range.upperBound),
+                                utf8: min($0.utf8.lowerBound, hit.utf8Range.lowerBound)..<max($0.utf8.upperBound, hit.utf8Range.upperBound))
+                        } ?? Match(utf16: hit.utf16Range, utf8: hit.utf8Range)
                     }
-                    lower = min(lower, hit.utf16Range.lowerBound)
-                    upper = max(upper, hit.utf16Range.upperBound)
+                    if let match { found.append(match) }
                 }
-                if ok { found.append(lower..<upper) }
             }
         }
-        found.sort { $0.lowerBound < $1.lowerBound }
-        var merged: [Range<Int>] = []
-        for r in found {
-            if let last = merged.last, r.lowerBound <= last.upperBound {
-                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+        found.sort { $0.utf16.lowerBound < $1.utf16.lowerBound }
+        var merged: [Match] = []
+        for m in found {
+            if let last = merged.last, m.utf16.lowerBound <= last.utf16.upperBound {
+                merged[merged.count - 1] = Match(
+                    utf16: last.utf16.lowerBound..<max(last.utf16.upperBound, m.utf16.upperBound),
+                    utf8: last.utf8.lowerBound..<max(last.utf8.upperBound, m.utf8.upperBound))
             } else {
-                merged.append(r)
+                merged.append(m)
             }
         }
         return merged
     }
 
-    /// A short excerpt around the first range, matches in `[brackets]`, `…` where cut.
-    static func snippet(_ text: String, ranges: [Range<Int>], context: Int = 40) -> String {
-        let u = Array(text.utf16)
-        guard let first = ranges.first else {
-            return u.count <= 2 * context ? text : String(decoding: u[0..<cut(u, 2 * context)], as: UTF16.self) + "…"
+    /// A short excerpt around the first match, matches in `[brackets]`, `…` where cut;
+    /// `context` UTF-16 code units on each side, never cutting a scalar.
+    /// - Complexity: O(length of the excerpt) after one copy of the text's bytes.
+    static func snippet(_ text: String, matches: [Match], context: Int = 40) -> String {
+        var copy = text
+        return copy.withUTF8 { b -> String in
+            func piece(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+            func length(_ lead: UInt8) -> Int { lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4 }
+            /// The byte offset `units` UTF-16 code units after `from` (or the end).
+            func forward(_ from: Int, _ units: Int) -> Int {
+                var i = from
+                var n = 0
+                while i < b.count, n < units {
+                    let l = length(b[i])
+                    n += l == 4 ? 2 : 1
+                    i = min(b.count, i + l)
+                }
+                return i
+            }
+            guard let first = matches.first, first.utf8.upperBound <= b.count else {
+                let end = forward(0, 2 * context)
+                return end >= b.count ? text : piece(0..<end) + "…"
+            }
+            var start = first.utf8.lowerBound
+            var n = 0
+            while start > 0, n < context {
+                start -= 1
+                while start > 0, b[start] & 0xC0 == 0x80 { start -= 1 }
+                n += length(b[start]) == 4 ? 2 : 1
+            }
+            let end = forward(first.utf8.upperBound, context)
+            var out = start > 0 ? "…" : ""
+            var pos = start
+            for m in matches where m.utf8.lowerBound >= pos && m.utf8.upperBound <= end {
+                out += piece(pos..<m.utf8.lowerBound)
+                out += "[" + piece(m.utf8) + "]"
+                pos = m.utf8.upperBound
+            }
+            out += piece(pos..<end)
+            if end < b.count { out += "…" }
+            return out
         }
-        var start = max(0, first.lowerBound - context)
-        var end = min(u.count, first.upperBound + context)
-        // Do not cut surrogate pairs.
-        while start > 0, UTF16.isTrailSurrogate(u[start]) { start -= 1 }
-        while end < u.count, UTF16.isTrailSurrogate(u[end]) { end += 1 }
-        var out = start > 0 ? "…" : ""
-        var pos = start
-        for r in ranges where r.lowerBound >= start && r.upperBound <= end {
-            out += String(decoding: u[pos..<r.lowerBound], as: UTF16.self)
-            out += "[" + String(decoding: u[r], as: UTF16.self) + "]"
-            pos = r.upperBound
-        }
-        out += String(decoding: u[pos..<end], as: UTF16.self)
-        if end < u.count { out += "…" }
-        return out
-    }
-
-    private static func cut(_ u: [UInt16], _ n: Int) -> Int {
-        var e = min(n, u.count)
-        while e < u.count, e > 0, UTF16.isTrailSurrogate(u[e]) { e += 1 }
-        return e
     }
 }

@@ -148,8 +148,8 @@ public enum MessageSearch {
         }
         let items = try ArchivedItem.fetch(ids, db)
         let hits = items.map { item -> SearchHit in
-            let ranges = compiled.highlighter.ranges(in: item.text)
-            return SearchHit(item: item, ranges: ranges, snippet: Highlighter.snippet(item.text, ranges: ranges))
+            let matches = compiled.highlighter.matches(in: item.text)
+            return SearchHit(item: item, ranges: matches.map(\.utf16), snippet: Highlighter.snippet(item.text, matches: matches))
         }
         return SearchPage(hits: hits, nextCursor: next)
     }

@@ -93,8 +93,24 @@ public enum Tokenizer {
 /// Collects tokens and converts byte offsets to UTF-16 offsets with a moving cursor
 /// (tokens arrive almost in order, so the whole conversion is one pass).
 private final class TokenCollector {
-    let bytes: UnsafeBufferPointer<UInt8>
+    var cursor: UTF16Cursor
     var tokens: [AnalyzedToken] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        cursor = UTF16Cursor(bytes: bytes)
+    }
+
+    func add(token: UnsafePointer<UInt8>?, length: Int, start: Int, end: Int, isColocated: Bool) {
+        let text = token.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
+        let lower = cursor.utf16Offset(ofByte: start)
+        let upper = max(lower, cursor.utf16Offset(ofByte: end))
+        tokens.append(AnalyzedToken(text: text, utf16Range: lower..<upper, isColocated: isColocated))
+    }
+}
+
+/// Converts UTF-8 byte offsets of a text to UTF-16 offsets, moving from the last answer.
+private struct UTF16Cursor {
+    let bytes: UnsafeBufferPointer<UInt8>
     var bytePosition = 0
     var utf16Position = 0
 
@@ -102,14 +118,7 @@ private final class TokenCollector {
         self.bytes = bytes
     }
 
-    func add(token: UnsafePointer<UInt8>?, length: Int, start: Int, end: Int, isColocated: Bool) {
-        let text = token.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
-        let lower = utf16Offset(ofByte: start)
-        let upper = max(lower, utf16Offset(ofByte: end))
-        tokens.append(AnalyzedToken(text: text, utf16Range: lower..<upper, isColocated: isColocated))
-    }
-
-    private func utf16Offset(ofByte target: Int) -> Int {
+    mutating func utf16Offset(ofByte target: Int) -> Int {
         let target = min(max(target, 0), bytes.count)
         while bytePosition < target {
             let byte = bytes[bytePosition]
@@ -180,6 +189,55 @@ public final class TokenMatcher: @unchecked Sendable {
             }
             return collector.tokens
         }
+    }
+
+    /// The matching tokens of `s` with their positions (co-located tokens share one, as in
+    /// FTS5) and their UTF-8 and UTF-16 ranges in `s`, in order.
+    public func positionedMatches(in s: String) -> [TokenMatch] {
+        final class Sink {
+            var cursor: UTF16Cursor
+            var found: [TokenMatch] = []
+            init(_ bytes: UnsafeBufferPointer<UInt8>) { cursor = UTF16Cursor(bytes: bytes) }
+        }
+        var copy = s
+        return copy.withUTF8 { bytes -> [TokenMatch] in
+            guard bytes.count < Int(Int32.max) else { return [] }
+            let sink = Sink(bytes)
+            withExtendedLifetime(sink) {
+                let ctx = Unmanaged.passUnretained(sink).toOpaque()
+                _ = cchaticu_matcher_find(handle, bytes.baseAddress, Int32(bytes.count), ctx) { ctx, position, token, length, start, end in
+                    guard let ctx else { return 1 }
+                    let sink = Unmanaged<Sink>.fromOpaque(ctx).takeUnretainedValue()
+                    let text = token.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self) } ?? ""
+                    let lower = Int(start), upper = max(Int(start), Int(end))
+                    let lower16 = sink.cursor.utf16Offset(ofByte: lower)
+                    let upper16 = max(lower16, sink.cursor.utf16Offset(ofByte: upper))
+                    sink.found.append(TokenMatch(text: text, position: Int(position), utf8Range: lower..<upper, utf16Range: lower16..<upper16))
+                    return 0
+                }
+            }
+            return sink.found
+        }
+    }
+}
+
+/// A token that a ``TokenMatcher`` found.
+public struct TokenMatch: Sendable, Hashable {
+    /// The normalised token.
+    public var text: String
+    /// Its position among the text's token positions (co-located tokens share one).
+    public var position: Int
+    /// Where it comes from, in UTF-8 code units of the analysed string.
+    public var utf8Range: Range<Int>
+    /// Where it comes from, in UTF-16 code units of the analysed string.
+    public var utf16Range: Range<Int>
+
+    /// Creates a match.
+    public init(text: String, position: Int, utf8Range: Range<Int>, utf16Range: Range<Int>) {
+        self.text = text
+        self.position = position
+        self.utf8Range = utf8Range
+        self.utf16Range = utf16Range
     }
 }
 
