@@ -6,6 +6,7 @@
 #include <unicode/utf8.h>
 #include <unicode/utf16.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -386,9 +387,10 @@ static void process_run(chat_analyser *A, int32_t s, int32_t e) {
 
 // MARK: - Regions
 
-// Word-break classes of ASCII characters (UAX #29 as tailored by ICU's root rules, where
-// '@' is a letter and ':' is not a mid-letter).
-enum { WB_OTHER = 0, WB_LETTER, WB_NUMERIC, WB_EXTEND_NUM_LET, WB_MID_NUM_LET, WB_MID_NUM };
+// Word-break classes (UAX #29 as tailored by ICU's root rules, where '@' is a letter and ':'
+// is not a mid-letter) of the characters our own word breaker handles; WB_UNSAFE for the
+// others, whose pieces of text go to ICU.
+enum { WB_OTHER = 0, WB_LETTER, WB_NUMERIC, WB_EXTEND_NUM_LET, WB_MID_NUM_LET, WB_MID_NUM, WB_EXTEND, WB_UNSAFE };
 
 static uint8_t ascii_class(uint8_t c) {
     if ((uint32_t)((c | 32) - 'a') < 26u || c == '@') return WB_LETTER;
@@ -399,6 +401,61 @@ static uint8_t ascii_class(uint8_t c) {
     case ',': case ';': return WB_MID_NUM;
     default: return WB_OTHER;
     }
+}
+
+// The class of the character at text[i] (i < b); *next is the offset after it. Beyond ASCII
+// only letters, digits, extending and format marks and plain "other" characters are ours:
+// emoji, ZWJ, regional indicators, Hebrew letters, quotes and non-ASCII mid-word punctuation,
+// spaces, ideographs and scripts of complex context are ICU's.
+static uint8_t wb_class_of(UChar32 c) {
+    if (c < 0 || chat_is_pictographic(c) || u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC) ||
+        u_hasBinaryProperty(c, UCHAR_IDEOGRAPHIC) || u_getIntPropertyValue(c, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT)
+        return WB_UNSAFE;
+    switch (u_getIntPropertyValue(c, UCHAR_WORD_BREAK)) {
+    case U_WB_ALETTER: return WB_LETTER;
+    case U_WB_NUMERIC: return WB_NUMERIC;
+    case U_WB_EXTEND: case U_WB_FORMAT: return WB_EXTEND;
+    case U_WB_OTHER: return WB_OTHER;
+    default: return WB_UNSAFE;
+    }
+}
+
+// wb_class_of for the BMP, filled a block of 256 code points at a time on first use (ICU's
+// property lookups cost more than the word breaking itself). Threads filling the same block
+// write the same bytes; the flag is published after them.
+static uint8_t g_wbClass[0x10000];
+static _Atomic uint8_t g_wbBlockReady[0x100];
+
+static uint8_t wb_class_bmp(UChar32 c) {
+    int32_t block = c >> 8;
+    if (!atomic_load_explicit(&g_wbBlockReady[block], memory_order_acquire)) {
+        for (int32_t k = 0; k < 0x100; k++) g_wbClass[(block << 8) | k] = wb_class_of((block << 8) | k);
+        atomic_store_explicit(&g_wbBlockReady[block], 1, memory_order_release);
+    }
+    return g_wbClass[c];
+}
+
+static uint8_t wb_class(const uint8_t *t, int32_t i, int32_t b, int32_t *next) {
+    if (t[i] < 0x80) { *next = i + 1; return ascii_class(t[i]); }
+    UChar32 c;
+    U8_NEXT(t, i, b, c);
+    *next = i;
+    if (c < 0) return WB_UNSAFE;
+    return c < 0x10000 ? wb_class_bmp(c) : wb_class_of(c);
+}
+
+// Whether our word breaker gives text[a, b) the same segments as ICU: no unsafe character, no
+// extending mark right after mid-word punctuation (where UAX #29 looks through the mark) or
+// after '_' (where ICU 72 gives the whole word the status of a non-word).
+static int is_plain_piece(const uint8_t *t, int32_t a, int32_t b) {
+    uint8_t prev = WB_OTHER;
+    for (int32_t i = a, next; i < b; i = next) {
+        uint8_t c = wb_class(t, i, b, &next);
+        if (c == WB_UNSAFE) return 0;
+        if (c == WB_EXTEND && (prev == WB_MID_NUM_LET || prev == WB_MID_NUM || prev == WB_EXTEND_NUM_LET)) return 0;
+        prev = c;
+    }
+    return 1;
 }
 
 static void process_segment(chat_analyser *A, int32_t as, int32_t ae, int isWord, int32_t *hashAt, int32_t *lastWordEnd) {
@@ -420,25 +477,32 @@ static void process_segment(chat_analyser *A, int32_t as, int32_t ae, int isWord
     *lastWordEnd = ae;
 }
 
-// The word-break rules for ASCII text, without ICU: the same segments as ubrk, 5-10x faster.
-static void ascii_words(chat_analyser *A, int32_t a, int32_t b) {
+// The word-break rules without ICU, for text whose pieces all pass is_plain_piece: the same
+// segments as ubrk, 5-10x faster.
+static void plain_words(chat_analyser *A, int32_t a, int32_t b) {
     const uint8_t *t = A->text;
     int32_t hashAt = -1, lastWordEnd = -1;
-    for (int32_t i = a; i < b && !A->rc;) {
-        uint8_t c = ascii_class(t[i]);
-        if (c == WB_OTHER || c == WB_MID_NUM_LET || c == WB_MID_NUM) {
-            process_segment(A, i, i + 1, 0, &hashAt, &lastWordEnd);
-            i++;
+    for (int32_t i = a, next; i < b && !A->rc;) {
+        uint8_t c = wb_class(t, i, b, &next);
+        if (c != WB_LETTER && c != WB_NUMERIC && c != WB_EXTEND_NUM_LET) {
+            // One character and the extending marks after it (a lone run of marks at the start).
+            int32_t j = next, k;
+            while (j < b && wb_class(t, j, b, &k) == WB_EXTEND) j = k;
+            process_segment(A, i, j, 0, &hashAt, &lastWordEnd);
+            i = j;
             continue;
         }
-        int32_t j = i + 1;
+        int32_t j = next;
         uint8_t prev = c;
         while (j < b) {
-            uint8_t n = ascii_class(t[j]);
-            if (n == WB_LETTER || n == WB_NUMERIC || n == WB_EXTEND_NUM_LET) { prev = n; j++; continue; }
-            if ((n == WB_MID_NUM_LET || n == WB_MID_NUM) && j + 1 < b && (prev == WB_LETTER || prev == WB_NUMERIC)) {
-                uint8_t n2 = ascii_class(t[j + 1]);
-                if (n2 == prev && (n == WB_MID_NUM_LET || prev == WB_NUMERIC)) { j += 2; continue; }
+            int32_t k;
+            uint8_t n = wb_class(t, j, b, &k);
+            if (n == WB_EXTEND) { j = k; continue; }
+            if (n == WB_LETTER || n == WB_NUMERIC || n == WB_EXTEND_NUM_LET) { prev = n; j = k; continue; }
+            if ((n == WB_MID_NUM_LET || n == WB_MID_NUM) && k < b && (prev == WB_LETTER || prev == WB_NUMERIC)) {
+                int32_t k2;
+                uint8_t n2 = wb_class(t, k, b, &k2);
+                if (n2 == prev && (n == WB_MID_NUM_LET || prev == WB_NUMERIC)) { j = k2; continue; }
             }
             break;
         }
@@ -473,25 +537,26 @@ static void process_words(chat_analyser *A, int32_t a, int32_t b) {
     while (i < b && t[i] < 0x80 && !is_ascii_alnum(t[i]) && t[i] != '#' && t[i] != '@' && t[i] != '_') i++;
     if (i == b) return;
     // ASCII white space is a word boundary on both sides (UAX #29 joins nothing across it, and
-    // the '#' sigil needs its word right after it), so the text splits there into spans whose
-    // pieces are all ASCII, analysed without ICU, and spans with other characters, given to ICU.
-    int32_t spanStart = a, spanAscii = -1;
+    // the '#' sigil needs its word right after it), so the text splits there into spans of
+    // pieces our own word breaker handles and spans of pieces given to ICU.
+    int32_t spanStart = a, spanPlain = -1;
     i = a;
     while (i < b && !A->rc) {
         int32_t p = i;
         int ascii = 1;
         while (p < b && !is_ascii_space(t[p])) { ascii &= t[p] < 0x80; p++; }
+        int plain = ascii || is_plain_piece(t, i, p);
         int32_t q = p;
         while (q < b && is_ascii_space(t[q])) q++;
-        if (spanAscii >= 0 && ascii != spanAscii) {
-            if (spanAscii) ascii_words(A, spanStart, i); else icu_words(A, spanStart, i);
+        if (spanPlain >= 0 && plain != spanPlain) {
+            if (spanPlain) plain_words(A, spanStart, i); else icu_words(A, spanStart, i);
             spanStart = i;
         }
-        spanAscii = ascii;
+        spanPlain = plain;
         i = q;
     }
-    if (!A->rc && spanAscii >= 0) {
-        if (spanAscii) ascii_words(A, spanStart, b); else icu_words(A, spanStart, b);
+    if (!A->rc && spanPlain >= 0) {
+        if (spanPlain) plain_words(A, spanStart, b); else icu_words(A, spanStart, b);
     }
 }
 
