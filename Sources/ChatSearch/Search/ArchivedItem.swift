@@ -120,6 +120,31 @@ public struct ArchivedItem: Sendable, Hashable {
         return ids.compactMap { byId[$0] }
     }
 
+    /// Loads up to `limit` items of a chat strictly before `before` and after `after` by
+    /// `(ts, id)`, newest or oldest first: one range of the `(chatId, ts, id)` index.
+    static func fetch(
+        chatId: Int64, before: (ts: Int64, id: Int64)?, after: (ts: Int64, id: Int64)?, limit: Int, newestFirst: Bool,
+        _ db: Database
+    ) throws -> [ArchivedItem] {
+        var sql = "SELECT \(selection) WHERE item.chatId = ?"
+        var args: [DatabaseValueConvertible] = [chatId]
+        if let before {
+            sql += " AND (item.ts, item.id) < (?, ?)"
+            args += [before.ts, before.id]
+        }
+        if let after {
+            sql += " AND (item.ts, item.id) > (?, ?)"
+            args += [after.ts, after.id]
+        }
+        sql += newestFirst ? " ORDER BY item.ts DESC, item.id DESC LIMIT ?" : " ORDER BY item.ts ASC, item.id ASC LIMIT ?"
+        args.append(limit)
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(args))
+        var items: [ArchivedItem] = []
+        items.reserveCapacity(min(limit, 1024))
+        while let r = try rows.next() { items.append(ArchivedItem(row: r)) }
+        return items
+    }
+
     /// Creates an item (for previews and tests of apps that embed the library).
     public init(
         id: Int64,

@@ -66,40 +66,32 @@ public enum ItemWindows {
             }
             return (ts, id)
         }
-        func page(before a: (ts: Int64, id: Int64)?, after b: (ts: Int64, id: Int64)?, count: Int, newestFirst: Bool) throws -> [Int64] {
+        func page(before a: (ts: Int64, id: Int64)?, after b: (ts: Int64, id: Int64)?, count: Int, newestFirst: Bool) throws
+            -> [ArchivedItem]
+        {
             guard count > 0 else { return [] }
             let n = min(count, 100_000)
             if filtered {
-                return try MessageSearch.matchingIds(
-                    search, content: content, chatId: chatId, below: a?.id, above: b?.id, limit: n, descending: newestFirst, db)
+                return try ArchivedItem.fetch(
+                    MessageSearch.matchingIds(
+                        search, content: content, chatId: chatId, below: a?.id, above: b?.id, limit: n, descending: newestFirst, db),
+                    db)
             }
-            var sql = "SELECT id FROM item WHERE chatId = ?"
-            var args: [DatabaseValueConvertible] = [chatId]
-            if let a {
-                sql += " AND (ts, id) < (?, ?)"
-                args += [a.ts, a.id]
-            }
-            if let b {
-                sql += " AND (ts, id) > (?, ?)"
-                args += [b.ts, b.id]
-            }
-            sql += newestFirst ? " ORDER BY ts DESC, id DESC" : " ORDER BY ts ASC, id ASC"
-            sql += " LIMIT ?"
-            args.append(n)
-            return try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(args))
+            // Whole rows straight from the (chatId, ts, id) index: no second lookup by id.
+            return try ArchivedItem.fetch(chatId: chatId, before: a, after: b, limit: n, newestFirst: newestFirst, db)
         }
-        var ids: [Int64]
+        var items: [ArchivedItem]
         var nav = false
         switch request {
         case .last(let n):
-            ids = try page(before: nil, after: nil, count: n, newestFirst: true).reversed()
+            items = try page(before: nil, after: nil, count: n, newestFirst: true).reversed()
         case .before(let id, let n):
-            ids = try page(before: anchor(id), after: nil, count: n, newestFirst: true).reversed()
+            items = try page(before: anchor(id), after: nil, count: n, newestFirst: true).reversed()
         case .after(let id, let n):
-            ids = try page(before: nil, after: anchor(id), count: n, newestFirst: false)
+            items = try page(before: nil, after: anchor(id), count: n, newestFirst: false)
         case .around(let id, let n):
             let a = try anchor(id)
-            ids = try page(before: a, after: nil, count: n, newestFirst: true).reversed() + [id]
+            items = try page(before: a, after: nil, count: n, newestFirst: true).reversed() + ArchivedItem.fetch([id], db)
                 + page(before: nil, after: a, count: n, newestFirst: false)
             nav = true
         case .initial(let n):
@@ -109,10 +101,9 @@ public enum ItemWindows {
             {
                 return try window(chat: chat, .around(unread, count: n), content: content, search: search, in: db)
             }
-            ids = try page(before: nil, after: nil, count: n, newestFirst: true).reversed()
+            items = try page(before: nil, after: nil, count: n, newestFirst: true).reversed()
             nav = true
         }
-        let items = try ArchivedItem.fetch(ids, db)
         var info: NavigationInfo? = nil
         if nav {
             if let newest = items.last {
