@@ -104,8 +104,11 @@ enum QueryCompiler {
                 for e in expansions.prefix(maxExpansions) where e != token { alts.append(e) }
                 highlighter.words.formUnion(alts)
                 if isPrefix { highlighter.prefixes.insert(token) }
+            } else if !isPrefix {
+                // A short word before the last one is a whole word (`hi` in `hi everyone` is not `hiking`).
+                highlighter.words.insert(token)
             } else {
-                // Short words match word prefixes: the terms in the vocabulary's range.
+                // A short last word matches word prefixes (search as you type): the terms in the vocabulary's range.
                 highlighter.words.insert(token)
                 highlighter.prefixes.insert(token)
                 if let upper = Self.prefixUpperBound(token) {
