@@ -25,7 +25,7 @@ struct Highlighter: Sendable {
         }
     }
 
-    /// UTF-16 `[start, end)` ranges of every matched occurrence, merged and sorted.
+    /// UTF-16 `[start, end)` ranges of every matched occurrence, sorted; overlapping ones merged.
     func ranges(in text: String) -> [Range<Int>] {
         guard !isEmpty, !text.isEmpty else { return [] }
         let tokens = Tokenizer.tokens(in: text, mode: .document)
@@ -64,7 +64,8 @@ struct Highlighter: Sendable {
         found.sort { $0.lowerBound < $1.lowerBound }
         var merged: [Range<Int>] = []
         for r in found {
-            if let last = merged.last, r.lowerBound <= last.upperBound {
+            // Overlapping matches (CJK pairs) merge; touching ones stay apart: one range per occurrence.
+            if let last = merged.last, r.lowerBound < last.upperBound {
                 merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
             } else {
                 merged.append(r)
