@@ -104,8 +104,11 @@ enum QueryCompiler {
                 for e in expansions.prefix(maxExpansions) where e != token { alts.append(e) }
                 highlighter.words.formUnion(alts)
                 if isPrefix { highlighter.prefixes.insert(token) }
+            } else if !isPrefix {
+                // A short word before the last one is a whole word (`hi` in `hi everyone` is not `hiking`).
+                highlighter.words.insert(token)
             } else {
-                // Short words match word prefixes: the terms in the vocabulary's range.
+                // A short last word matches word prefixes (search as you type): the terms in the vocabulary's range.
                 highlighter.words.insert(token)
                 highlighter.prefixes.insert(token)
                 if let upper = Self.prefixUpperBound(token) {
@@ -167,8 +170,17 @@ enum QueryCompiler {
                 positives.append(tagsAny([IndexTerms.fromMe]))
                 continue
             }
-            let ids = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db)
-            if ids.isEmpty { unsatisfiable = true } else { positives.append(tagsAny(ids.map(IndexTerms.from(member:)))) }
+            // Group members by name; and in a direct chat with that name, whatever the owner did not
+            // send (exports often give received direct messages no sender: the contact is the chat).
+            let members = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db).map(IndexTerms.from(member:))
+            let contacts = try ChatLookup.directChatIds(matching: name, db).map {
+                "(\(IndexTerms.chat($0)) NOT \(IndexTerms.fromMe))"
+            }
+            if members.isEmpty && contacts.isEmpty {
+                unsatisfiable = true
+            } else {
+                positives.append(tagsAny(members + contacts))
+            }
         }
         for name in q.mentions {
             let ids = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db)
@@ -216,6 +228,13 @@ enum ChatLookup {
         let key = TextNormalizer.normalize(name)
         return try Int64.fetchAll(
             db, sql: "SELECT id FROM chat WHERE nameKey LIKE ? ESCAPE '\\'", arguments: [likePattern(key)])
+    }
+
+    /// Direct chats whose name contains `name` (folded).
+    static func directChatIds(matching name: String, _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(
+            db, sql: "SELECT id FROM chat WHERE type = 'direct' AND nameKey LIKE ? ESCAPE '\\'",
+            arguments: [likePattern(TextNormalizer.normalize(name))])
     }
 
     static func memberIds(matching name: String, chatIds: [Int64]?, _ db: Database) throws -> [Int64] {

@@ -175,7 +175,8 @@ public enum QueryParser {
         return true
     }
 
-    /// `2024-05-01` → that day's start (UTC); `2024-05` → the month's start; `2024` → the year's.
+    /// `2024-05-01` → that day's start (UTC); `2024-05` → the month's start; `2024` → the year's;
+    /// anything else is read as an RFC 3339 time (`2024-05-01T10:00:00+02:00`).
     static func parseDate(_ s: String, end: Bool) -> Timestamp? {
         let parts = s.split(separator: "-", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
@@ -183,7 +184,8 @@ public enum QueryParser {
         else { return Timestamp.parse(s) }
         let m = parts.count > 1 ? Int(parts[1]) : 1
         let d = parts.count > 2 ? Int(parts[2]) : 1
-        guard let m, let d else { return nil }
+        // `2024-05-01T10:00:00Z` splits into three parts too; its day is not a number.
+        guard let m, let d else { return Timestamp.parse(s) }
         return Timestamp(year: y, month: m, day: d)
     }
 }

@@ -45,12 +45,12 @@ struct Highlighter: Sendable {
         matcher = TokenMatcher(words: all, prefixes: allPrefixes)
     }
 
-    /// UTF-16 `[start, end)` ranges of every matched occurrence, merged and sorted.
+    /// UTF-16 `[start, end)` ranges of every matched occurrence, sorted; overlapping ones merged.
     func ranges(in text: String) -> [Range<Int>] {
         matches(in: text).map(\.utf16)
     }
 
-    /// Every matched occurrence, merged and sorted.
+    /// Every matched occurrence, sorted; overlapping ones merged.
     func matches(in text: String) -> [Match] {
         guard !isEmpty, !text.isEmpty else { return [] }
         var copy = self
@@ -99,7 +99,8 @@ struct Highlighter: Sendable {
         found.sort { $0.utf16.lowerBound < $1.utf16.lowerBound }
         var merged: [Match] = []
         for m in found {
-            if let last = merged.last, m.utf16.lowerBound <= last.utf16.upperBound {
+            // Overlapping matches (CJK pairs) merge; touching ones stay apart: one range per occurrence.
+            if let last = merged.last, m.utf16.lowerBound < last.utf16.upperBound {
                 merged[merged.count - 1] = Match(
                     utf16: last.utf16.lowerBound..<max(last.utf16.upperBound, m.utf16.upperBound),
                     utf8: last.utf8.lowerBound..<max(last.utf8.upperBound, m.utf8.upperBound))
