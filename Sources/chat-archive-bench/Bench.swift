@@ -35,6 +35,7 @@ struct Bench: ParsableCommand {
     @Option(help: "With --dir and --reuse: only measure around(random item, 50) windows in this chat (source id).") var windowChat: String?
     @Option(help: "With --dir and --reuse: only measure the chat-list name search for this text.") var chatSearch: String?
     @Option(help: "With --dir and --reuse: run this SQL on the archive (tokenizer registered) and print the rows.") var sql: String?
+    @Flag(help: "With --sql: run it --repeats times and print its latency instead of its rows.") var timed = false
 
     func run() throws {
         let fm = FileManager.default
@@ -54,6 +55,13 @@ struct Bench: ParsableCommand {
         var alternativeIndex: DatabaseQueue? = nil
         if reuse, let dir, FileManager.default.fileExists(atPath: dir + "/archive.sqlite") {
             let archive = try Archive(path: dir + "/archive.sqlite")
+            if let sql, timed {
+                let l = try Latency.measure(repeats: repeats) { _ in
+                    try archive.database.writer.read { db in try Row.fetchAll(db, sql: sql).count }
+                }
+                print("p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms, \(l.hits) rows: \(sql)")
+                return
+            }
             if let sql {
                 try archive.database.writer.writeWithoutTransaction { db in
                     let statements = try db.allStatements(sql: sql)

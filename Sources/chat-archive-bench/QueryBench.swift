@@ -28,7 +28,10 @@ struct QueryBench {
         let latinish = words.filter { $0.term.unicodeScalars.allSatisfy { $0.value < 0x250 } && $0.term.allSatisfy(\.isLetter) }
         let frequent = Array(latinish.prefix(5))
         let rare = Array(latinish.filter { $0.docs >= 3 && $0.docs <= 30 }.prefix(20))
-        let mid = Array(latinish.filter { $0.docs >= 2_000 && $0.docs <= 10_000 }.prefix(5))
+        // Mid: in about 1% of the messages (0.5–2%), never one of the frequent words.
+        let messages = try db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
+        let mid = Array(
+            latinish.dropFirst(frequent.count).filter { $0.docs >= messages / 200 && $0.docs <= messages / 50 }.prefix(5))
         report.note(
             "query words",
             "frequent \(frequent.map { "\($0.term)(\($0.docs))" }.joined(separator: " ")); mid \(mid.map { "\($0.term)(\($0.docs))" }.joined(separator: " ")); rare \(rare.prefix(5).map { "\($0.term)(\($0.docs))" }.joined(separator: " "))")
