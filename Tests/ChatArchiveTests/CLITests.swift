@@ -91,6 +91,24 @@ import Testing
         #expect(try run(["items", "--archive", archive, "--chat", "bad-1", "--around", "1"]).status == 1)
     }
 
+    @Test func longHitsShowTheirMatchesNotTheWholeText() throws {
+        let filler = Array(repeating: "lorem ipsum dolor sit amet", count: 12).joined(separator: " ")
+        let text = "needle at the start \(filler) a needle in the middle \(filler) and a needle at the end"
+        let file = try TestArchive.writeFile(
+            [Lines.chat("c", type: "direct"), Lines.item("c", "1", ts: "2024-05-01T10:00:00Z", text: text)].joined(separator: "\n"))
+        let archive = TestArchive.temporaryPath()
+        #expect(try run(["ingest", "--archive", archive, file]).status == 0)
+        let out = try run(["search", "--archive", archive, "needle"]).out
+        let body = try #require(out.split(separator: "\n").dropFirst().first)
+        #expect(body.components(separatedBy: "[needle]").count == 4)  // every match shown
+        #expect(body.contains(" … "))  // the text between them cut
+        #expect(body.count < text.count / 2)
+        // The JSON keeps the whole text.
+        let hit = try #require(try json(try run(["search", "--archive", archive, "--json", "needle"]).out)["hits"]?.arrayValue?.first)
+        #expect(hit["text"]?.stringValue == text)
+        #expect(hit["ranges"]?.arrayValue?.count == 3)
+    }
+
     @Test func demoRuns() throws {
         let r = try run(["demo"])
         #expect(r.status == 0, "\(r.err)")

@@ -66,7 +66,7 @@ enum HumanFormat {
 
     static func hit(_ h: SearchHit) -> String {
         let i = h.item
-        var body = Terminal.highlighted(i.text, ranges: h.ranges)
+        var body = Terminal.excerpt(i.text, ranges: h.ranges)
         if body.isEmpty, let f = i.file { body = f.name }
         return header(i) + " " + Terminal.dim("in \(i.chatId) · id \(i.id)") + "\n    " + body.replacingOccurrences(of: "\n", with: "\n    ")
     }

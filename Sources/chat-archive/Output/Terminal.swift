@@ -30,6 +30,46 @@ enum Terminal {
         return out + String(decoding: u[pos...], as: UTF16.self)
     }
 
+    /// A long text cut to the places that matched: up to `maxPieces` excerpts of `context` UTF-16
+    /// units on each side of a match, highlighted, joined by `…`; short texts stay whole.
+    static func excerpt(_ text: String, ranges: [Range<Int>], context: Int = 60, maxPieces: Int = 3) -> String {
+        let u = Array(text.utf16)
+        guard u.count > 4 * context else { return highlighted(text, ranges: ranges) }
+        guard !ranges.isEmpty else { return String(decoding: u[..<boundary(u, 4 * context)], as: UTF16.self) + "…" }
+        // Windows around the matches, merged where they touch.
+        var windows: [(range: Range<Int>, matches: [Range<Int>])] = []
+        for r in ranges where r.upperBound <= u.count {
+            var lower = boundary(u, max(0, r.lowerBound - context)), upper = boundary(u, min(u.count, r.upperBound + context))
+            // Cut at a space when one is near, not inside a word.
+            if lower > 0, let space = u[lower..<r.lowerBound].prefix(20).firstIndex(of: 0x20) { lower = space + 1 }
+            if upper < u.count, let space = u[r.upperBound..<upper].suffix(20).lastIndex(of: 0x20) { upper = space }
+            let shifted = (r.lowerBound - lower)..<(r.upperBound - lower)
+            if let last = windows.last, lower <= last.range.upperBound {
+                let start = last.range.lowerBound
+                windows[windows.count - 1] = (start..<max(last.range.upperBound, upper), last.matches + [(r.lowerBound - start)..<(r.upperBound - start)])
+            } else {
+                if windows.count == maxPieces { break }
+                windows.append((lower..<upper, [shifted]))
+            }
+        }
+        var out = ""
+        for (k, w) in windows.enumerated() {
+            if k > 0 || w.range.lowerBound > 0 { out += k > 0 ? " … " : "…" }
+            out += highlighted(String(decoding: u[w.range], as: UTF16.self), ranges: w.matches)
+        }
+        if let last = windows.last, last.range.upperBound < u.count { out += "…" }
+        let shown = windows.reduce(0) { $0 + $1.matches.count }
+        if shown < ranges.count { out += dim(" (+\(ranges.count - shown) more)") }
+        return out
+    }
+
+    /// `i` moved forward off a trailing surrogate, so that no cut splits a character's UTF-16 pair.
+    private static func boundary(_ u: [UInt16], _ i: Int) -> Int {
+        var i = i
+        while i > 0, i < u.count, UTF16.isTrailSurrogate(u[i]) { i += 1 }
+        return i
+    }
+
     static func eprint(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 
     /// Redraws one progress line on stderr.
