@@ -101,18 +101,6 @@ public final class ArchiveDatabase: Sendable {
         }
     }
 
-    /// Whether the full-text indexes need a rebuild: built by another analyser version, or a
-    /// rebuild was interrupted. A rebuild happens when the archive is next opened for writing.
-    public func indexNeedsRebuild() throws -> Bool {
-        let stored = try storedAnalyzerVersion()
-        let stale = try writer.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'ftsStale'") == "1"
-        }
-        if stale { return true }
-        guard stored != Analyzer.version else { return false }
-        return try stored != nil || writer.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 } > 0
-    }
-
     /// Refuses files that are not SQLite databases with a clear message.
     static func checkIsSQLite(_ path: String) throws {
         guard let h = FileHandle(forReadingAtPath: path) else {
