@@ -165,8 +165,10 @@ import Testing
         let archive = try Archive(path: f.path)
         #expect(try await archive.search("tail").hits.count == 1)
         #expect(try await archive.search("short").hits.count == 1)
-        // A query as long as the word is still just a query.
-        _ = try await archive.search(word)
+        // Found whole, by a part (infix), and by a long prefix.
+        #expect(try await archive.search(word).hits.count == 1)
+        #expect(try await archive.search("fghij").hits.count == 1)
+        #expect(try await archive.search(String(word.prefix(1000))).hits.count == 1)
         try await f.expectIntact(extra: 2)
     }
 
