@@ -26,9 +26,14 @@ public final class Archive: Sendable {
     ///
     /// - Parameters:
     ///   - path: the archive file; missing folders are created.
+    ///   - rebuildsStaleIndexes: rebuild the full-text indexes now if another analyser version
+    ///     built them or a rebuild was interrupted (`false`: leave them for ``repair(progress:)``,
+    ///     as `chat-archive check` does).
     ///   - rebuildProgress: called while indexes are rebuilt for a new analyser version.
-    public init(path: String, rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil) throws {
-        database = try ArchiveDatabase(path: path, rebuildProgress: rebuildProgress)
+    public init(
+        path: String, rebuildsStaleIndexes: Bool = true, rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil
+    ) throws {
+        database = try ArchiveDatabase(path: path, rebuildsStaleIndexes: rebuildsStaleIndexes, rebuildProgress: rebuildProgress)
     }
 
     /// The default archive path: `$CHAT_ARCHIVE`, else `$XDG_DATA_HOME/chat-archive/archive.sqlite`
@@ -98,8 +103,21 @@ public final class Archive: Sendable {
     /// Counts, sizes and index health.
     public func stats() async throws -> ArchiveStats { try ArchiveMaintenance.stats(database) }
 
-    /// Full integrity check of the archive and its indexes.
+    /// Full integrity check of the archive and its indexes: SQLite's, FTS5's, and the archive's
+    /// own (index row counts, interrupted rebuilds, analyser version, chat-list counters).
+    ///
+    /// Returns every problem found, each in one sentence a user can act on (empty when healthy).
+    /// Changes nothing.
     public func check() async throws -> [String] { try ArchiveMaintenance.check(database) }
+
+    /// Rebuilds what ``check()`` finds broken and can be rebuilt from the stored items: SQLite's
+    /// indexes, the full-text index and its vocabulary, the chat list's counters. Stored items,
+    /// members and chats are never changed.
+    ///
+    /// Returns the problems left, which only a backup or a new ingest can fix (empty when healthy).
+    public func repair(progress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> [String] {
+        try ArchiveMaintenance.repair(database, progress: progress)
+    }
 }
 
 /// A flag set once from another thread.

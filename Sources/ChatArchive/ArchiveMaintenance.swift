@@ -71,30 +71,190 @@ enum ArchiveMaintenance {
         }
     }
 
+    /// One problem `check` found: what it is, in words, and whether `--repair` can fix it.
+    struct Problem {
+        enum Kind { case sqliteIndex, fullText, vocabulary, counters, stored }
+        var kind: Kind
+        var message: String
+        /// Rebuilt from the stored items by ``repair(_:)``.
+        var isRepairable: Bool { kind != .stored }
+    }
+
     /// Runs SQLite's integrity check, FTS5's, and the archive's own consistency checks.
-    /// Returns the problems found, in words (empty when healthy).
+    /// Returns the problems found, in words (empty when healthy). Never changes the archive.
     static func check(_ database: ArchiveDatabase) throws -> [String] {
-        var problems: [String] = []
+        try problems(database).map(\.message)
+    }
+
+    static func problems(_ database: ArchiveDatabase) throws -> [Problem] {
+        var problems: [Problem] = []
         // FTS5's integrity check is an INSERT statement: it needs the writer.
         try database.writer.writeWithoutTransaction { db in
-            let rows = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            if rows != ["ok"] {
-                problems += rows.prefix(20).map { "database structure: \($0)" }
+            // 1. The file's structure: pages, b-trees, and every table's indexes.
+            do {
+                let rows = try String.fetchAll(db, sql: "PRAGMA integrity_check(100)")
+                if rows != ["ok"] {
+                    let indexes = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index'"))
+                    var damagedIndexes: [String: [String]] = [:]
+                    var other: [String] = []
+                    for row in rows {
+                        if let name = indexes.first(where: { row.hasSuffix("index " + $0) || row.contains("index " + $0 + " ") }) {
+                            damagedIndexes[name, default: []].append(row)
+                        } else {
+                            other.append(row)
+                        }
+                    }
+                    for (name, details) in damagedIndexes.sorted(by: { $0.key < $1.key }) {
+                        problems.append(Problem(
+                            kind: .sqliteIndex,
+                            message: "the database index \(name) does not match its table (\(details.count) problem\(details.count == 1 ? "" : "s"), e.g. \"\(details[0])\"); \(repairHint)"))
+                    }
+                    if !other.isEmpty {
+                        let shown = other.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
+                        problems.append(Problem(
+                            kind: .stored,
+                            message: "the archive file is damaged: SQLite's integrity check reports \(other.count) problem\(other.count == 1 ? "" : "s") (\(shown)\(other.count > 5 ? ", …" : "")); restore it from a backup, or ingest your exports again into a new archive"))
+                    }
+                }
+            } catch let e as DatabaseError {
+                problems.append(damaged("SQLite cannot finish its integrity check", e))
+                return
             }
             do {
-                try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES('integrity-check', 1)")
-            } catch {
-                problems.append("the full-text index does not match the stored items (run `chat-archive check --repair`)")
-            }
-            let orphans = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE chatId NOT IN (SELECT id FROM chat)") ?? 0
-            if orphans > 0 { problems.append("\(orphans) items belong to no chat") }
-            let badCounts = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM chat WHERE itemCount != (SELECT count(*) FROM item WHERE item.chatId = chat.id)") ?? 0
-            if badCounts > 0 { problems.append("\(badCounts) chats have stale item counts") }
-            if try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'ftsStale'") == "1" {
-                problems.append("the full-text index is incomplete (an ingest was interrupted); it is rebuilt when the archive is next opened for writing")
+                try checkIndexes(db, into: &problems)
+            } catch let e as DatabaseError where !problems.contains(where: { $0.kind == .stored }) {
+                problems.append(damaged("SQLite cannot read it", e))
+            } catch is DatabaseError {
+                // Already reported as damage to the file.
             }
         }
         return problems
+    }
+
+    private static func damaged(_ what: String, _ e: DatabaseError) -> Problem {
+        Problem(
+            kind: .stored,
+            message: "the archive file is damaged: \(what) (\(e.message ?? e.description)); restore it from a backup, or ingest your exports again into a new archive")
+    }
+
+    private static let repairHint = "`chat-archive check --repair` rebuilds it from the stored items"
+
+    /// The archive's own checks: its indexes against its items.
+    private static func checkIndexes(_ db: Database, into problems: inout [Problem]) throws {
+        // 2. The full-text index, against the stored items.
+        do {
+            try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES('integrity-check', 1)")
+        } catch let e as DatabaseError {
+            problems.append(Problem(
+                kind: .fullText,
+                message: "the full-text search index is damaged or does not match the stored items (SQLite: \(e.message ?? e.description)); searches may miss items or fail; \(repairHint)"))
+        }
+        let items = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
+        if let indexed = try? Int.fetchOne(db, sql: "SELECT count(*) FROM itemFts WHERE itemFts MATCH '{tags}: \(IndexTerms.all)'"),
+            indexed != items
+        {
+            let detail = indexed < items
+                ? "\(items - indexed) stored item\(items - indexed == 1 ? " is" : "s are") missing from it and cannot be found by search"
+                : "\(indexed - items) entr\(indexed - items == 1 ? "y points" : "ies point") at items that are not stored"
+            problems.append(Problem(
+                kind: .fullText, message: "the full-text search index has \(indexed) entries for \(items) stored items: \(detail); \(repairHint)"))
+        }
+        // 3. The vocabulary behind infix and prefix search.
+        do {
+            try db.execute(sql: "INSERT INTO termGram(termGram, rank) VALUES('integrity-check', 1)")
+            let terms = try Int.fetchOne(db, sql: "SELECT count(*) FROM term") ?? 0
+            if terms == 0 && items > 0 {
+                problems.append(Problem(
+                    kind: .vocabulary, message: "the word list for partial-word search is empty although \(items) items are stored; searches for parts of words find nothing; \(repairHint)"))
+            }
+        } catch let e as DatabaseError {
+            problems.append(Problem(
+                kind: .vocabulary, message: "the word list for partial-word search is damaged (SQLite: \(e.message ?? e.description)); \(repairHint)"))
+        }
+        // 4. Interrupted rebuilds and analyser versions.
+        if try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'ftsStale'") == "1" {
+            problems.append(Problem(
+                kind: .fullText,
+                message: "the full-text search index is incomplete: an ingest or index rebuild was interrupted; \(repairHint) (any command that opens the archive for writing does too)"))
+        } else if let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'").flatMap({ Int($0) }),
+            stored != Analyzer.version
+        {
+            problems.append(Problem(
+                kind: .fullText,
+                message: "the full-text search index was built by text analyser version \(stored); this chat-archive uses version \(Analyzer.version), so searches may miss items; \(repairHint)"))
+        }
+        // 5. Stored data the indexes cannot fix.
+        let orphans = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE chatId NOT IN (SELECT id FROM chat)") ?? 0
+        if orphans > 0 {
+            problems.append(Problem(
+                kind: .stored,
+                message: "\(orphans) stored item\(orphans == 1 ? " belongs" : "s belong") to no chat; they cannot be listed; ingest their exports again"))
+        }
+        // 6. The chat list's counters, against the items.
+        let bad = try Row.fetchAll(db, sql: "\(countersSQL) SELECT chat.sourceId, chat.itemCount, real.items FROM chat JOIN real ON real.id = chat.id \(counterMismatch) ORDER BY chat.id")
+        if let first = bad.first {
+            let name: String = first[0]
+            let stored: Int = first[1]
+            let real: Int = first[2]
+            problems.append(Problem(
+                kind: .counters,
+                message: "\(bad.count) chat\(bad.count == 1 ? " has" : "s have") wrong counts in the chat list (items, unread, mentions, reports or last item; e.g. chat \"\(name)\" says \(stored) items and holds \(real)); `chat-archive check --repair` recounts them"))
+        }
+    }
+
+    /// Per-chat counts computed from the items, as the writer keeps them.
+    private static let countersSQL = """
+        WITH real AS (
+            SELECT chat.id AS id,
+                count(item.id) AS items,
+                coalesce(sum(item.flags & 6 = 4), 0) AS unread,
+                coalesce(sum(item.flags & 38 = 36), 0) AS mentions,
+                coalesce(sum(item.flags & 2 = 0 AND item.contentType = \(ContentType.report.code)), 0) AS reports,
+                (SELECT i.id FROM item i WHERE i.chatId = chat.id ORDER BY i.ts DESC, i.id DESC LIMIT 1) AS lastItemId,
+                (SELECT i.ts FROM item i WHERE i.chatId = chat.id ORDER BY i.ts DESC, i.id DESC LIMIT 1) AS lastTs
+            FROM chat LEFT JOIN item ON item.chatId = chat.id GROUP BY chat.id)
+        """
+    private static let counterMismatch = """
+        WHERE chat.itemCount IS NOT real.items OR chat.unreadCount IS NOT real.unread
+            OR chat.unreadMentions IS NOT real.mentions OR chat.reportCount IS NOT real.reports
+            OR chat.lastItemId IS NOT real.lastItemId OR chat.lastTs IS NOT real.lastTs
+        """
+
+    /// Rebuilds what can be rebuilt from the stored items — SQLite's indexes, the full-text
+    /// index, the vocabulary, the chat list's counters — and never changes an item, member or
+    /// chat's own fields. Returns the problems left (those only a backup or a new ingest fix).
+    static func repair(_ database: ArchiveDatabase, progress: (@Sendable (Int64, Int64) -> Void)? = nil) throws -> [String] {
+        let found = try problems(database)
+        let kinds = Set(found.filter(\.isRepairable).map(\.kind))
+        var failures: [String] = []
+        // Damaged stored data can make a rebuild fail: each step is tried on its own.
+        func attempt(_ what: String, _ body: () throws -> Void) throws {
+            do {
+                try body()
+            } catch let e as DatabaseError {
+                failures.append("could not \(what): the archive file is damaged (SQLite: \(e.message ?? e.description)); restore it from a backup, or ingest your exports again into a new archive")
+            }
+        }
+        if kinds.contains(.sqliteIndex) {
+            try attempt("rebuild the database indexes") {
+                try database.writer.writeWithoutTransaction { db in try db.execute(sql: "REINDEX") }
+            }
+        }
+        if kinds.contains(.fullText) || kinds.contains(.vocabulary) {
+            try attempt("rebuild the full-text search index") { try database.rebuildIndexes(progress: progress) }
+        }
+        if kinds.contains(.counters) {
+            try attempt("recount the chat list") {
+                try database.writer.write { db in
+                    try db.execute(sql: """
+                        \(countersSQL)
+                        UPDATE chat SET itemCount = real.items, unreadCount = real.unread, unreadMentions = real.mentions,
+                            reportCount = real.reports, lastItemId = real.lastItemId, lastTs = real.lastTs
+                        FROM real WHERE real.id = chat.id
+                        """)
+                }
+            }
+        }
+        return failures + (try check(database))
     }
 }

@@ -36,6 +36,10 @@ struct Bench: ParsableCommand {
     @Option(help: "With --dir and --reuse: only measure the chat-list name search for this text.") var chatSearch: String?
     @Option(help: "With --dir and --reuse: run this SQL on the archive (tokenizer registered) and print the rows.") var sql: String?
     @Flag(help: "With --sql: run it --repeats times and print its latency instead of its rows.") var timed = false
+    @Flag(help: "Only measure read latency (p50/p99) while --messages are ingested, against the same reads with no writer.")
+    var readersDuringIngest = false
+    @Option(help: "With --readers-during-ingest: reader threads.") var readers = 2
+    @Option(help: "With --readers-during-ingest: pause of each reader between reads, in ms.") var readerPauseMs = 5
 
     func run() throws {
         let fm = FileManager.default
@@ -106,6 +110,17 @@ struct Bench: ParsableCommand {
             }
             try QueryBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
             if json { print(report.json) } else { print(report.table) }
+            return
+        }
+
+        if readersDuringIngest {
+            let corpusPath = work + "/corpus.jsonl"
+            if !(reuse && fm.fileExists(atPath: corpusPath)) {
+                let summary = try CorpusGenerator(seed: seed, messages: messages, chats: chats ?? max(20, messages / 100)).write(to: corpusPath)
+                print("corpus: \(summary.items) messages in \(summary.chats) chats")
+            }
+            try ReadersDuringIngestBench(corpusPath: corpusPath, archivePath: work + "/archive.sqlite", readers: readers,
+                pauseMicroseconds: UInt32(max(0, readerPauseMs) * 1000), seed: seed).run()
             return
         }
 

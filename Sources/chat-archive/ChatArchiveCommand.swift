@@ -46,9 +46,11 @@ struct GlobalOptions: ParsableArguments {
 
     var archivePath: String { archive ?? Archive.defaultPath }
 
-    func open() throws -> Archive {
+    /// Opens the archive; `rebuildsStaleIndexes: false` leaves an outdated index as it is
+    /// (for `check`, which reports it).
+    func open(rebuildsStaleIndexes: Bool = true) throws -> Archive {
         do {
-            return try Archive(path: archivePath) { done, total in
+            return try Archive(path: archivePath, rebuildsStaleIndexes: rebuildsStaleIndexes) { done, total in
                 if Terminal.stderrIsTerminal { Terminal.progressLine("rebuilding the search index", done: done, total: total) }
             }
         } catch let e as ArchiveError {

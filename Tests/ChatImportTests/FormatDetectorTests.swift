@@ -143,6 +143,16 @@ import Testing
         let s = JSONPrefixScanner.scan(Array(#"{"name": "x", "type": "personal_chat", "messages": [{"id": 1, "text": "cut"#.utf8))
         #expect(s.root == .object && s.has("messages") && s.strings["type"] == "personal_chat")
     }
+
+    @Test func scansHostileNestingWithoutRecursion() {
+        // A million brackets used to recurse once each and overflow the stack.
+        let deep = #"{"type": "personal_chat", "messages": [{"text": "# + String(repeating: "[", count: 1_000_000)
+        let s = JSONPrefixScanner.scan(Array(deep.utf8))
+        #expect(s.has("messages.[].text") && s.strings["type"] == "personal_chat")
+        let closed = #"{"messages": [{"text": "# + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + #"}], "name": "after"}"#
+        let t = JSONPrefixScanner.scan(Array(closed.utf8))
+        #expect(t.strings["name"] == "after")
+    }
 }
 
 extension FormatDetectorTests {

@@ -50,10 +50,16 @@ public struct IngestOptions: Sendable {
     public var strict: Bool
     /// Options passed to the importers (time zone, owner name, …).
     public var importOptions: ImportOptions
+    /// Items per transaction (PERF.md: 10k–100k is fastest). Readers see the archive as it was
+    /// after a whole batch, never part of one; a crash keeps every committed batch.
+    public var batchSize: Int
     /// Makes options: format sniffed by content, bad records skipped.
-    public init(format: String = "auto", strict: Bool = false, importOptions: ImportOptions = ImportOptions()) {
+    public init(
+        format: String = "auto", strict: Bool = false, importOptions: ImportOptions = ImportOptions(), batchSize: Int = 10_000
+    ) {
         self.format = format
         self.strict = strict
         self.importOptions = importOptions
+        self.batchSize = max(1, batchSize)
     }
 }

@@ -12,7 +12,7 @@ extension IngestPipeline {
         _ paths: [String], options: IngestOptions, database: ArchiveDatabase, isCancelled: @escaping @Sendable () -> Bool = { false },
         progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) throws -> IngestReport {
-        let writer = try ArchiveWriter(database: database)
+        let writer = try ArchiveWriter(database: database, batchSize: options.batchSize)
         let sink = WriterSink(writer: writer, strict: options.strict, isCancelled: isCancelled, onProgress: progress)
         var report = IngestReport()
         var fatal: Error? = nil

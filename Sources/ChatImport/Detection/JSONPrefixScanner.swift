@@ -42,6 +42,9 @@ struct JSONPrefixScanner {
 
     /// Skips one value, recording keys; false when the prefix ends or the JSON is invalid.
     private mutating func value(path: String, depth: Int) -> Bool {
+        // Nothing below maxDepth is recorded: skip it without recursion, so that hostile
+        // nesting (`[[[[…` a million deep) cannot overflow the stack.
+        if depth >= JSONPrefixScanner.maxDepth { return skip() }
         space()
         guard i < b.count else { return false }
         switch b[i] {
@@ -94,6 +97,39 @@ struct JSONPrefixScanner {
             }
             return i > start && i < b.count
         }
+    }
+
+    /// Skips one value of any depth with a counter instead of recursion; false when the
+    /// prefix ends or a bracket closes what was never opened.
+    private mutating func skip() -> Bool {
+        var open = 0
+        repeat {
+            space()
+            guard i < b.count else { return false }
+            switch b[i] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                open += 1
+                i += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard open > 0 else { return false }
+                open -= 1
+                i += 1
+            case UInt8(ascii: ","), UInt8(ascii: ":"):
+                guard open > 0 else { return false }
+                i += 1
+            case UInt8(ascii: "\""):
+                guard string() != nil else { return false }
+            default:
+                let start = i
+                while i < b.count, !(b[i] == UInt8(ascii: ",") || b[i] == UInt8(ascii: "}") || b[i] == UInt8(ascii: "]")
+                    || b[i] == UInt8(ascii: ":") || b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09)
+                {
+                    i += 1
+                }
+                guard i > start, i < b.count else { return false }
+            }
+        } while open > 0
+        return true
     }
 
     /// A string at `b[i] == '"'`, escapes decoded loosely; nil when cut off.

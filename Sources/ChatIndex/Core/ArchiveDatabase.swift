@@ -31,8 +31,14 @@ public final class ArchiveDatabase: Sendable {
     /// - Parameters:
     ///   - path: the archive file; missing folders are created (mode 0700).
     ///   - readOnly: open an existing archive for reading only; a missing one is an error.
+    ///   - rebuildsStaleIndexes: rebuild the full-text indexes now when they were built by another
+    ///     analyser version or an earlier rebuild was interrupted. `chat-archive check` opens
+    ///     with `false`, so that it reports what it finds instead of mending it silently.
     ///   - rebuildProgress: called with (done, total) while indexes are rebuilt.
-    public init(path: String, readOnly: Bool = false, rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil) throws {
+    public init(
+        path: String, readOnly: Bool = false, rebuildsStaleIndexes: Bool = true,
+        rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil
+    ) throws {
         self.path = path
         let fm = FileManager.default
         let exists = fm.fileExists(atPath: path)
@@ -68,14 +74,31 @@ public final class ArchiveDatabase: Sendable {
                 try q.close()
             }
             writer = try DatabasePool(path: path, configuration: config)
+            try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            try Migrations.make().migrate(writer)
         } catch let e as DatabaseError {
-            throw ArchiveError("cannot open the archive \(path): \(e.message ?? e.description)")
+            throw ArchiveError(Self.openFailure(path, e))
         }
-        try writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        if rebuildsStaleIndexes { try ensureAnalyzerVersion(progress: rebuildProgress) }
+    }
+
+    /// Words an SQLite failure to open or migrate an archive for its user.
+    static func openFailure(_ path: String, _ e: DatabaseError) -> String {
+        let detail = e.message ?? e.description
+        switch e.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return "the archive \(path) is damaged and cannot be opened (SQLite: \(detail)); restore it from a backup, or ingest your exports again into a new archive"
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return "the archive \(path) is busy: another chat-archive is writing to it; try again when it has finished"
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
+            return "cannot open the archive \(path): permission denied or the folder is missing (SQLite: \(detail))"
+        case .SQLITE_FULL:
+            return "cannot open the archive \(path): the disk is full"
+        default:
+            return "cannot open the archive \(path): \(detail)"
         }
-        try Migrations.make().migrate(writer)
-        try ensureAnalyzerVersion(progress: rebuildProgress)
     }
 
     /// Refuses files that are not SQLite databases with a clear message.

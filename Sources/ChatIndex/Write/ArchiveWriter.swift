@@ -76,6 +76,7 @@ public final class ArchiveWriter {
     }
 
     public func add(_ chat: Chat) throws {
+        let chat = chat.storable
         pending.append(.chat(
             chat, nameKey: ChatNames.key(chat.displayName, chat.fullName, chat.localAlias),
             translitKey: ChatNames.transliterationKey(chat.displayName, chat.fullName, chat.localAlias)))
@@ -83,11 +84,12 @@ public final class ArchiveWriter {
     }
 
     public func add(_ member: Member) throws {
+        let member = member.storable
         pending.append(.member(member, nameKey: ChatNames.key(member.displayName, member.fullName, member.localAlias)))
     }
 
     public func add(_ item: Item) throws {
-        let prepared = PreparedItem(item)
+        let prepared = PreparedItem(item.storable)
         terms.add(prepared.textTokens)
         if let extra = prepared.extraTokens { terms.add(extra) }
         pending.append(.item(prepared))

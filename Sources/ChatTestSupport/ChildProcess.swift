@@ -1,0 +1,141 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A child process for end-to-end tests: started with `posix_spawn`, its output captured in
+/// files, stopped with any signal, and reaped with `wait4` so that its own peak memory is known
+/// (not the test process's, which other tests share).
+public final class ChildProcess {
+    /// The child's process id.
+    public let pid: pid_t
+    private let outPath: String
+    private let errPath: String
+    private var result: Result?
+
+    /// How a child ended.
+    public struct Result: Sendable {
+        /// The exit status, when the child exited.
+        public var status: Int32?
+        /// The signal that ended it, when one did.
+        public var signal: Int32?
+        /// Its standard output.
+        public var out: String
+        /// Its standard error.
+        public var err: String
+        /// Its peak resident set size, in bytes.
+        public var maxRSSBytes: Int
+    }
+
+    /// The `chat-archive` binary of this build (`$CHAT_ARCHIVE_BIN` overrides it).
+    public static var chatArchiveBinary: String { binary("chat-archive", override: "CHAT_ARCHIVE_BIN") }
+
+    /// The `chat-archive-bench` binary of this build (`$CHAT_ARCHIVE_BENCH_BIN` overrides it).
+    public static var benchBinary: String { binary("chat-archive-bench", override: "CHAT_ARCHIVE_BENCH_BIN") }
+
+    private static func binary(_ name: String, override: String) -> String {
+        if let p = ProcessInfo.processInfo.environment[override], !p.isEmpty { return p }
+        let build = URL(fileURLWithPath: TestArchive.packagePath).appendingPathComponent(".build")
+        for config in ["debug", "release"] {
+            let p = build.appendingPathComponent(config).appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return build.appendingPathComponent("debug/" + name).path
+    }
+
+    /// Starts `executable` with `arguments`; `environment` entries are added to this process's.
+    ///
+    /// - Parameter shellPrefix: shell commands run before `exec`ing the executable (e.g. `umask 000`).
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil)
+        throws
+    {
+        let dir = TestTemporary.folder("child")
+        outPath = dir + "/stdout"
+        errPath = dir + "/stderr"
+        var argv = [executable] + arguments
+        var path = executable
+        if let shellPrefix {
+            path = "/bin/sh"
+            argv = ["/bin/sh", "-c", shellPrefix + "; exec \"$0\" \"$@\"", executable] + arguments
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (k, v) in environment { env[k] = v }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let cArgs = argv.map { strdup($0) } + [nil]
+        let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            cArgs.forEach { free($0) }
+            cEnv.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, path, &actions, nil, cArgs, cEnv)
+        guard rc == 0 else { throw TestFailure("cannot start \(path): \(String(cString: strerror(rc)))") }
+        pid = child
+    }
+
+    /// Runs to completion and returns how it ended.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil)
+        throws -> Result
+    {
+        try ChildProcess(executable, arguments, environment: environment, shellPrefix: shellPrefix).wait()
+    }
+
+    /// Whether the child is still running (it is reaped if it has ended).
+    public var isRunning: Bool {
+        if result != nil { return false }
+        var status: Int32 = 0
+        var usage = rusage()
+        let r = wait4(pid, &status, WNOHANG, &usage)
+        if r == pid {
+            result = finish(status, usage)
+            return false
+        }
+        return r == 0
+    }
+
+    /// Sends `signal` to the child (if it is still running).
+    public func kill(_ signal: Int32 = SIGKILL) {
+        if result == nil { _ = sendSignal(pid, signal) }
+    }
+
+    /// Waits for the child to end and returns how it ended.
+    @discardableResult
+    public func wait() -> Result {
+        if let result { return result }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let r = finish(status, usage)
+        result = r
+        return r
+    }
+
+    private func finish(_ status: Int32, _ usage: rusage) -> Result {
+        let exited = status & 0x7F == 0
+        let read = { (p: String) in (try? String(contentsOfFile: p, encoding: .utf8)) ?? "" }
+        return Result(
+            status: exited ? (status >> 8) & 0xFF : nil, signal: exited ? nil : status & 0x7F, out: read(outPath),
+            err: read(errPath), maxRSSBytes: Int(usage.ru_maxrss) * 1024)
+    }
+}
+
+#if canImport(Glibc)
+    private let sendSignal = Glibc.kill
+#elseif canImport(Darwin)
+    private let sendSignal = Darwin.kill
+#endif
+
+/// A test's own failure with a message.
+public struct TestFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
+}
