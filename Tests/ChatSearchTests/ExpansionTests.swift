@@ -33,6 +33,22 @@ import Testing
         #expect(hits == expected.sorted())
     }
 
+    /// Inputs found by fuzzing (.ci/fuzz/run query): however many words or exclusions, a query
+    /// neither fails nor expands without bound, and still finds what its words match.
+    @Test(arguments: [
+        // A level of parentheses per exclusion overflowed FTS5's parser stack (an SQL error).
+        ("150 exclusions", "plan " + (1...150).map { "-x\($0)" }.joined(separator: " "), ["4"]),
+        ("150 exclusions, one matching", "the " + (1...149).map { "-x\($0)" }.joined(separator: " ") + " -order", []),
+        // Fifty copies of an infix word were fifty expansions: seconds of FTS5 time.
+        ("50 repeated words", String(repeating: "eed ", count: 50), ["3"]),
+        ("50 repeated exclusions", "garden " + String(repeating: "-seed ", count: 50), ["4"]),
+    ])
+    func longQueries(_ name: String, _ query: String, _ expected: [String]) async throws {
+        let (archive, _) = try TestArchive.make(jsonl: Self.lines)
+        let hits = try await archive.search(query).hits.map(\.item.sourceId).sorted()
+        #expect(hits == expected.sorted(), "\(name)")
+    }
+
     @Test func prefixUpperBoundIncrementsTheLastScalar() async throws {
         let (archive, _) = try TestArchive.make(jsonl: Self.lines)
         // A word whose range has no terms still finds nothing, and ranges never throw.

@@ -46,6 +46,10 @@ enum QueryCompiler {
     /// Maximum number of vocabulary terms a short word's prefix expands to before FTS5's own
     /// prefix query is used instead.
     static let maxPrefixTerms = 300
+    /// Maximum number of vocabulary terms all the words of one query expand to: FTS5's cost
+    /// grows with every listed term (50 words of 300 terms each took 6 s), so once it is spent
+    /// the remaining words use FTS5's prefix query.
+    static let maxQueryExpansions = 2 * maxExpansions
 
     /// The smallest string greater than every string starting with `s` (its last scalar
     /// incremented), or nil when there is none.
@@ -73,6 +77,7 @@ enum QueryCompiler {
         var negatives: [String] = []
         var unsatisfiable = false
         var highlighter = Highlighter()
+        var expansionBudget = maxQueryExpansions
         let textCols = "{text extra}"
 
         func compileWord(_ w: String, isPrefix: Bool) throws -> String? {
@@ -96,12 +101,16 @@ enum QueryCompiler {
             var complete = true
             if token.unicodeScalars.count >= 3 {
                 // Infix: every term containing the word (a superset of the terms it prefixes).
-                let expansions = try String.fetchAll(
-                    db.cachedStatement(
-                        sql: "SELECT t.term FROM termGram g JOIN term t ON t.id = g.rowid WHERE termGram MATCH ? LIMIT ?"),
-                    arguments: [quote(token), maxExpansions + 1])
-                complete = expansions.count <= maxExpansions
-                for e in expansions.prefix(maxExpansions) where e != token { alts.append(e) }
+                let limit = min(maxExpansions, expansionBudget)
+                var expansions: [String] = []
+                if limit > 0 {
+                    expansions = try String.fetchAll(
+                        db.cachedStatement(
+                            sql: "SELECT t.term FROM termGram g JOIN term t ON t.id = g.rowid WHERE termGram MATCH ? LIMIT ?"),
+                        arguments: [quote(token), limit + 1])
+                }
+                complete = limit > 0 && expansions.count <= limit
+                for e in expansions.prefix(limit) where e != token { alts.append(e) }
                 highlighter.words.formUnion(alts)
                 if isPrefix { highlighter.prefixes.insert(token) }
             } else if !isPrefix {
@@ -111,16 +120,18 @@ enum QueryCompiler {
                 // A short last word matches word prefixes (search as you type): the terms in the vocabulary's range.
                 highlighter.words.insert(token)
                 highlighter.prefixes.insert(token)
-                if let upper = Self.prefixUpperBound(token) {
+                let limit = min(maxPrefixTerms, expansionBudget)
+                if limit > 0, let upper = Self.prefixUpperBound(token) {
                     let terms = try String.fetchAll(
                         db.cachedStatement(sql: "SELECT term FROM term WHERE term > ? AND term < ? LIMIT ?"),
-                        arguments: [token, upper, maxPrefixTerms + 1])
-                    complete = terms.count <= maxPrefixTerms
-                    alts += terms.prefix(maxPrefixTerms)
+                        arguments: [token, upper, limit + 1])
+                    complete = terms.count <= limit
+                    alts += terms.prefix(limit)
                 } else {
                     complete = false
                 }
             }
+            expansionBudget -= alts.count - 1
             var expr = alts.map(quote).joined(separator: " OR ")
             // Too many terms to list: fall back to FTS5's prefix query (complete, slower).
             if !complete {
@@ -144,10 +155,13 @@ enum QueryCompiler {
             }
         }
 
-        for t in q.terms {
+        // A repeated term or exclusion adds nothing but cost.
+        var seenTerms = Set<SearchQuery.Term>()
+        for t in q.terms where seenTerms.insert(t).inserted {
             if let e = try compileTerm(t) { positives.append(e) } else { unsatisfiable = true }
         }
-        for x in q.excluded {
+        var seenExclusions = Set<String>()
+        for x in q.excluded where seenExclusions.insert(x).inserted {
             let tokens = Tokenizer.tokens(in: x, mode: .query).filter { !$0.isColocated }
             if !tokens.isEmpty { negatives.append("\(textCols): \(quote(x))") }
         }
@@ -203,7 +217,9 @@ enum QueryCompiler {
         if positives.isEmpty { positives.append(tagsAny([IndexTerms.all])) }
 
         var match = positives.map { "(\($0))" }.joined(separator: " AND ")
-        for n in negatives { match = "(\(match)) NOT (\(n))" }
+        // One NOT of an OR of the exclusions (`a NOT b NOT c` is `a NOT (b OR c)`): a level of
+        // parentheses per exclusion overflows FTS5's parser stack at about a hundred.
+        if !negatives.isEmpty { match = "(\(match)) NOT (" + negatives.map { "(\($0))" }.joined(separator: " OR ") + ")" }
         highlighter.prepare()
         var c = CompiledQuery(match: match, isUnsatisfiable: unsatisfiable, highlighter: highlighter)
         if let a = q.after { c.minRowid = max(a.milliseconds, 0) &* 1024 }
