@@ -136,7 +136,7 @@ struct QueryBench {
     }
 }
 
-/// A small deterministic PRNG for picking anchors.
+/// A small deterministic PRNG (SplitMix64): query anchors and the Telegram export generator.
 struct SplitMix {
     var state: UInt64
     init(seed: UInt64) { state = seed }
@@ -147,4 +147,5 @@ struct SplitMix {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+    mutating func next(below n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
 }

@@ -52,7 +52,7 @@ public struct TelegramExportGenerator {
         }
         defer { fclose(file) }
         var out = Writer(file: file)
-        var rng = SplitMix(seed)
+        var rng = SplitMix(seed: seed)
         var summary = Summary()
         let ownerId: Int64 = 4_400_123
         out.put(
@@ -179,19 +179,5 @@ public struct TelegramExportGenerator {
             _ = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
             buffer.removeAll(keepingCapacity: true)
         }
-    }
-
-    /// A small deterministic PRNG (SplitMix64).
-    private struct SplitMix {
-        var state: UInt64
-        init(_ seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func next(below n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
     }
 }
