@@ -776,6 +776,13 @@ int32_t chat_analyse(chat_analyser *A, const uint8_t *text, int32_t len, int32_t
     A->rc = 0;
     A->pending = 0;
     A->posCount = 0;
+    if (A->mode == CCHATICU_MODE_QUERY && len > 1 && text[0] == CCHATICU_VERBATIM) {
+        // A term of the index vocabulary, quoted by the query compiler: it is one token as it
+        // stands (re-analysed, `mple.x1.com` would break into `mple.x1` and `com`).
+        emit(A, 0, text + 1, len - 1, 1, len);
+        A->text = NULL;
+        return A->rc;
+    }
     int32_t pos = 0;
     while (pos < len && !A->rc) {
         int32_t s, mid, e;

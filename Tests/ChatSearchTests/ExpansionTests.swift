@@ -1,5 +1,8 @@
 import ChatArchive
+@testable import ChatSearch
 import ChatTestSupport
+import ChatText
+import Foundation
 import Testing
 
 /// Prefix and infix words are expanded through the vocabulary (never FTS5's materialising
@@ -55,6 +58,122 @@ import Testing
         for q in ["\u{10FFFF}", "q\u{10FFFF}", "\u{D7FF}", "ÿ"] {
             let hits = try await archive.search(q).hits.map(\.item.text)
             #expect(hits.isEmpty, "\(q.unicodeScalars.map { String($0.value, radix: 16) }): \(hits)")
+        }
+    }
+}
+
+/// Expansion drops a term when one of its parts is itself an alternative (`blog.example.fr`
+/// when `example` is listed): the results must stay exactly the infix rule's, which this suite
+/// checks against an oracle over the analyser's own document tokens.
+@Suite struct CoveredExpansionTests {
+    static let labels = ["ex", "example", "exa", "mple", "shop", "blog", "www", "ana", "sample", "10", "192", "168", "x1", "dev"]
+    static let tlds = ["com", "org", "exa", "io", "fr", "co.uk"]
+
+    static func corpus() -> [String] {
+        var seeded = Seeded(seed: 0xC0FFEE)
+        func pick(_ a: [String]) -> String { a[Int(seeded.next() % UInt64(a.count))] }
+        func host() -> String { (0..<(1 + Int(seeded.next() % 3))).map { _ in pick(labels) }.joined(separator: ".") + "." + pick(tlds) }
+        var texts: [String] = []
+        for _ in 0..<400 {
+            var words: [String] = []
+            for _ in 0..<(1 + Int(seeded.next() % 4)) {
+                switch seeded.next() % 9 {
+                case 0: words.append(host())
+                case 1: words.append("https://" + host() + "/" + pick(labels))
+                case 2: words.append(pick(labels) + "@" + host())
+                case 3: words.append(pick(labels) + "." + pick(labels))  // a dotted word: e.g, v2.0
+                case 4: words.append("http://192.168.\(seeded.next() % 3).\(seeded.next() % 12)/" + pick(labels))
+                case 5: words.append("@" + pick(labels) + "." + pick(labels))
+                case 6: words.append(String(repeating: pick(labels) + ".", count: 30) + pick(labels))  // cut at 128 bytes
+                case 7: words.append(pick(labels) + "'" + pick(labels))
+                default: words.append(pick(labels) + pick(labels))
+                }
+            }
+            texts.append(words.joined(separator: " "))
+        }
+        return texts
+    }
+
+    /// A small deterministic generator (SplitMix64).
+    struct Seeded {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func coveredTermsAreDroppedOnlyWhenAPartIsListed() {
+        let alts = ["example", "example.com", "blog.example.fr", "ana@example.org", "www.example", "my-site.example",
+                    "example.10.1.2", "x.example", "10.1.2.example"]
+        // `www.example`: the last part may be a top-level domain (not indexed alone) or cut;
+        // `example.10.1.2` ends in a number (an IP address has no parts indexed); `x.example` and
+        // `10.1.2.example` list no part.
+        #expect(
+            QueryCompiler.pruneCovered(alts) == ["example", "www.example", "my-site.example", "example.10.1.2", "x.example", "10.1.2.example"])
+        #expect(QueryCompiler.pruneCovered(["com", "x1.com"]) == ["com", "x1.com"])
+        #expect(QueryCompiler.pruneCovered(["www", "www.shop.com"]) == ["www", "www.shop.com"])
+        #expect(QueryCompiler.pruneCovered(["shop", "www.shop.com", "shop@mail.org"]) == ["shop"])
+    }
+
+    @Test func prunedExpansionsFindExactlyTheInfixMatches() async throws {
+        let texts = Self.corpus()
+        let lines = [Lines.chat("h", name: "Hosts")]
+            + texts.enumerated().map { i, t in
+                Lines.item("h", "\(i)", ts: "2024-05-01T10:\(String(format: "%02d", i / 60)):\(String(format: "%02d", i % 60))Z", text: t)
+            }
+        let (archive, _) = try TestArchive.make(jsonl: lines.joined(separator: "\n"))
+        let tokens = texts.map { Set(Tokenizer.tokens(in: $0, mode: .document).map(\.text)) }
+        var queries = Set(Self.labels.filter { $0.count >= 3 } + Self.tlds.filter { $0.count >= 3 && !$0.contains(".") })
+        var seeded = Seeded(seed: 7)
+        let all = tokens.flatMap { $0 }.filter { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        for _ in 0..<150 {
+            let t = Array(all[Int(seeded.next() % UInt64(all.count))])
+            guard t.count >= 3 else { continue }
+            let length = 3 + Int(seeded.next() % UInt64(t.count - 2))
+            let start = Int(seeded.next() % UInt64(t.count - length + 1))
+            queries.insert(String(t[start..<(start + length)]))
+        }
+        // Pieces of hosts, addresses and dotted words, typed as they are: one token in the
+        // document, several in the query (`x1.com` is `x1` and `com` to the word breaker).
+        let dotted = tokens.flatMap { $0 }.filter { $0.contains(".") || $0.contains("@") }
+        var typed = Set<String>()
+        for _ in 0..<150 {
+            let t = Array(dotted[Int(seeded.next() % UInt64(dotted.count))])
+            guard t.count >= 4 else { continue }
+            let length = 4 + Int(seeded.next() % UInt64(t.count - 3))
+            let start = Int(seeded.next() % UInt64(t.count - length + 1))
+            let q = String(t[start..<(start + length)])
+            if q.contains(".") || q.contains("@"), q.first?.isLetter == true || q.first?.isNumber == true {
+                typed.insert(q)
+            }
+        }
+        #expect(typed.count > 50)
+        for q in typed.sorted() {
+            let expected = Set(tokens.indices.filter { i in tokens[i].contains { $0.contains(q) } }.map(String.init))
+            let found = Set(try await archive.search(q, options: SearchOptions(limit: 10_000)).hits.map(\.item.sourceId))
+            let missing = expected.subtracting(found).sorted()
+            // The query's own tokens as a phrase (`10` then `co…`) find more, but only texts holding them.
+            let parts = Tokenizer.tokens(in: q, mode: .query).map(\.text)
+            let unexplained = found.subtracting(expected).filter { id in
+                !parts.allSatisfy { texts[Int(id)!].lowercased().contains($0) }
+            }.sorted()
+            #expect(
+                missing.isEmpty && unexplained.isEmpty,
+                "\(q): missing \(missing.prefix(3).map { texts[Int($0)!] }), unexplained \(unexplained.prefix(3).map { texts[Int($0)!] })")
+        }
+        for q in queries.sorted() {
+            let expected = Set(tokens.indices.filter { i in tokens[i].contains { $0.contains(q) } }.map(String.init))
+            let found = try await archive.search(q, options: SearchOptions(limit: 10_000)).hits.map(\.item.sourceId)
+            let missing = expected.subtracting(found).sorted()
+            let extra = Set(found).subtracting(expected).sorted()
+            #expect(
+                missing.isEmpty && extra.isEmpty,
+                "\(q): missing \(missing.prefix(3).map { texts[Int($0)!] }), extra \(extra.prefix(3).map { texts[Int($0)!] })")
         }
     }
 }

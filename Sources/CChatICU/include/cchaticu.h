@@ -43,6 +43,11 @@ enum {
     CCHATICU_MODE_QUERY = 1,
 };
 
+/// In query mode, a text starting with this byte is one token: the bytes after it, verbatim.
+/// The query compiler quotes vocabulary terms this way (user text never holds control
+/// characters: the query parser turns them into spaces).
+#define CCHATICU_VERBATIM 0x1F
+
 /// Receives one token: its normalised bytes and the byte range [start, end) of the source it
 /// came from. Return 0 to continue, anything else to stop (the value is returned by tokenize).
 typedef int32_t (*cchaticu_token_fn)(void *ctx, int32_t flags, const uint8_t *token, int32_t tokenLen,

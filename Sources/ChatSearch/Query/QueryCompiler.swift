@@ -68,6 +68,39 @@ enum QueryCompiler {
         return nil
     }
 
+    /// The alternatives without the terms that cannot add a match: a host, e-mail address or
+    /// dotted word is indexed with its labels and parts co-located (DESIGN.md, "Tokens"), so a
+    /// document holding `blog.example.fr` also holds `example`; when that part is itself an
+    /// alternative, the longer term only costs FTS5 another posting list to walk per candidate.
+    ///
+    /// A part counts when it is ASCII letters and digits between `.` or `@`, not the last one
+    /// (a top-level domain is not indexed on its own, and a long token may be cut inside it),
+    /// not `www`, and the term is no IP address (whose numbers are not indexed apart).
+    static func pruneCovered(_ alternatives: [String]) -> [String] {
+        guard alternatives.count > 1 else { return alternatives }
+        let set = Set(alternatives)
+        func isCovered(_ term: String) -> Bool {
+            let bytes = Array(term.utf8)
+            guard bytes.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "@") }) else { return false }
+            var pieces: [ArraySlice<UInt8>] = []
+            var start = 0
+            for (i, b) in bytes.enumerated() where b == UInt8(ascii: ".") || b == UInt8(ascii: "@") {
+                pieces.append(bytes[start..<i])
+                start = i + 1
+            }
+            let last = bytes[start...]
+            if let first = last.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) { return false }
+            for piece in pieces where !piece.isEmpty && piece.count < bytes.count {
+                guard piece.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }),
+                    !piece.elementsEqual("www".utf8)
+                else { continue }
+                if set.contains(String(decoding: piece, as: UTF8.self)) { return true }
+            }
+            return false
+        }
+        return alternatives.filter { !isCovered($0) }
+    }
+
     static func quote(_ s: String) -> String {
         "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
@@ -86,7 +119,23 @@ enum QueryCompiler {
             if tokens.count > 1 {
                 highlighter.phrases.append(tokens.map(\.text))
                 if isPrefix { highlighter.lastPrefix = tokens.last?.text }
-                return "\(textCols): \(quote(w))" + (isPrefix ? "*" : "")
+                let phrase = "\(textCols): \(quote(w))" + (isPrefix ? "*" : "")
+                // In a document the same characters can be one token: a host or address the
+                // document analyser keeps whole (`https://mple.x1.com/` holds `mple.x1.com`, while
+                // the word `mple.x1.com` breaks into `mple.x1` and `com`). Those terms contain it.
+                let whole = TextNormalizer.normalize(w)
+                let limit = min(maxExpansions, expansionBudget)
+                guard whole.unicodeScalars.count >= 3, limit > 0 else { return phrase }
+                let terms = try String.fetchAll(
+                    db.cachedStatement(
+                        sql: "SELECT t.term FROM termGram g JOIN term t ON t.id = g.rowid WHERE termGram MATCH ? LIMIT ?"),
+                    arguments: [quote(whole), limit]
+                ).filter { $0.contains(whole) }
+                guard !terms.isEmpty else { return phrase }
+                let alts = pruneCovered(terms)
+                expansionBudget -= alts.count
+                highlighter.words.formUnion(alts)
+                return "(\(phrase)) OR (\(textCols): (" + alts.map { quote(Tokenizer.verbatim($0)) }.joined(separator: " OR ") + "))"
             }
             let token = first.text
             if Highlighter.isNoSpaceScript(token) {
@@ -111,8 +160,11 @@ enum QueryCompiler {
                 }
                 complete = limit > 0 && expansions.count <= limit
                 for e in expansions.prefix(limit) where e != token { alts.append(e) }
+                alts = pruneCovered(alts)
                 highlighter.words.formUnion(alts)
-                if isPrefix { highlighter.prefixes.insert(token) }
+                // Complete, the alternatives hold every term the word prefixes (less the covered ones,
+                // whose parts are highlighted instead); otherwise FTS5's `token*` can match more.
+                if isPrefix && !complete { highlighter.prefixes.insert(token) }
             } else if !isPrefix {
                 // A short word before the last one is a whole word (`hi` in `hi everyone` is not `hiking`).
                 highlighter.words.insert(token)
@@ -126,16 +178,17 @@ enum QueryCompiler {
                         db.cachedStatement(sql: "SELECT term FROM term WHERE term > ? AND term < ? LIMIT ?"),
                         arguments: [token, upper, limit + 1])
                     complete = terms.count <= limit
-                    alts += terms.prefix(limit)
+                    alts = pruneCovered(alts + terms.prefix(limit))
                 } else {
                     complete = false
                 }
             }
             expansionBudget -= alts.count - 1
-            var expr = alts.map(quote).joined(separator: " OR ")
+            // Every alternative is an analysed token: FTS5 must look it up as it is.
+            var expr = alts.map { quote(Tokenizer.verbatim($0)) }.joined(separator: " OR ")
             // Too many terms to list: fall back to FTS5's prefix query (complete, slower).
             if !complete {
-                expr += " OR " + quote(token) + "*"
+                expr += " OR " + quote(Tokenizer.verbatim(token)) + "*"
             }
             return "\(textCols): (\(expr))"
         }

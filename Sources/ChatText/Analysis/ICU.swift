@@ -65,6 +65,13 @@ public enum TokenizerMode: Sendable, Hashable {
 
 /// The analyser that the FTS5 tokenizer "chat" runs, callable from Swift.
 public enum Tokenizer {
+    /// A query string that the tokenizer takes as one token, verbatim: for terms read from the
+    /// index vocabulary, which re-analysis could split (`mple.x1.com` is one host token in a
+    /// document, but `mple.x1` and `com` as a word).
+    public static func verbatim(_ term: String) -> String {
+        String(UnicodeScalar(UInt8(CCHATICU_VERBATIM))) + term
+    }
+
     /// Returns the tokens of `s`, exactly as the FTS5 tokenizer produces them.
     /// - Complexity: O(n).
     public static func tokens(in s: String, mode: TokenizerMode) -> [AnalyzedToken] {
