@@ -25,11 +25,24 @@ public enum ContentFilter: String, Sendable, Hashable, CaseIterable {
 /// highlighting needs.
 struct CompiledQuery {
     var match: String
+    /// `SELECT itemFts.rowid, …` of the matches (ids and what `columns` adds), in rowid range
+    /// `[?, ?)`, newest first: bind the match, the upper and the lower bound, then the limit.
+    func matchesSQL(columns: String = "") -> String {
+        let select = "SELECT f.rowid\(columns) FROM itemFts f"
+        let range = "f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
+        if excludesDeleted {
+            return "\(select) JOIN item i ON i.id = f.rowid WHERE \(range) AND i.flags & \(ItemFlags.deleted.rawValue) = 0 ORDER BY f.rowid DESC LIMIT ?"
+        }
+        return "\(select) WHERE \(range) ORDER BY f.rowid DESC LIMIT ?"
+    }
     /// Inclusive lower and exclusive upper rowid bounds from `after:` / `before:`.
     var minRowid: Int64 = Int64.min
     var maxRowid: Int64 = Int64.max
     /// Whether no item can match (a `from:` naming nobody, a term with no tokens).
     var isUnsatisfiable = false
+    /// Whether deleted items are left out: by the item's flags in a join, which costs FTS5 no
+    /// extra posting list to walk per candidate (a `NOT` of the deleted tag did).
+    var excludesDeleted = true
     var highlighter: Highlighter
 }
 
@@ -101,8 +114,17 @@ enum QueryCompiler {
         return alternatives.filter { !isCovered($0) }
     }
 
+    /// An FTS5 string: `"` doubled, scalar by scalar (a `"` followed by a combining mark is one
+    /// Character, which a Character-wise replacement would leave alone: a syntax error).
     static func quote(_ s: String) -> String {
-        "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var out = String.UnicodeScalarView()
+        out.append("\"")
+        for u in s.unicodeScalars {
+            out.append(u)
+            if u == "\"" { out.append(u) }
+        }
+        out.append("\"")
+        return String(out)
     }
 
     static func compile(_ q: SearchQuery, scope: SearchScope, _ db: Database) throws -> CompiledQuery {
@@ -266,7 +288,6 @@ enum QueryCompiler {
         if let c = scope.content { positives.append(tagsAny([c.indexTerm])) }
         if q.isUnread { positives.append(tagsAny([IndexTerms.unread])) }
         if q.isPinned { positives.append(tagsAny([IndexTerms.pinned])) }
-        if !scope.includeDeleted { negatives.append(tagsAny([IndexTerms.deleted])) }
         if positives.isEmpty { positives.append(tagsAny([IndexTerms.all])) }
 
         var match = positives.map { "(\($0))" }.joined(separator: " AND ")
@@ -274,7 +295,7 @@ enum QueryCompiler {
         // parentheses per exclusion overflows FTS5's parser stack at about a hundred.
         if !negatives.isEmpty { match = "(\(match)) NOT (" + negatives.map { "(\($0))" }.joined(separator: " OR ") + ")" }
         highlighter.prepare()
-        var c = CompiledQuery(match: match, isUnsatisfiable: unsatisfiable, highlighter: highlighter)
+        var c = CompiledQuery(match: match, isUnsatisfiable: unsatisfiable, excludesDeleted: !scope.includeDeleted, highlighter: highlighter)
         if let a = q.after { c.minRowid = max(a.milliseconds, 0) &* 1024 }
         if let b = q.before { c.maxRowid = max(b.milliseconds, 0) &* 1024 }
         return c
@@ -284,12 +305,15 @@ enum QueryCompiler {
 /// Name lookups for `in:`, `from:` and `mentions:`.
 enum ChatLookup {
     static func likePattern(_ s: String) -> String {
-        var out = "%"
-        for ch in s {
-            if ch == "%" || ch == "_" || ch == "\\" { out.append("\\") }
-            out.append(ch)
+        var out = String.UnicodeScalarView()
+        out.append("%")
+        for u in s.unicodeScalars {
+            // By scalar: `%` and a combining mark after it are one Character.
+            if u == "%" || u == "_" || u == "\\" { out.append("\\") }
+            out.append(u)
         }
-        return out + "%"
+        out.append("%")
+        return String(out)
     }
 
     static func chatIds(matching name: String, _ db: Database) throws -> [Int64] {

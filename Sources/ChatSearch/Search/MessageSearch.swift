@@ -101,9 +101,7 @@ public enum MessageSearch {
         // Newest-first matches strictly below `upper`: lazy, one page read whatever the word's frequency.
         func newestPage(below upper: Int64, count: Int) throws -> [Int64] {
             try Int64.fetchAll(
-                db.cachedStatement(
-                    sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid DESC LIMIT ?"),
-                arguments: [compiled.match, upper, compiled.minRowid, count])
+                db.cachedStatement(sql: compiled.matchesSQL()), arguments: [compiled.match, upper, compiled.minRowid, count])
         }
         var cursor = options.cursor ?? ""
         if options.order == .relevance, cursor.isEmpty { cursor = "r0" }
@@ -116,10 +114,7 @@ public enum MessageSearch {
             let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM item")) ?? 0
             let rows = try Row.fetchAll(
                 db.cachedStatement(
-                    sql: """
-                        SELECT rowid, bm25(itemFts, 10.0, 3.0, 0.0) / (1.0 + (? - rowid) / 32292000000000.0)
-                        FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid DESC LIMIT ?
-                        """),
+                    sql: compiled.matchesSQL(columns: ", bm25(itemFts, 10.0, 3.0, 0.0) / (1.0 + (? - f.rowid) / 32292000000000.0)")),
                 arguments: [newest, compiled.match, compiled.maxRowid, compiled.minRowid, Self.relevanceCandidates + 1])
             let more = rows.count > Self.relevanceCandidates
             let candidates = rows.prefix(Self.relevanceCandidates).map { (id: $0[0] as Int64, score: $0[1] as Double) }
