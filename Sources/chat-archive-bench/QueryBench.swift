@@ -48,7 +48,13 @@ struct QueryBench {
         }
         guard let big = chats.first else { return }
         let small = chats.min(by: { abs($0.count - 372) < abs($1.count - 372) }) ?? big
-        report.note("chats", "big \(big.sourceId) (\(big.count) items), small \(small.sourceId) (\(small.count) items), \(chats.count) chats")
+        // Mid-size: dense enough that FTS5 walks a frequent word's whole posting list, too sparse
+        // to find a page of matches early (the hardest case for a chat token ANDed into the match).
+        let midChat = chats.min(by: { abs($0.count - 3000) < abs($1.count - 3000) }) ?? big
+        report.note(
+            "chats",
+            "big \(big.sourceId) (\(big.count) items), mid \(midChat.sourceId) (\(midChat.count) items), small \(small.sourceId) (\(small.count) items), \(chats.count) chats"
+        )
 
         func ours(_ name: String, _ ws: [Word], chat: ChatInfo?, prefixLength: Int? = nil) throws -> Latency {
             try Latency.measure(repeats: repeats) { i in
@@ -102,6 +108,8 @@ struct QueryBench {
         }
         try add("big chat, rare word", rare, chat: big)
         try add("big chat, frequent word", frequent, chat: big)
+        try add("mid chat, rare word", rare, chat: midChat)
+        try add("mid chat, frequent word", frequent, chat: midChat)
         try add("small chat, rare word", rare, chat: small)
         try add("small chat, frequent word", frequent, chat: small)
         try add("small chat, mid word", mid, chat: small)

@@ -3,6 +3,8 @@ import ChatTestSupport
 import Foundation
 import Testing
 
+@testable import ChatSearch
+
 /// Newest-first order is `(ts, id)` descending, ties on one timestamp broken by id (the order
 /// items arrived in), and cursor paging returns every match exactly once, down to the first.
 @Suite struct PagingTests {
@@ -96,18 +98,26 @@ import Testing
         #expect(page.nextCursor == nil)
     }
 
+    /// Both ways of reading a chat's matches: newest first with a limit (0: never the other
+    /// way) and oldest first, all of them (every chat of any size).
     @Test(arguments: cases, [1, 2, 5, 6, 7, 10, 33, 74, 1000])
     func cursorPagesReturnEveryMatchOnce(_ c: Case, pageSize: Int) async throws {
+        for ascendingWalkMaxItems in [0, Int.max] {
+            try await pageThrough(c, pageSize: pageSize, ascendingWalkMaxItems: ascendingWalkMaxItems)
+        }
+    }
+
+    func pageThrough(_ c: Case, pageSize: Int, ascendingWalkMaxItems: Int) async throws {
         let archive = try Self.fixture.get()
         let want = Self.expected(c.keep, includeDeleted: c.includeDeleted)
         var seen: [String] = []
         var cursor: String? = nil
         var pages = 0
         repeat {
-            let page = try await archive.search(
-                c.query,
-                options: SearchOptions(
-                    chat: c.chat, content: c.content, limit: pageSize, cursor: cursor, includeDeleted: c.includeDeleted))
+            var options = SearchOptions(
+                chat: c.chat, content: c.content, limit: pageSize, cursor: cursor, includeDeleted: c.includeDeleted)
+            options.ascendingWalkMaxItems = ascendingWalkMaxItems
+            let page = try await archive.search(c.query, options: options)
             #expect(page.hits.count == min(pageSize, want.count - seen.count), "full pages until the last")
             seen += page.hits.map(\.item.sourceId)
             cursor = page.nextCursor
@@ -117,15 +127,17 @@ import Testing
         #expect(pages == max(1, (want.count + pageSize - 1) / pageSize), "no empty trailing page")
     }
 
-    @Test(arguments: [1, 7, 40])
-    func relevancePagesReturnEveryMatchOnce(pageSize: Int) async throws {
+    @Test(arguments: [1, 7, 40], [(nil, 0), ("p1", 0), ("p1", Int.max)] as [(String?, Int)])
+    func relevancePagesReturnEveryMatchOnce(pageSize: Int, scope: (chat: String?, ascendingWalkMaxItems: Int)) async throws {
+        let (chat, ascendingWalkMaxItems) = scope
         let archive = try Self.fixture.get()
-        let want = Set(Self.expected { $0.n % 2 == 0 })
+        let want = Set(Self.expected { $0.n % 2 == 0 && (chat == nil || $0.chat == chat) })
         var seen: [String] = []
         var cursor: String? = nil
         repeat {
-            let page = try await archive.search(
-                "even", options: SearchOptions(limit: pageSize, cursor: cursor, order: .relevance))
+            var options = SearchOptions(chat: chat, limit: pageSize, cursor: cursor, order: .relevance)
+            options.ascendingWalkMaxItems = ascendingWalkMaxItems
+            let page = try await archive.search("even", options: options)
             seen += page.hits.map(\.item.sourceId)
             cursor = page.nextCursor
         } while cursor != nil && seen.count <= want.count

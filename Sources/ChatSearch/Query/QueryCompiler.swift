@@ -27,13 +27,14 @@ struct CompiledQuery {
     var match: String
     /// `SELECT itemFts.rowid, …` of the matches (ids and what `columns` adds), in rowid range
     /// `[?, ?)`, newest first: bind the match, the upper and the lower bound, then the limit.
-    func matchesSQL(columns: String = "") -> String {
+    /// With `ascending`, every match in the range oldest first, and no limit to bind.
+    func matchesSQL(columns: String = "", ascending: Bool = false) -> String {
         let select = "SELECT f.rowid\(columns) FROM itemFts f"
-        let range = "f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
+        var sql = "\(select) WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
         if excludesDeleted {
-            return "\(select) JOIN item i ON i.id = f.rowid WHERE \(range) AND i.flags & \(ItemFlags.deleted.rawValue) = 0 ORDER BY f.rowid DESC LIMIT ?"
+            sql = "\(select) JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ? AND i.flags & \(ItemFlags.deleted.rawValue) = 0"
         }
-        return "\(select) WHERE \(range) ORDER BY f.rowid DESC LIMIT ?"
+        return sql + (ascending ? " ORDER BY f.rowid ASC" : " ORDER BY f.rowid DESC LIMIT ?")
     }
     /// Inclusive lower and exclusive upper rowid bounds from `after:` / `before:`.
     var minRowid: Int64 = Int64.min

@@ -25,6 +25,8 @@ public struct SearchOptions: Sendable, Hashable {
     public var order: SearchOrder
     /// Include deleted items (excluded by default).
     public var includeDeleted: Bool
+    /// Chats up to this many items are walked oldest first (tests set it to cover both ways).
+    var ascendingWalkMaxItems = MessageSearch.ascendingWalkMaxItems
 
     /// Makes options: all chats, newest first, 50 hits, deleted items excluded.
     public init(
@@ -82,16 +84,20 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
 public enum MessageSearch {
     /// How many of the newest matches relevance order ranks (older ones follow newest first).
     public static let relevanceCandidates = 2000
+    /// Up to this many items, a chat's matches are read oldest first, all of them (see `newestPage`).
+    static let ascendingWalkMaxItems = 5000
 
     /// Runs a search; any `text` is valid, only an unknown ``SearchOptions/chat`` throws ``SearchError``.
     public static func search(_ text: String, options: SearchOptions, in db: Database) throws -> SearchPage {
         let query = QueryParser.parse(text)
         var scope = SearchScope(content: options.content, includeDeleted: options.includeDeleted)
+        var chatItems = Int.max
         if let chat = options.chat {
-            guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat]) else {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, itemCount FROM chat WHERE sourceId = ?"), arguments: [chat]) else {
                 throw SearchError(message: "no chat with id \"\(chat)\" (see `chat-archive chats`)")
             }
-            scope.chatIds = [id]
+            scope.chatIds = [row[0]]
+            chatItems = row[1]
         }
         let compiled = try QueryCompiler.compile(query, scope: scope, db)
         if compiled.isUnsatisfiable { return SearchPage(hits: [], nextCursor: nil) }
@@ -100,7 +106,15 @@ public enum MessageSearch {
         var next: String? = nil
         // Newest-first matches strictly below `upper`: lazy, one page read whatever the word's frequency.
         func newestPage(below upper: Int64, count: Int) throws -> [Int64] {
-            try Int64.fetchAll(
+            if chatItems <= options.ascendingWalkMaxItems {
+                // A chat of bounded size: FTS5 joins the chat's sparse posting list with a word's
+                // long one 2-4x faster walking up than down (reverse iteration re-parses pages),
+                // and the chat bounds how many matches come back.
+                let all = try Int64.fetchAll(
+                    db.cachedStatement(sql: compiled.matchesSQL(ascending: true)), arguments: [compiled.match, upper, compiled.minRowid])
+                return Array(all.suffix(count).reversed())
+            }
+            return try Int64.fetchAll(
                 db.cachedStatement(sql: compiled.matchesSQL()), arguments: [compiled.match, upper, compiled.minRowid, count])
         }
         var cursor = options.cursor ?? ""
@@ -112,10 +126,18 @@ public enum MessageSearch {
             // bm25 is negative (more negative = better); dividing by a factor growing with age
             // moves older items down. Text matches weigh more than link targets and file names.
             let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM item")) ?? 0
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: compiled.matchesSQL(columns: ", bm25(itemFts, 10.0, 3.0, 0.0) / (1.0 + (? - f.rowid) / 32292000000000.0)")),
-                arguments: [newest, compiled.match, compiled.maxRowid, compiled.minRowid, Self.relevanceCandidates + 1])
+            let score = ", bm25(itemFts, 10.0, 3.0, 0.0) / (1.0 + (? - f.rowid) / 32292000000000.0)"
+            let rows: [Row]
+            if chatItems <= options.ascendingWalkMaxItems {
+                rows = try Row.fetchAll(
+                    db.cachedStatement(sql: compiled.matchesSQL(columns: score, ascending: true)),
+                    arguments: [newest, compiled.match, compiled.maxRowid, compiled.minRowid]
+                ).suffix(Self.relevanceCandidates + 1).reversed()
+            } else {
+                rows = try Row.fetchAll(
+                    db.cachedStatement(sql: compiled.matchesSQL(columns: score)),
+                    arguments: [newest, compiled.match, compiled.maxRowid, compiled.minRowid, Self.relevanceCandidates + 1])
+            }
             let more = rows.count > Self.relevanceCandidates
             let candidates = rows.prefix(Self.relevanceCandidates).map { (id: $0[0] as Int64, score: $0[1] as Double) }
             let ranked = candidates.sorted { ($0.score, -$0.id) < ($1.score, -$1.id) }.map(\.id)
