@@ -189,9 +189,50 @@ static void emit_parts(chat_analyser *A, int32_t s, int32_t e) {
     }
 }
 
+// process_word for an ASCII word, in one pass: normalising is lower-casing, and its parts
+// are the runs of letters and digits. Returns 0 (having emitted nothing) when the word is not ASCII.
+static int ascii_word(chat_analyser *A, int32_t s, int32_t e, uint8_t sigil) {
+    const uint8_t *t = A->text;
+    int32_t n = e - s;
+    if (chat_grow((void **)&A->tok, &A->tokCap, n + 2, 1)) return 0;
+    uint8_t *w = A->tok + 1;
+    uint8_t high = 0, alnum = 0, sep = 0;
+    for (int32_t k = 0; k < n; k++) {
+        uint8_t c = t[s + k];
+        high |= c;
+        uint8_t an = is_ascii_alnum(c);
+        alnum |= an;
+        sep |= !an;
+        w[k] = (uint32_t)(c - 'A') < 26u ? c + 32 : c;
+    }
+    if (high & 0x80) return 0;
+    if (!alnum) return 1;
+    int32_t ss = sigil ? s - 1 : s;
+    A->tok[0] = sigil;
+    if (A->mode == CCHATICU_MODE_QUERY) {
+        if (sigil) emit(A, 0, A->tok, n + 1, ss, e);
+        else emit(A, 0, w, n, s, e);
+        return 1;
+    }
+    emit(A, 0, w, n, s, e);
+    if (sigil) emit(A, CCHATICU_TOKEN_COLOCATED, A->tok, n + 1, ss, e);
+    if (!sep) return 1;
+    // As emit_parts: each run of letters and digits, co-located.
+    for (int32_t k = 0, ps = -1; k <= n && !A->rc; k++) {
+        if (k < n && is_ascii_alnum(w[k])) {
+            if (ps < 0) ps = k;
+        } else if (ps >= 0) {
+            emit(A, CCHATICU_TOKEN_COLOCATED, w + ps, k - ps, s + ps, s + k);
+            ps = -1;
+        }
+    }
+    return 1;
+}
+
 // A word from the break iterator; `sigil` is '@' or '#' when the word is a mention or tag
 // (the sigil precedes text[s]).
 static void process_word(chat_analyser *A, int32_t s, int32_t e, uint8_t sigil) {
+    if (ascii_word(A, s, e, sigil)) return;
     int32_t n = norm(A, s, e);
     if (!n || !has_word_char(A->norm.out, n)) return;
     int32_t ss = sigil ? s - 1 : s;
@@ -313,10 +354,28 @@ static void run_finish(chat_analyser *A, run_state *R) {
     A->pendE = R->prevE;
 }
 
+// Whether c starts a normalisation segment and normalises to itself on its own, so that in a
+// run it needs no ICU call: 0 unknown, 1 yes, 2 no, per BMP code point, filled on first use.
+// Threads computing the same entry write the same value.
+static _Atomic uint8_t g_runSelf[0x10000];
+
+static int run_self(chat_analyser *A, UChar32 c) {
+    if (c < 0 || c >= 0x10000) return 0;
+    uint8_t v = atomic_load_explicit(&g_runSelf[c], memory_order_relaxed);
+    if (!v) {
+        UChar u = (UChar)c;
+        int32_t l = chat_norm_u16(&A->norm, A->icu, &u, 1);
+        v = l == 1 && A->norm.a[0] == u && unorm2_hasBoundaryBefore(A->icu->nfkccf, c) ? 1 : 2;
+        atomic_store_explicit(&g_runSelf[c], v, memory_order_relaxed);
+    }
+    return v == 1;
+}
+
 // Normalises text[s, e) (part of a run, cut at a normalisation boundary) and feeds its characters.
 static void run_chunk(chat_analyser *A, run_state *R, int32_t s, int32_t e) {
     const uint8_t *t = A->text;
     int32_t k = 0, u = 0;
+    int allSelf = 1;
     for (int32_t i = s; i < e;) {
         int32_t need = k + 2;
         if (need > A->scap) {
@@ -333,11 +392,17 @@ static void run_chunk(chat_analyser *A, run_state *R, int32_t s, int32_t e) {
         UChar32 c;
         U8_NEXT(t, i, e, c);
         if (c < 0) c = 0xFFFD;
+        if (allSelf) allSelf = run_self(A, c);
         A->scp[k++] = c;
         U16_APPEND_UNSAFE(A->ru16, u, c);
     }
     A->soff[k] = e;
     A->su16[k] = u;
+    // Every character its own segment and unchanged: both ways below feed them as they are.
+    if (allSelf) {
+        for (int32_t j = 0; j < k && !A->rc; j++) run_feed(A, R, A->scp[j], A->soff[j], A->soff[j + 1]);
+        return;
+    }
     // Normalise the whole chunk; when that changes it, normalise cluster by cluster so each
     // output character keeps the source range it came from.
     int32_t len = chat_norm_u16(&A->norm, A->icu, A->ru16, u);
@@ -348,6 +413,11 @@ static void run_chunk(chat_analyser *A, run_state *R, int32_t s, int32_t e) {
     for (int32_t j = 0; j < k && !A->rc;) {
         int32_t j2 = j + 1;
         while (j2 < k && !unorm2_hasBoundaryBefore(A->icu->nfkccf, A->scp[j2])) j2++;
+        if (j2 == j + 1 && run_self(A, A->scp[j])) {
+            run_feed(A, R, A->scp[j], A->soff[j], A->soff[j2]);
+            j = j2;
+            continue;
+        }
         int32_t l = chat_norm_u16(&A->norm, A->icu, A->ru16 + A->su16[j], A->su16[j2] - A->su16[j]);
         for (int32_t q = 0; q < l && !A->rc;) {
             UChar32 c;
@@ -392,16 +462,25 @@ static void process_run(chat_analyser *A, int32_t s, int32_t e) {
 // others, whose pieces of text go to ICU.
 enum { WB_OTHER = 0, WB_LETTER, WB_NUMERIC, WB_EXTEND_NUM_LET, WB_MID_NUM_LET, WB_MID_NUM, WB_EXTEND, WB_UNSAFE };
 
-static uint8_t ascii_class(uint8_t c) {
-    if ((uint32_t)((c | 32) - 'a') < 26u || c == '@') return WB_LETTER;
-    if ((uint32_t)(c - '0') < 10u) return WB_NUMERIC;
-    switch (c) {
-    case '_': return WB_EXTEND_NUM_LET;
-    case '.': case '\'': return WB_MID_NUM_LET;
-    case ',': case ';': return WB_MID_NUM;
-    default: return WB_OTHER;
-    }
-}
+// The class of each ASCII byte (WB_OTHER = 0 for those not listed).
+static const uint8_t g_asciiClass[128] = {
+    ['\''] = WB_MID_NUM_LET, [','] = WB_MID_NUM, ['.'] = WB_MID_NUM_LET,
+    ['0'] = WB_NUMERIC, ['1'] = WB_NUMERIC, ['2'] = WB_NUMERIC, ['3'] = WB_NUMERIC, ['4'] = WB_NUMERIC,
+    ['5'] = WB_NUMERIC, ['6'] = WB_NUMERIC, ['7'] = WB_NUMERIC, ['8'] = WB_NUMERIC, ['9'] = WB_NUMERIC,
+    [';'] = WB_MID_NUM, ['@'] = WB_LETTER,
+    ['A'] = WB_LETTER, ['B'] = WB_LETTER, ['C'] = WB_LETTER, ['D'] = WB_LETTER, ['E'] = WB_LETTER,
+    ['F'] = WB_LETTER, ['G'] = WB_LETTER, ['H'] = WB_LETTER, ['I'] = WB_LETTER, ['J'] = WB_LETTER,
+    ['K'] = WB_LETTER, ['L'] = WB_LETTER, ['M'] = WB_LETTER, ['N'] = WB_LETTER, ['O'] = WB_LETTER,
+    ['P'] = WB_LETTER, ['Q'] = WB_LETTER, ['R'] = WB_LETTER, ['S'] = WB_LETTER, ['T'] = WB_LETTER,
+    ['U'] = WB_LETTER, ['V'] = WB_LETTER, ['W'] = WB_LETTER, ['X'] = WB_LETTER, ['Y'] = WB_LETTER,
+    ['Z'] = WB_LETTER, ['_'] = WB_EXTEND_NUM_LET,
+    ['a'] = WB_LETTER, ['b'] = WB_LETTER, ['c'] = WB_LETTER, ['d'] = WB_LETTER, ['e'] = WB_LETTER,
+    ['f'] = WB_LETTER, ['g'] = WB_LETTER, ['h'] = WB_LETTER, ['i'] = WB_LETTER, ['j'] = WB_LETTER,
+    ['k'] = WB_LETTER, ['l'] = WB_LETTER, ['m'] = WB_LETTER, ['n'] = WB_LETTER, ['o'] = WB_LETTER,
+    ['p'] = WB_LETTER, ['q'] = WB_LETTER, ['r'] = WB_LETTER, ['s'] = WB_LETTER, ['t'] = WB_LETTER,
+    ['u'] = WB_LETTER, ['v'] = WB_LETTER, ['w'] = WB_LETTER, ['x'] = WB_LETTER, ['y'] = WB_LETTER,
+    ['z'] = WB_LETTER,
+};
 
 // The class of the character at text[i] (i < b); *next is the offset after it. Beyond ASCII
 // only letters, digits, extending and format marks and plain "other" characters are ours:
@@ -435,13 +514,18 @@ static uint8_t wb_class_bmp(UChar32 c) {
     return g_wbClass[c];
 }
 
-static uint8_t wb_class(const uint8_t *t, int32_t i, int32_t b, int32_t *next) {
-    if (t[i] < 0x80) { *next = i + 1; return ascii_class(t[i]); }
+// wb_class beyond ASCII, out of line so that the ASCII case inlines into the loops.
+static uint8_t __attribute__((noinline)) wb_class_utf8(const uint8_t *t, int32_t i, int32_t b, int32_t *next) {
     UChar32 c;
     U8_NEXT(t, i, b, c);
     *next = i;
     if (c < 0) return WB_UNSAFE;
     return c < 0x10000 ? wb_class_bmp(c) : wb_class_of(c);
+}
+
+static inline uint8_t wb_class(const uint8_t *t, int32_t i, int32_t b, int32_t *next) {
+    if (t[i] < 0x80) { *next = i + 1; return g_asciiClass[t[i]]; }
+    return wb_class_utf8(t, i, b, next);
 }
 
 // Whether our word breaker gives text[a, b) the same segments as ICU: no unsafe character, no
@@ -488,7 +572,8 @@ static void plain_words(chat_analyser *A, int32_t a, int32_t b) {
             // One character and the extending marks after it (a lone run of marks at the start).
             int32_t j = next, k;
             while (j < b && wb_class(t, j, b, &k) == WB_EXTEND) j = k;
-            process_segment(A, i, j, 0, &hashAt, &lastWordEnd);
+            // (process_segment ignores ASCII non-words other than '#' and '*'.)
+            if (t[i] >= 0x80 || t[i] == '#' || t[i] == '*') process_segment(A, i, j, 0, &hashAt, &lastWordEnd);
             i = j;
             continue;
         }
@@ -530,12 +615,17 @@ static void icu_words(chat_analyser *A, int32_t a, int32_t b) {
     }
 }
 
-// Word segments of text[a, b), which holds no character of a script without spaces.
-static void process_words(chat_analyser *A, int32_t a, int32_t b) {
+// Word segments of text[a, b), which holds no character of a script without spaces (and
+// only ASCII when `ascii` is set).
+static void process_words(chat_analyser *A, int32_t a, int32_t b, int ascii) {
     const uint8_t *t = A->text;
     int32_t i = a;
     while (i < b && t[i] < 0x80 && !is_ascii_alnum(t[i]) && t[i] != '#' && t[i] != '@' && t[i] != '_') i++;
     if (i == b) return;
+    if (ascii) { // every piece is ASCII, so one span for our word breaker
+        plain_words(A, a, b);
+        return;
+    }
     // ASCII white space is a word boundary on both sides (UAX #29 joins nothing across it, and
     // the '#' sigil needs its word right after it), so the text splits there into spans of
     // pieces our own word breaker handles and spans of pieces given to ICU.
@@ -560,16 +650,26 @@ static void process_words(chat_analyser *A, int32_t a, int32_t b) {
     }
 }
 
+// Whether the 8 bytes at p are all ASCII.
+static inline int ascii8(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return !(v & 0x8080808080808080ull);
+}
+
 // Splits text[a, b) into runs of scripts without spaces and the text between them.
 static void process_region(chat_analyser *A, int32_t a, int32_t b) {
     const uint8_t *t = A->text;
     int32_t i = a, seg = a;
+    int ascii = 1; // text[seg, i) is ASCII
     while (i < b && !A->rc) {
+        while (i + 8 <= b && ascii8(t + i)) i += 8;
+        if (i == b) break;
         if (t[i] < 0x80) { i++; continue; }
         int32_t cs = i;
         UChar32 c;
         U8_NEXT(t, i, b, c);
-        if (c < 0 || !is_nospace(c)) continue;
+        if (c < 0 || !is_nospace(c)) { ascii = 0; continue; }
         int32_t re = i;
         while (re < b && t[re] >= 0x80) {
             int32_t k = re;
@@ -578,11 +678,12 @@ static void process_region(chat_analyser *A, int32_t a, int32_t b) {
             if (d < 0 || !is_nospace(d)) break;
             re = k;
         }
-        process_words(A, seg, cs);
+        process_words(A, seg, cs, ascii);
         if (!A->rc) process_run(A, cs, re);
         seg = i = re;
+        ascii = 1;
     }
-    if (!A->rc) process_words(A, seg, b);
+    if (!A->rc) process_words(A, seg, b, ascii);
 }
 
 // MARK: - URLs and e-mail addresses
