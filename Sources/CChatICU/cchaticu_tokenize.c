@@ -30,7 +30,7 @@ struct chat_analyser {
     struct { uint8_t inLen, outLen; UChar in[4], out[8]; } clusters[256];
     // Tokens at the current position.
     uint8_t posBuf[POS_MAX * CHAT_MAX_TOKEN];
-    int32_t posOff[POS_MAX], posLen[POS_MAX], posCount;
+    int32_t posLen[POS_MAX], posCount; // token k at posBuf + k * CHAT_MAX_TOKEN
     // The call in progress.
     const uint8_t *text;
     int32_t len, mode;
@@ -83,7 +83,7 @@ static void emit(chat_analyser *A, int32_t flags, const uint8_t *t, int32_t n, i
     if (n <= 0) return;
     if (coloc) {
         for (int32_t k = 0; k < A->posCount; k++)
-            if (A->posLen[k] == n && memcmp(A->posBuf + A->posOff[k], t, (size_t)n) == 0) return;
+            if (A->posLen[k] == n && memcmp(A->posBuf + k * CHAT_MAX_TOKEN, t, (size_t)n) == 0) return;
     } else {
         if (A->pending) {
             A->pending = 0;
@@ -93,11 +93,8 @@ static void emit(chat_analyser *A, int32_t flags, const uint8_t *t, int32_t n, i
         A->posCount = 0;
     }
     if (A->posCount < POS_MAX) {
-        int32_t off = A->posCount * CHAT_MAX_TOKEN;
-        memcpy(A->posBuf + off, t, (size_t)n);
-        A->posOff[A->posCount] = off;
-        A->posLen[A->posCount] = n;
-        A->posCount++;
+        memcpy(A->posBuf + A->posCount * CHAT_MAX_TOKEN, t, (size_t)n);
+        A->posLen[A->posCount++] = n;
     }
     int32_t rc = A->fn(A->ctx, flags, t, n, s, e);
     if (rc) A->rc = rc;
@@ -123,7 +120,15 @@ static inline int is_separator(UChar32 c) {
     return chat_is_separator(c);
 }
 
-// U8_NEXT with ASCII and two-byte characters inline.
+static UChar32 __attribute__((noinline)) next_cp_utf8(const uint8_t *t, int32_t *pi, int32_t n) {
+    int32_t i = *pi;
+    UChar32 d;
+    U8_NEXT(t, i, n, d);
+    *pi = i;
+    return d;
+}
+
+// U8_NEXT with ASCII, two- and three-byte characters inline.
 static inline UChar32 next_cp(const uint8_t *t, int32_t *pi, int32_t n) {
     int32_t i = *pi;
     uint8_t c = t[i];
@@ -132,10 +137,14 @@ static inline UChar32 next_cp(const uint8_t *t, int32_t *pi, int32_t n) {
         *pi = i + 2;
         return ((c & 0x1F) << 6) | (t[i + 1] & 0x3F);
     }
-    UChar32 d;
-    U8_NEXT(t, i, n, d);
-    *pi = i;
-    return d;
+    if ((c & 0xF0) == 0xE0 && i + 2 < n && (t[i + 1] & 0xC0) == 0x80 && (t[i + 2] & 0xC0) == 0x80) {
+        UChar32 d = ((c & 0x0F) << 12) | ((t[i + 1] & 0x3F) << 6) | (t[i + 2] & 0x3F);
+        if (d >= 0x800 && (d < 0xD800 || d > 0xDFFF)) { // not overlong, not a surrogate
+            *pi = i + 3;
+            return d;
+        }
+    }
+    return next_cp_utf8(t, pi, n);
 }
 
 static int has_word_char(const uint8_t *t, int32_t n) {
@@ -210,7 +219,7 @@ static void emit_parts(chat_analyser *A, int32_t s, int32_t e) {
 static int ascii_word(chat_analyser *A, int32_t s, int32_t e, uint8_t sigil) {
     const uint8_t *t = A->text;
     int32_t n = e - s;
-    if (chat_grow((void **)&A->tok, &A->tokCap, n + 2, 1)) return 0;
+    if (n + 2 > A->tokCap && chat_grow((void **)&A->tok, &A->tokCap, n + 2, 1)) return 0;
     uint8_t *w = A->tok + 1;
     uint8_t alnum = 0, sep = 0;
     for (int32_t k = 0; k < n; k++) {
@@ -450,8 +459,7 @@ static void run_chunk(chat_analyser *A, run_state *R, int32_t s, int32_t e) {
     for (int32_t i = s; i < e;) {
         A->soff[k] = i;
         A->su16[k] = u;
-        UChar32 c;
-        U8_NEXT(t, i, e, c);
+        UChar32 c = next_cp(t, &i, e);
         if (c < 0) c = 0xFFFD;
         uint8_t info = run_info(A, c);
         allSelf &= (info & RUN_SELF) != 0;
@@ -765,8 +773,7 @@ static void process_region(chat_analyser *A, int32_t a, int32_t b) {
         int32_t re = i;
         while (re < b && t[re] >= 0x80) {
             int32_t k = re;
-            UChar32 d;
-            U8_NEXT(t, k, b, d);
+            UChar32 d = next_cp(t, &k, b);
             if (d < 0 || !is_nospace(d)) break;
             re = k;
         }
