@@ -28,12 +28,19 @@ typedef struct {
 /// Returns the shared ICU objects, or NULL when ICU could not be initialised.
 const chat_icu *chat_icu_get(void);
 
+/// Results of chat_norm_utf8 for short texts that needed ICU, by hash (see chat_norm_utf8).
+#define CHAT_NORM_CACHE 256
+typedef struct {
+    struct { uint8_t inLen, outLen; uint8_t in[32], out[64]; } e[CHAT_NORM_CACHE];
+} chat_norm_cache;
+
 /// Scratch buffers for normalisation, reused across calls.
 typedef struct {
     UChar *a, *b, *in;
     int32_t acap, bcap, inCap;
     uint8_t *out;
     int32_t outCap;
+    chat_norm_cache *cache; // optional (NULL: none); freed by chat_norm_free
 } chat_norm;
 
 void chat_norm_free(chat_norm *N);
@@ -48,6 +55,9 @@ int chat_is_separator(UChar32 c);
 
 /// Extended_Pictographic (emoji and pictographs).
 int chat_is_pictographic(UChar32 c);
+
+/// Whether the mark filter of chat_norm_u16 copies c as it is, whatever surrounds it.
+int chat_filter_keeps(UChar32 c);
 
 /// Normalises UTF-16 text; returns the length of the result, which is left in N->a, or -1.
 int32_t chat_norm_u16(chat_norm *N, const chat_icu *icu, const UChar *in, int32_t n);

@@ -77,6 +77,7 @@ void chat_norm_free(chat_norm *N) {
     free(N->b);
     free(N->in);
     free(N->out);
+    free(N->cache);
     memset(N, 0, sizeof *N);
 }
 
@@ -210,6 +211,14 @@ static int32_t filter_marks(const UChar *in, int32_t n, UChar *out, int *changed
     return o;
 }
 
+int chat_filter_keeps(UChar32 c) {
+    if (c < 0x80) return 1;
+    if (is_optional_mark(c, 0) || is_optional_mark(c, 0x0400)) return 0; // (only U+0306 looks at the base)
+    if (c == 0x2019 || c == 0x2018 || c == 0x02BC || c == 0x200D || (c >= 0xE0020 && c <= 0xE007F)) return 0;
+    if (c >= 0xDF && c <= 0x2AF && latin_fold(c)) return 0;
+    return 1;
+}
+
 // MARK: - Normalisation
 
 int32_t chat_norm_u16(chat_norm *N, const chat_icu *icu, const UChar *in, int32_t n) {
@@ -269,6 +278,17 @@ int32_t chat_norm_utf8(chat_norm *N, const chat_icu *icu, const uint8_t *s, int3
     }
     if (i == n) return k;
     if (!icu) return -1;
+    // Words recur: a short text that needs ICU is looked up in the cache first.
+    chat_norm_cache *C = n <= 32 ? N->cache : NULL;
+    uint32_t h = 2166136261u;
+    if (C) {
+        for (int32_t j = 0; j < n; j++) h = (h ^ s[j]) * 16777619u;
+        h = (h ^ (h >> 16)) % CHAT_NORM_CACHE;
+        if (C->e[h].inLen == n && memcmp(C->e[h].in, s, (size_t)n) == 0) {
+            memcpy(N->out, C->e[h].out, C->e[h].outLen); // cached only when it fits in 2n bytes
+            return C->e[h].outLen;
+        }
+    }
     if (chat_grow((void **)&N->in, &N->inCap, n + 1, sizeof(UChar))) return -1;
     UErrorCode err = U_ZERO_ERROR;
     int32_t len16 = 0;
@@ -281,6 +301,12 @@ int32_t chat_norm_utf8(chat_norm *N, const chat_icu *icu, const uint8_t *s, int3
     err = U_ZERO_ERROR;
     u_strToUTF8WithSub((char *)N->out, N->outCap, &len8, N->a, len, 0xFFFD, NULL, &err);
     if (U_FAILURE(err)) return -1;
+    if (C && len8 <= (int32_t)sizeof C->e[h].out && len8 <= 2 * n) {
+        C->e[h].inLen = (uint8_t)n;
+        C->e[h].outLen = (uint8_t)len8;
+        memcpy(C->e[h].in, s, (size_t)n);
+        memcpy(C->e[h].out, N->out, (size_t)len8);
+    }
     return len8;
 }
 

@@ -26,9 +26,11 @@ struct chat_analyser {
     int32_t *soff, *su16, scap;
     UChar *ru16;
     int32_t ru16Cap;
+    // Normalised forms of short clusters of runs (a character and its marks), by hash.
+    struct { uint8_t inLen, outLen; UChar in[4], out[8]; } clusters[256];
     // Tokens at the current position.
     uint8_t posBuf[POS_MAX * CHAT_MAX_TOKEN];
-    int32_t posOff[POS_MAX], posLen[POS_MAX], posCount;
+    int32_t posLen[POS_MAX], posCount; // token k at posBuf + k * CHAT_MAX_TOKEN
     // The call in progress.
     const uint8_t *text;
     int32_t len, mode;
@@ -53,6 +55,7 @@ chat_analyser *chat_analyser_new(void) {
     if (U_FAILURE(err) || !A->brk) { free(A); return NULL; }
     UText init = UTEXT_INITIALIZER;
     A->ut = init;
+    A->norm.cache = calloc(1, sizeof *A->norm.cache); // optional
     return A;
 }
 
@@ -80,7 +83,7 @@ static void emit(chat_analyser *A, int32_t flags, const uint8_t *t, int32_t n, i
     if (n <= 0) return;
     if (coloc) {
         for (int32_t k = 0; k < A->posCount; k++)
-            if (A->posLen[k] == n && memcmp(A->posBuf + A->posOff[k], t, (size_t)n) == 0) return;
+            if (A->posLen[k] == n && memcmp(A->posBuf + k * CHAT_MAX_TOKEN, t, (size_t)n) == 0) return;
     } else {
         if (A->pending) {
             A->pending = 0;
@@ -90,11 +93,8 @@ static void emit(chat_analyser *A, int32_t flags, const uint8_t *t, int32_t n, i
         A->posCount = 0;
     }
     if (A->posCount < POS_MAX) {
-        int32_t off = A->posCount * CHAT_MAX_TOKEN;
-        memcpy(A->posBuf + off, t, (size_t)n);
-        A->posOff[A->posCount] = off;
-        A->posLen[A->posCount] = n;
-        A->posCount++;
+        memcpy(A->posBuf + A->posCount * CHAT_MAX_TOKEN, t, (size_t)n);
+        A->posLen[A->posCount++] = n;
     }
     int32_t rc = A->fn(A->ctx, flags, t, n, s, e);
     if (rc) A->rc = rc;
@@ -114,15 +114,42 @@ static int keep(chat_analyser *A, const uint8_t *t, int32_t n) {
 
 // MARK: - Character classes
 
-static int is_separator(UChar32 c) {
+static inline int is_separator(UChar32 c) {
     if (c < 0x80) return !((uint32_t)((c | 32) - 'a') < 26u || (uint32_t)(c - '0') < 10u);
+    if (c < 0x800) return chat_cls_table[c] & CHAT_CLS_SEP;
     return chat_is_separator(c);
+}
+
+static UChar32 __attribute__((noinline)) next_cp_utf8(const uint8_t *t, int32_t *pi, int32_t n) {
+    int32_t i = *pi;
+    UChar32 d;
+    U8_NEXT(t, i, n, d);
+    *pi = i;
+    return d;
+}
+
+// U8_NEXT with ASCII, two- and three-byte characters inline.
+static inline UChar32 next_cp(const uint8_t *t, int32_t *pi, int32_t n) {
+    int32_t i = *pi;
+    uint8_t c = t[i];
+    if (c < 0x80) { *pi = i + 1; return c; }
+    if (c >= 0xC2 && c <= 0xDF && i + 1 < n && (t[i + 1] & 0xC0) == 0x80) {
+        *pi = i + 2;
+        return ((c & 0x1F) << 6) | (t[i + 1] & 0x3F);
+    }
+    if ((c & 0xF0) == 0xE0 && i + 2 < n && (t[i + 1] & 0xC0) == 0x80 && (t[i + 2] & 0xC0) == 0x80) {
+        UChar32 d = ((c & 0x0F) << 12) | ((t[i + 1] & 0x3F) << 6) | (t[i + 2] & 0x3F);
+        if (d >= 0x800 && (d < 0xD800 || d > 0xDFFF)) { // not overlong, not a surrogate
+            *pi = i + 3;
+            return d;
+        }
+    }
+    return next_cp_utf8(t, pi, n);
 }
 
 static int has_word_char(const uint8_t *t, int32_t n) {
     for (int32_t i = 0; i < n;) {
-        UChar32 c;
-        U8_NEXT(t, i, n, c);
+        UChar32 c = next_cp(t, &i, n);
         if (c >= 0 && !is_separator(c)) return 1;
     }
     return 0;
@@ -171,9 +198,7 @@ static void emit_parts(chat_analyser *A, int32_t s, int32_t e) {
     int any = 0;
     for (int32_t i = s; i < e && !A->rc;) {
         int32_t cs = i;
-        UChar32 c;
-        if (t[i] < 0x80) { c = t[i]; i++; }
-        else U8_NEXT(t, i, e, c);
+        UChar32 c = next_cp(t, &i, e);
         if (c < 0 || is_separator(c)) {
             any = 1;
             if (ps >= 0) {
@@ -189,9 +214,49 @@ static void emit_parts(chat_analyser *A, int32_t s, int32_t e) {
     }
 }
 
+// process_word for an ASCII word, in one pass: normalising is lower-casing, and its parts
+// are the runs of letters and digits. Returns 0 (having emitted nothing) when the word is not ASCII.
+static int ascii_word(chat_analyser *A, int32_t s, int32_t e, uint8_t sigil) {
+    const uint8_t *t = A->text;
+    int32_t n = e - s;
+    if (n + 2 > A->tokCap && chat_grow((void **)&A->tok, &A->tokCap, n + 2, 1)) return 0;
+    uint8_t *w = A->tok + 1;
+    uint8_t alnum = 0, sep = 0;
+    for (int32_t k = 0; k < n; k++) {
+        uint8_t c = t[s + k];
+        if (c >= 0x80) return 0;
+        uint8_t an = is_ascii_alnum(c);
+        alnum |= an;
+        sep |= !an;
+        w[k] = (uint32_t)(c - 'A') < 26u ? c + 32 : c;
+    }
+    if (!alnum) return 1;
+    int32_t ss = sigil ? s - 1 : s;
+    A->tok[0] = sigil;
+    if (A->mode == CCHATICU_MODE_QUERY) {
+        if (sigil) emit(A, 0, A->tok, n + 1, ss, e);
+        else emit(A, 0, w, n, s, e);
+        return 1;
+    }
+    emit(A, 0, w, n, s, e);
+    if (sigil) emit(A, CCHATICU_TOKEN_COLOCATED, A->tok, n + 1, ss, e);
+    if (!sep) return 1;
+    // As emit_parts: each run of letters and digits, co-located.
+    for (int32_t k = 0, ps = -1; k <= n && !A->rc; k++) {
+        if (k < n && is_ascii_alnum(w[k])) {
+            if (ps < 0) ps = k;
+        } else if (ps >= 0) {
+            emit(A, CCHATICU_TOKEN_COLOCATED, w + ps, k - ps, s + ps, s + k);
+            ps = -1;
+        }
+    }
+    return 1;
+}
+
 // A word from the break iterator; `sigil` is '@' or '#' when the word is a mention or tag
 // (the sigil precedes text[s]).
 static void process_word(chat_analyser *A, int32_t s, int32_t e, uint8_t sigil) {
+    if (ascii_word(A, s, e, sigil)) return;
     int32_t n = norm(A, s, e);
     if (!n || !has_word_char(A->norm.out, n)) return;
     int32_t ss = sigil ? s - 1 : s;
@@ -266,11 +331,21 @@ static void process_emoji(chat_analyser *A, int32_t s, int32_t e) {
 
 // MARK: - Scripts without spaces
 
-static int32_t put_utf8(uint8_t *b, UChar32 c) {
-    int32_t i = 0;
-    UBool err = 0;
-    U8_APPEND(b, i, 4, c, err);
-    return err ? 0 : i;
+// U8_APPEND into 4 bytes: 0 bytes for what is not a scalar value.
+static inline int32_t put_utf8(uint8_t *b, UChar32 c) {
+    uint32_t u = (uint32_t)c;
+    if (u < 0x80) { b[0] = (uint8_t)u; return 1; }
+    if (u < 0x800) { b[0] = (uint8_t)(0xC0 | (u >> 6)); b[1] = (uint8_t)(0x80 | (u & 0x3F)); return 2; }
+    if (u < 0x10000) {
+        if (u >= 0xD800 && u <= 0xDFFF) return 0;
+        b[0] = (uint8_t)(0xE0 | (u >> 12)); b[1] = (uint8_t)(0x80 | ((u >> 6) & 0x3F));
+        b[2] = (uint8_t)(0x80 | (u & 0x3F));
+        return 3;
+    }
+    if (u > 0x10FFFF) return 0;
+    b[0] = (uint8_t)(0xF0 | (u >> 18)); b[1] = (uint8_t)(0x80 | ((u >> 12) & 0x3F));
+    b[2] = (uint8_t)(0x80 | ((u >> 6) & 0x3F)); b[3] = (uint8_t)(0x80 | (u & 0x3F));
+    return 4;
 }
 
 // Run characters arrive one by one (after normalisation) with their source ranges. Document:
@@ -279,29 +354,30 @@ static int32_t put_utf8(uint8_t *b, UChar32 c) {
 // another token follows, so what follows stays aligned with the document's positions.
 typedef struct {
     int32_t count;
-    UChar32 prev;
-    int32_t prevS, prevE;
+    uint8_t prev[4]; // UTF-8 of the previous character
+    int32_t prevLen, prevS, prevE;
 } run_state;
 
 static void run_feed(chat_analyser *A, run_state *R, UChar32 c, int32_t s, int32_t e) {
+    uint8_t b[8];
+    memcpy(b, R->prev, 4);
+    int32_t n1 = R->prevLen;
+    int32_t n = put_utf8(b + n1, c);
     if (R->count > 0) {
-        uint8_t b[8];
-        int32_t n = put_utf8(b, R->prev);
-        int32_t n1 = n;
-        n += put_utf8(b + n, c);
-        emit(A, CHAT_TOKEN_NGRAM, b, n, R->prevS, e);
+        emit(A, CHAT_TOKEN_NGRAM, b, n1 + n, R->prevS, e);
         if (A->mode == CCHATICU_MODE_DOCUMENT) emit(A, CCHATICU_TOKEN_COLOCATED | CHAT_TOKEN_NGRAM, b, n1, R->prevS, R->prevE);
     }
     R->count++;
-    R->prev = c;
+    memcpy(R->prev, b + n1, 4);
+    R->prevLen = n;
     R->prevS = s;
     R->prevE = e;
 }
 
 static void run_finish(chat_analyser *A, run_state *R) {
     if (R->count == 0 || A->rc) return;
-    uint8_t b[4];
-    int32_t n = put_utf8(b, R->prev);
+    const uint8_t *b = R->prev;
+    int32_t n = R->prevLen;
     if (A->mode == CCHATICU_MODE_DOCUMENT || R->count == 1) {
         emit(A, CHAT_TOKEN_NGRAM, b, n, R->prevS, R->prevE);
         return;
@@ -313,45 +389,123 @@ static void run_finish(chat_analyser *A, run_state *R) {
     A->pendE = R->prevE;
 }
 
+// What runs need to know of a character, per BMP code point, filled on first use (threads
+// computing the same entry write the same value):
+// RUN_SELF: it starts a normalisation segment and normalises to itself on its own, so that in
+// a run it needs no ICU call; RUN_KEEPS: chat_filter_keeps.
+enum { RUN_KNOWN = 1, RUN_SELF = 2, RUN_KEEPS = 4 };
+static _Atomic uint8_t g_runInfo[0x10000];
+
+static uint8_t __attribute__((noinline)) run_info_of(chat_analyser *A, UChar32 c) {
+    uint8_t v = RUN_KNOWN;
+    if (c < 0) return v;
+    if (chat_filter_keeps(c)) v |= RUN_KEEPS;
+    if (c < 0x10000) {
+        UChar u = (UChar)c;
+        int32_t l = chat_norm_u16(&A->norm, A->icu, &u, 1);
+        if (l == 1 && A->norm.a[0] == u && unorm2_hasBoundaryBefore(A->icu->nfkccf, c)) v |= RUN_SELF;
+        atomic_store_explicit(&g_runInfo[c], v, memory_order_relaxed);
+    }
+    return v;
+}
+
+static inline uint8_t run_info(chat_analyser *A, UChar32 c) {
+    if (c >= 0 && c < 0x10000) {
+        uint8_t v = atomic_load_explicit(&g_runInfo[c], memory_order_relaxed);
+        if (v) return v;
+    }
+    return run_info_of(A, c);
+}
+
+// chat_norm_u16 of a cluster, remembered when short (Thai and Indic syllables recur): returns
+// the length of the result, left in *out.
+static int32_t cluster_norm(chat_analyser *A, const UChar *in, int32_t n, const UChar **out) {
+    uint32_t h = 0;
+    if (n <= 4) {
+        for (int32_t k = 0; k < n; k++) h = (h ^ in[k]) * 0x9E3779B1u;
+        h >>= 24;
+        if (A->clusters[h].inLen == n && memcmp(A->clusters[h].in, in, (size_t)n * sizeof(UChar)) == 0) {
+            *out = A->clusters[h].out;
+            return A->clusters[h].outLen;
+        }
+    }
+    int32_t l = chat_norm_u16(&A->norm, A->icu, in, n);
+    *out = A->norm.a;
+    if (n <= 4 && l >= 0 && l <= 8) {
+        A->clusters[h].inLen = (uint8_t)n;
+        A->clusters[h].outLen = (uint8_t)l;
+        memcpy(A->clusters[h].in, in, (size_t)n * sizeof(UChar));
+        memcpy(A->clusters[h].out, A->norm.a, (size_t)l * sizeof(UChar));
+    }
+    return l;
+}
+
 // Normalises text[s, e) (part of a run, cut at a normalisation boundary) and feeds its characters.
 static void run_chunk(chat_analyser *A, run_state *R, int32_t s, int32_t e) {
     const uint8_t *t = A->text;
     int32_t k = 0, u = 0;
+    int allSelf = 1, allKeep = 1;
+    // At most one character and one UTF-16 unit per byte.
+    int32_t need = e - s + 2;
+    if (need > A->scap) {
+        int32_t c1 = A->scap, c2 = A->scap, c3 = A->scap;
+        if (chat_grow((void **)&A->scp, &c1, need, sizeof(UChar32)) ||
+            chat_grow((void **)&A->soff, &c2, need, sizeof(int32_t)) ||
+            chat_grow((void **)&A->su16, &c3, need, sizeof(int32_t)))
+            return;
+        A->scap = c1 < c2 ? (c1 < c3 ? c1 : c3) : (c2 < c3 ? c2 : c3);
+    }
+    if (chat_grow((void **)&A->ru16, &A->ru16Cap, e - s + 3, sizeof(UChar))) return;
     for (int32_t i = s; i < e;) {
-        int32_t need = k + 2;
-        if (need > A->scap) {
-            int32_t c1 = A->scap, c2 = A->scap, c3 = A->scap;
-            if (chat_grow((void **)&A->scp, &c1, need, sizeof(UChar32)) ||
-                chat_grow((void **)&A->soff, &c2, need, sizeof(int32_t)) ||
-                chat_grow((void **)&A->su16, &c3, need, sizeof(int32_t)))
-                return;
-            A->scap = c1 < c2 ? (c1 < c3 ? c1 : c3) : (c2 < c3 ? c2 : c3);
-        }
-        if (chat_grow((void **)&A->ru16, &A->ru16Cap, u + 3, sizeof(UChar))) return;
         A->soff[k] = i;
         A->su16[k] = u;
-        UChar32 c;
-        U8_NEXT(t, i, e, c);
+        UChar32 c = next_cp(t, &i, e);
         if (c < 0) c = 0xFFFD;
+        uint8_t info = run_info(A, c);
+        allSelf &= (info & RUN_SELF) != 0;
+        allKeep &= (info & RUN_KEEPS) != 0;
         A->scp[k++] = c;
         U16_APPEND_UNSAFE(A->ru16, u, c);
     }
     A->soff[k] = e;
     A->su16[k] = u;
+    // Every character its own segment and unchanged: both ways below feed them as they are.
+    if (allSelf) {
+        for (int32_t j = 0; j < k && !A->rc; j++) run_feed(A, R, A->scp[j], A->soff[j], A->soff[j + 1]);
+        return;
+    }
     // Normalise the whole chunk; when that changes it, normalise cluster by cluster so each
-    // output character keeps the source range it came from.
-    int32_t len = chat_norm_u16(&A->norm, A->icu, A->ru16, u);
-    if (len == u && memcmp(A->norm.a, A->ru16, (size_t)u * sizeof(UChar)) == 0) {
+    // output character keeps the source range it came from. A chunk that passes the quick
+    // checks of NFKC_Casefold and NFD, with no character the mark filter changes, is unchanged.
+    int same = allKeep;
+    if (same) {
+        UErrorCode err = U_ZERO_ERROR;
+        same = unorm2_spanQuickCheckYes(A->icu->nfkccf, A->ru16, u, &err) == u &&
+               unorm2_spanQuickCheckYes(A->icu->nfd, A->ru16, u, &err) == u && U_SUCCESS(err);
+    }
+    if (!same) {
+        int32_t len = chat_norm_u16(&A->norm, A->icu, A->ru16, u);
+        same = len == u && memcmp(A->norm.a, A->ru16, (size_t)u * sizeof(UChar)) == 0;
+    }
+    if (same) {
         for (int32_t j = 0; j < k && !A->rc; j++) run_feed(A, R, A->scp[j], A->soff[j], A->soff[j + 1]);
         return;
     }
     for (int32_t j = 0; j < k && !A->rc;) {
         int32_t j2 = j + 1;
         while (j2 < k && !unorm2_hasBoundaryBefore(A->icu->nfkccf, A->scp[j2])) j2++;
-        int32_t l = chat_norm_u16(&A->norm, A->icu, A->ru16 + A->su16[j], A->su16[j2] - A->su16[j]);
+        if (j2 == j + 1 && (run_info(A, A->scp[j]) & RUN_SELF)) {
+            run_feed(A, R, A->scp[j], A->soff[j], A->soff[j2]);
+            j = j2;
+            continue;
+        }
+        const UChar *in = A->ru16 + A->su16[j];
+        int32_t inLen = A->su16[j2] - A->su16[j];
+        const UChar *out;
+        int32_t l = cluster_norm(A, in, inLen, &out);
         for (int32_t q = 0; q < l && !A->rc;) {
             UChar32 c;
-            U16_NEXT(A->norm.a, q, l, c);
+            U16_NEXT(out, q, l, c);
             run_feed(A, R, c, A->soff[j], A->soff[j2]);
         }
         j = j2;
@@ -392,16 +546,25 @@ static void process_run(chat_analyser *A, int32_t s, int32_t e) {
 // others, whose pieces of text go to ICU.
 enum { WB_OTHER = 0, WB_LETTER, WB_NUMERIC, WB_EXTEND_NUM_LET, WB_MID_NUM_LET, WB_MID_NUM, WB_EXTEND, WB_UNSAFE };
 
-static uint8_t ascii_class(uint8_t c) {
-    if ((uint32_t)((c | 32) - 'a') < 26u || c == '@') return WB_LETTER;
-    if ((uint32_t)(c - '0') < 10u) return WB_NUMERIC;
-    switch (c) {
-    case '_': return WB_EXTEND_NUM_LET;
-    case '.': case '\'': return WB_MID_NUM_LET;
-    case ',': case ';': return WB_MID_NUM;
-    default: return WB_OTHER;
-    }
-}
+// The class of each ASCII byte (WB_OTHER = 0 for those not listed).
+static const uint8_t g_asciiClass[128] = {
+    ['\''] = WB_MID_NUM_LET, [','] = WB_MID_NUM, ['.'] = WB_MID_NUM_LET,
+    ['0'] = WB_NUMERIC, ['1'] = WB_NUMERIC, ['2'] = WB_NUMERIC, ['3'] = WB_NUMERIC, ['4'] = WB_NUMERIC,
+    ['5'] = WB_NUMERIC, ['6'] = WB_NUMERIC, ['7'] = WB_NUMERIC, ['8'] = WB_NUMERIC, ['9'] = WB_NUMERIC,
+    [';'] = WB_MID_NUM, ['@'] = WB_LETTER,
+    ['A'] = WB_LETTER, ['B'] = WB_LETTER, ['C'] = WB_LETTER, ['D'] = WB_LETTER, ['E'] = WB_LETTER,
+    ['F'] = WB_LETTER, ['G'] = WB_LETTER, ['H'] = WB_LETTER, ['I'] = WB_LETTER, ['J'] = WB_LETTER,
+    ['K'] = WB_LETTER, ['L'] = WB_LETTER, ['M'] = WB_LETTER, ['N'] = WB_LETTER, ['O'] = WB_LETTER,
+    ['P'] = WB_LETTER, ['Q'] = WB_LETTER, ['R'] = WB_LETTER, ['S'] = WB_LETTER, ['T'] = WB_LETTER,
+    ['U'] = WB_LETTER, ['V'] = WB_LETTER, ['W'] = WB_LETTER, ['X'] = WB_LETTER, ['Y'] = WB_LETTER,
+    ['Z'] = WB_LETTER, ['_'] = WB_EXTEND_NUM_LET,
+    ['a'] = WB_LETTER, ['b'] = WB_LETTER, ['c'] = WB_LETTER, ['d'] = WB_LETTER, ['e'] = WB_LETTER,
+    ['f'] = WB_LETTER, ['g'] = WB_LETTER, ['h'] = WB_LETTER, ['i'] = WB_LETTER, ['j'] = WB_LETTER,
+    ['k'] = WB_LETTER, ['l'] = WB_LETTER, ['m'] = WB_LETTER, ['n'] = WB_LETTER, ['o'] = WB_LETTER,
+    ['p'] = WB_LETTER, ['q'] = WB_LETTER, ['r'] = WB_LETTER, ['s'] = WB_LETTER, ['t'] = WB_LETTER,
+    ['u'] = WB_LETTER, ['v'] = WB_LETTER, ['w'] = WB_LETTER, ['x'] = WB_LETTER, ['y'] = WB_LETTER,
+    ['z'] = WB_LETTER,
+};
 
 // The class of the character at text[i] (i < b); *next is the offset after it. Beyond ASCII
 // only letters, digits, extending and format marks and plain "other" characters are ours:
@@ -426,17 +589,19 @@ static uint8_t wb_class_of(UChar32 c) {
 static uint8_t g_wbClass[0x10000];
 static _Atomic uint8_t g_wbBlockReady[0x100];
 
-static uint8_t wb_class_bmp(UChar32 c) {
+static void __attribute__((noinline)) wb_fill_block(int32_t block) {
+    for (int32_t k = 0; k < 0x100; k++) g_wbClass[(block << 8) | k] = wb_class_of((block << 8) | k);
+    atomic_store_explicit(&g_wbBlockReady[block], 1, memory_order_release);
+}
+
+static inline uint8_t wb_class_bmp(UChar32 c) {
     int32_t block = c >> 8;
-    if (!atomic_load_explicit(&g_wbBlockReady[block], memory_order_acquire)) {
-        for (int32_t k = 0; k < 0x100; k++) g_wbClass[(block << 8) | k] = wb_class_of((block << 8) | k);
-        atomic_store_explicit(&g_wbBlockReady[block], 1, memory_order_release);
-    }
+    if (!atomic_load_explicit(&g_wbBlockReady[block], memory_order_acquire)) wb_fill_block(block);
     return g_wbClass[c];
 }
 
-static uint8_t wb_class(const uint8_t *t, int32_t i, int32_t b, int32_t *next) {
-    if (t[i] < 0x80) { *next = i + 1; return ascii_class(t[i]); }
+// wb_class beyond ASCII, out of line so that the ASCII case inlines into the loops.
+static uint8_t __attribute__((noinline)) wb_class_utf8(const uint8_t *t, int32_t i, int32_t b, int32_t *next) {
     UChar32 c;
     U8_NEXT(t, i, b, c);
     *next = i;
@@ -444,18 +609,14 @@ static uint8_t wb_class(const uint8_t *t, int32_t i, int32_t b, int32_t *next) {
     return c < 0x10000 ? wb_class_bmp(c) : wb_class_of(c);
 }
 
-// Whether our word breaker gives text[a, b) the same segments as ICU: no unsafe character, no
-// extending mark right after mid-word punctuation (where UAX #29 looks through the mark) or
-// after '_' (where ICU 72 gives the whole word the status of a non-word).
-static int is_plain_piece(const uint8_t *t, int32_t a, int32_t b) {
-    uint8_t prev = WB_OTHER;
-    for (int32_t i = a, next; i < b; i = next) {
-        uint8_t c = wb_class(t, i, b, &next);
-        if (c == WB_UNSAFE) return 0;
-        if (c == WB_EXTEND && (prev == WB_MID_NUM_LET || prev == WB_MID_NUM || prev == WB_EXTEND_NUM_LET)) return 0;
-        prev = c;
+static inline uint8_t wb_class(const uint8_t *t, int32_t i, int32_t b, int32_t *next) {
+    uint8_t c = t[i];
+    if (c < 0x80) { *next = i + 1; return g_asciiClass[c]; }
+    if (c >= 0xC2 && c <= 0xDF && i + 1 < b && (t[i + 1] & 0xC0) == 0x80) { // U+0080..U+07FF
+        *next = i + 2;
+        return wb_class_bmp(((c & 0x1F) << 6) | (t[i + 1] & 0x3F));
     }
-    return 1;
+    return wb_class_utf8(t, i, b, next);
 }
 
 static void process_segment(chat_analyser *A, int32_t as, int32_t ae, int isWord, int32_t *hashAt, int32_t *lastWordEnd) {
@@ -477,7 +638,7 @@ static void process_segment(chat_analyser *A, int32_t as, int32_t ae, int isWord
     *lastWordEnd = ae;
 }
 
-// The word-break rules without ICU, for text whose pieces all pass is_plain_piece: the same
+// The word-break rules without ICU, for text whose pieces are all plain (piece_end): the same
 // segments as ubrk, 5-10x faster.
 static void plain_words(chat_analyser *A, int32_t a, int32_t b) {
     const uint8_t *t = A->text;
@@ -488,7 +649,8 @@ static void plain_words(chat_analyser *A, int32_t a, int32_t b) {
             // One character and the extending marks after it (a lone run of marks at the start).
             int32_t j = next, k;
             while (j < b && wb_class(t, j, b, &k) == WB_EXTEND) j = k;
-            process_segment(A, i, j, 0, &hashAt, &lastWordEnd);
+            // (process_segment ignores ASCII non-words other than '#' and '*'.)
+            if (t[i] >= 0x80 || t[i] == '#' || t[i] == '*') process_segment(A, i, j, 0, &hashAt, &lastWordEnd);
             i = j;
             continue;
         }
@@ -514,6 +676,32 @@ static void plain_words(chat_analyser *A, int32_t a, int32_t b) {
 
 static int is_ascii_space(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
+// The end of the piece starting at text[i] (up to ASCII white space) and, in *plain, whether
+// our word breaker gives it the same segments as ICU: no unsafe character, no extending mark
+// right after mid-word punctuation (where UAX #29 looks through the mark) or after '_' (where
+// ICU 72 gives the whole word the status of a non-word).
+static int32_t piece_end(const uint8_t *t, int32_t i, int32_t b, int *plain) {
+    uint8_t prev = WB_OTHER;
+    while (i < b) {
+        uint8_t c;
+        if (t[i] < 0x80) {
+            if (is_ascii_space(t[i])) break;
+            c = g_asciiClass[t[i++]];
+        } else {
+            c = wb_class(t, i, b, &i);
+            if (c == WB_UNSAFE) goto unsafe;
+        }
+        if (c == WB_EXTEND && (prev == WB_MID_NUM_LET || prev == WB_MID_NUM || prev == WB_EXTEND_NUM_LET)) goto unsafe;
+        prev = c;
+    }
+    *plain = 1;
+    return i;
+unsafe:
+    while (i < b && !is_ascii_space(t[i])) i++;
+    *plain = 0;
+    return i;
+}
+
 // ICU's word-break iterator over text[a, b).
 static void icu_words(chat_analyser *A, int32_t a, int32_t b) {
     const uint8_t *t = A->text;
@@ -530,22 +718,25 @@ static void icu_words(chat_analyser *A, int32_t a, int32_t b) {
     }
 }
 
-// Word segments of text[a, b), which holds no character of a script without spaces.
-static void process_words(chat_analyser *A, int32_t a, int32_t b) {
+// Word segments of text[a, b), which holds no character of a script without spaces (and
+// only ASCII when `ascii` is set).
+static void process_words(chat_analyser *A, int32_t a, int32_t b, int ascii) {
     const uint8_t *t = A->text;
     int32_t i = a;
     while (i < b && t[i] < 0x80 && !is_ascii_alnum(t[i]) && t[i] != '#' && t[i] != '@' && t[i] != '_') i++;
     if (i == b) return;
+    if (ascii) { // every piece is ASCII, so one span for our word breaker
+        plain_words(A, a, b);
+        return;
+    }
     // ASCII white space is a word boundary on both sides (UAX #29 joins nothing across it, and
     // the '#' sigil needs its word right after it), so the text splits there into spans of
     // pieces our own word breaker handles and spans of pieces given to ICU.
     int32_t spanStart = a, spanPlain = -1;
     i = a;
     while (i < b && !A->rc) {
-        int32_t p = i;
-        int ascii = 1;
-        while (p < b && !is_ascii_space(t[p])) { ascii &= t[p] < 0x80; p++; }
-        int plain = ascii || is_plain_piece(t, i, p);
+        int plain;
+        int32_t p = piece_end(t, i, b, &plain);
         int32_t q = p;
         while (q < b && is_ascii_space(t[q])) q++;
         if (spanPlain >= 0 && plain != spanPlain) {
@@ -560,29 +751,38 @@ static void process_words(chat_analyser *A, int32_t a, int32_t b) {
     }
 }
 
+// Whether the 8 bytes at p are all ASCII.
+static inline int ascii8(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return !(v & 0x8080808080808080ull);
+}
+
 // Splits text[a, b) into runs of scripts without spaces and the text between them.
 static void process_region(chat_analyser *A, int32_t a, int32_t b) {
     const uint8_t *t = A->text;
     int32_t i = a, seg = a;
+    int ascii = 1; // text[seg, i) is ASCII
     while (i < b && !A->rc) {
+        while (i + 8 <= b && ascii8(t + i)) i += 8;
+        if (i == b) break;
         if (t[i] < 0x80) { i++; continue; }
         int32_t cs = i;
-        UChar32 c;
-        U8_NEXT(t, i, b, c);
-        if (c < 0 || !is_nospace(c)) continue;
+        UChar32 c = next_cp(t, &i, b);
+        if (c < 0 || !is_nospace(c)) { ascii = 0; continue; }
         int32_t re = i;
         while (re < b && t[re] >= 0x80) {
             int32_t k = re;
-            UChar32 d;
-            U8_NEXT(t, k, b, d);
+            UChar32 d = next_cp(t, &k, b);
             if (d < 0 || !is_nospace(d)) break;
             re = k;
         }
-        process_words(A, seg, cs);
+        process_words(A, seg, cs, ascii);
         if (!A->rc) process_run(A, cs, re);
         seg = i = re;
+        ascii = 1;
     }
-    if (!A->rc) process_words(A, seg, b);
+    if (!A->rc) process_words(A, seg, b, ascii);
 }
 
 // MARK: - URLs and e-mail addresses
@@ -628,9 +828,21 @@ static int is_local_byte(uint8_t c) {
 
 enum { SPAN_URL = 1, SPAN_WWW = 2, SPAN_EMAIL = 3 };
 
+// Whether any of the 8 bytes at p is ':', '@', 'w' or 'W' (or may be: exact for "none").
+static inline int may_be_special8(const uint8_t *p) {
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t v;
+    memcpy(&v, p, 8);
+    uint64_t a = v ^ (ones * ':'), b = v ^ (ones * '@'), c = (v | (ones * 0x20)) ^ (ones * 'w');
+    return (((a - ones) & ~a) | ((b - ones) & ~b) | ((c - ones) & ~c)) & highs ? 1 : 0;
+}
+
 // Finds the next URL or e-mail address in text[from, len): returns its kind (0 when none).
 static int find_special(const uint8_t *t, int32_t from, int32_t len, int32_t *ps, int32_t *pe, int32_t *pmid) {
     for (int32_t i = from; i < len; i++) {
+        // Only ':', 'w', 'W' and '@' can start one: skip 8 bytes at a time while none is there.
+        while (i + 8 <= len && !may_be_special8(t + i)) i += 8;
+        if (i == len) break;
         uint8_t c = t[i];
         if (c == ':') {
             if (i + 3 >= len || t[i + 1] != '/' || t[i + 2] != '/' || !is_host_byte(t[i + 3]) || t[i + 3] == '.') continue;
