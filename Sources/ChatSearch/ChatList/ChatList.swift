@@ -196,7 +196,9 @@ public enum ChatList {
                 args = condArgs + [key, lim] + condArgs + [translit, key, lim, lim]
             }
         }
-        let rows = try Row.fetchAll(
+        // Rows are decoded straight from the statement (a cursor): fetchAll would first copy
+        // every row with its 22 column names.
+        let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
                     WITH page AS MATERIALIZED (\(page))
@@ -212,7 +214,9 @@ public enum ChatList {
                     ORDER BY page.loose, page.lastTs DESC, page.id DESC
                     """),
             arguments: StatementArguments(args))
-        return try rows.map { try makeRow($0, db) }
+        var chats: [ChatRow] = []
+        while let row = try rows.next() { chats.append(try makeRow(row, db)) }
+        return chats
     }
 
     /// The FTS5 query for `chatNameGram` that finds every name containing `key` or `translit`,
