@@ -34,6 +34,8 @@ struct Bench: ParsableCommand {
     @Option(help: "With --query: restrict it to this chat (source id).") var queryChat: String?
     @Option(help: "With --dir and --reuse: only measure around(random item, 50) windows in this chat (source id).") var windowChat: String?
     @Option(help: "With --dir and --reuse: only measure the chat-list name search for this text.") var chatSearch: String?
+    @Flag(help: "With --dir and --reuse: only measure the full bench's chat-list row (3-letter fragments of every name).")
+    var chatList = false
     @Option(help: "With --dir and --reuse: run this SQL on the archive (tokenizer registered) and print the rows.") var sql: String?
     @Flag(help: "With --sql: run it --repeats times and print its latency instead of its rows.") var timed = false
     @Flag(help: "Only measure read latency (p50/p99) while --messages are ingested, against the same reads with no writer.")
@@ -80,6 +82,12 @@ struct Bench: ParsableCommand {
                     try archive.database.writer.read { db in try ChatList.chats(matching: chatSearch, limit: 50, in: db).count }
                 }
                 print("chat list \(chatSearch): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms, \(l.hits) rows")
+                return
+            }
+            if chatList {
+                if let (label, l, b, _) = try QueryBench(archive: archive, repeats: repeats, seed: seed).chatListRow() {
+                    print("\(label): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms; LIKE p50 \(fmt(b?.p50 ?? 0)) ms, p99 \(fmt(b?.p99 ?? 0)) ms")
+                }
                 return
             }
             if let windowChat {

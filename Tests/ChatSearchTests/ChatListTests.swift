@@ -1,6 +1,9 @@
 import ChatArchive
 import ChatTestSupport
+import ChatIndex
+import ChatText
 import Foundation
+import GRDB
 import Testing
 
 @Suite struct ChatListTests {
@@ -75,5 +78,151 @@ import Testing
         #expect(rows.first { $0.chatId == "shop" }?.preview.kind == .deleted)
         #expect(rows.first { $0.chatId == "req" }?.preview.kind == ChatPreview.Kind.none)
         #expect(rows.first { $0.chatId == "d1" }?.unreadCount == 1)
+    }
+
+    // Name search has two plans: queries of 3+ characters go through the trigram index of names,
+    // shorter ones scan names newest first. Both must give the same rows in the same order.
+
+    static let people = [
+        Lines.chat("artemis", type: "direct", name: "Artemis"),
+        Lines.chat("cyr", type: "direct", name: "Артём"),
+        Lines.chat("smith", type: "group", name: "Artem Smith", tags: ["work"]),
+        Lines.chat("quiet", type: "direct", name: "Artem Quiet"),
+        Lines.chat("quieter", type: "direct", name: "Artem Quieter"),
+        Lines.chat("zed", type: "direct", name: "Zed"),
+        Lines.item("smith", "1", ts: "2024-02-01T10:00:00Z", text: "a"),
+        Lines.item("artemis", "1", ts: "2024-02-02T10:00:00Z", text: "b"),
+        Lines.item("cyr", "1", ts: "2024-02-03T10:00:00Z", text: "c"),
+        Lines.item("zed", "1", ts: "2024-02-04T10:00:00Z", text: "d"),
+    ].joined(separator: "\n")
+
+    @Test(arguments: ["artem", "ar", "a"])
+    func looseMatchesComeAfterDirectOnesAndEmptyChatsLast(query: String) async throws {
+        let (a, _) = try TestArchive.make(jsonl: Self.people)
+        let rows = try await a.chats(matching: query)
+        // Direct matches newest first, then chats without items (newest row first), then loose.
+        let direct = ["artemis", "smith", "quieter", "quiet"]
+        #expect(Array(names(rows).prefix(4)) == direct)
+        #expect(rows.prefix(4).allSatisfy { !$0.isLooseMatch })
+        #expect(rows.contains { $0.chatId == "cyr" && $0.isLooseMatch })
+        #expect(!names(rows).contains("zed"))
+    }
+
+    @Test(arguments: ["арт", "ар"])
+    func aNonLatinQueryFindsLatinNamesThroughItsTransliteration(query: String) async throws {
+        let (a, _) = try TestArchive.make(jsonl: Self.people)
+        let rows = try await a.chats(matching: query)
+        #expect(names(rows) == ["cyr", "artemis", "smith", "quieter", "quiet"])
+        #expect(rows.map(\.isLooseMatch) == [false, true, true, true, true])
+    }
+
+    @Test(arguments: ["artem", "ar"])
+    func aPageEndingInsideTheLooseMatchesKeepsTheOrder(query: String) async throws {
+        let (a, _) = try TestArchive.make(jsonl: Self.people)
+        #expect(names(try await a.chats(matching: query, limit: 2)) == ["artemis", "smith"])
+        #expect(names(try await a.chats(matching: query, limit: 5)) == ["artemis", "smith", "quieter", "quiet", "cyr"])
+    }
+
+    @Test(arguments: ["artem", "ar"])
+    func aSearchCombinesWithEveryKindOfTab(query: String) async throws {
+        let (a, _) = try TestArchive.make(jsonl: Self.people)
+        #expect(names(try await a.chats(matching: query, filter: .groups)) == ["smith"])
+        #expect(names(try await a.chats(matching: query, filter: .tag("work"))) == ["smith"])
+        #expect(names(try await a.chats(matching: query, filter: .contacts)) == ["artemis", "quieter", "quiet", "cyr"])
+        #expect(names(try await a.chats(matching: query, filter: .favorites)) == [])
+    }
+
+    @Test func theListWithoutAQueryPutsEmptyChatsLastNewestRowFirst() async throws {
+        let (a, _) = try TestArchive.make(jsonl: Self.people)
+        #expect(names(try await a.chats()) == ["zed", "cyr", "artemis", "smith", "quieter", "quiet"])
+    }
+
+    @Test(arguments: ["quiet", "qu"])
+    func aRenamedChatIsFoundByItsNewNameOnly(query: String) async throws {
+        let (a, _) = try TestArchive.make(jsonl: Self.people)
+        _ = try a.ingestSync([try TestArchive.writeFile(Lines.chat("quiet", type: "direct", name: "Loud Larry"), name: "rename.jsonl")])
+        #expect(names(try await a.chats(matching: query)) == ["quieter"])
+        #expect(names(try await a.chats(matching: "larry")) == ["quiet"])
+        #expect(names(try await a.chats(matching: "ла")) == ["quiet"])
+    }
+
+    @Test func quotesAndSpacesInAQueryAreText() async throws {
+        let (a, _) = try TestArchive.make(jsonl: [
+            Lines.chat("q", type: "group", name: "The \\\"best\\\" club"), Lines.chat("o", type: "group", name: "best OR club"),
+        ].joined(separator: "\n"))
+        #expect(names(try await a.chats(matching: "\"best\"")) == ["q"])
+        #expect(names(try await a.chats(matching: "best or")) == ["o"])
+        #expect(names(try await a.chats(matching: "t OR c")) == ["o"])
+    }
+
+    /// An archive whose chats were written before the trigram index existed is indexed when it
+    /// is opened by this build.
+    @Test func anArchiveFromAnOlderBuildIsIndexedWhenOpened() async throws {
+        let path = TestArchive.temporaryPath()
+        do {
+            let a = try Archive(path: path)
+            _ = try a.ingestSync([try TestArchive.writeFile(Self.people)])
+            // Back to the v1 schema, as an older build left it.
+            try await a.database.writer.write { db in
+                try db.execute(sql: """
+                    DROP TRIGGER chat_nameGram_insert; DROP TRIGGER chat_nameGram_update; DROP TRIGGER chat_nameGram_delete;
+                    DROP TABLE chatNameGram; DROP INDEX chat_recentNames;
+                    CREATE INDEX chat_names ON chat(nameKey, translitKey, lastTs);
+                    DELETE FROM grdb_migrations WHERE identifier = 'v2';
+                    """)
+            }
+        }
+        let reopened = try Archive(path: path)
+        #expect(names(try await reopened.chats(matching: "artem")) == ["artemis", "smith", "quieter", "quiet", "cyr"])
+    }
+
+    /// Both plans agree with a plain substring test of the stored name keys, on seeded random
+    /// names and queries in several scripts.
+    @Test func nameSearchEqualsASubstringTestOfTheNames() async throws {
+        var g = RandomizedQueryTests.Generator(state: 20_240_501)
+        let syllables = ["ar", "te", "m", "ан", "тё", "ми", "北", "京", "Ö", "ö", "ss", "ß", " ", "-", "\\\"", "ng", "ia"]
+        func word(_ n: Int) -> String { (0..<n).map { _ in syllables[Int(g.next() % UInt64(syllables.count))] }.joined() }
+        var lines: [String] = []
+        for i in 0..<80 {
+            let name = word(1 + Int(g.next() % 5))
+            let id = "c\(i)"
+            lines.append(Lines.chat(id, type: "direct", name: "n" + name))
+            // Every seventh chat has no items; the rest share 300 seconds, so times tie.
+            if i % 7 != 0 {
+                let s = Int(g.next() % 300)
+                let ts = "2024-01-01T00:0\(s / 60):\(s % 60 < 10 ? "0" : "")\(s % 60)Z"
+                lines.append(Lines.item(id, "1", ts: ts, text: "x"))
+            }
+        }
+        let (a, _) = try TestArchive.make(jsonl: lines.joined(separator: "\n"))
+        let stored = try await a.database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT sourceId, nameKey, translitKey, lastTs, id FROM chat").map {
+                (id: $0[0] as String, key: $0[1] as String, translit: $0[2] as String, ts: $0[3] as Int64?, rowid: $0[4] as Int64)
+            }
+        }
+        func contains(_ s: String, _ q: String) -> Bool {
+            q.isEmpty || s.utf8.count >= q.utf8.count && Array(s.utf8).withUnsafeBufferPointer { h in
+                let n = Array(q.utf8)
+                return (0...(h.count - n.count)).contains { i in h[i..<(i + n.count)].elementsEqual(n) }
+            }
+        }
+        for _ in 0..<150 {
+            let q = word(1 + Int(g.next() % 3)).trimmingCharacters(in: .whitespaces)
+            guard !q.isEmpty else { continue }
+            let key = TextNormalizer.normalize(q)
+            let translit = q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
+            let expected = stored.compactMap { c -> (String, Bool, Int64?, Int64)? in
+                if contains(c.key, key) { return (c.id, false, c.ts, c.rowid) }
+                if contains(c.translit, translit) { return (c.id, true, c.ts, c.rowid) }
+                return nil
+            }.sorted { x, y in
+                if x.1 != y.1 { return !x.1 }
+                if x.2 != y.2 { return (x.2 ?? .min) > (y.2 ?? .min) }
+                return x.3 > y.3
+            }
+            let rows = try await a.chats(matching: q, limit: 1000)
+            #expect(names(rows) == expected.map(\.0), "query \(q)")
+            #expect(rows.map(\.isLooseMatch) == expected.map(\.1), "query \(q)")
+        }
     }
 }

@@ -107,6 +107,36 @@ enum Migrations {
                 CREATE VIRTUAL TABLE termGram USING fts5(term, content='', tokenize='trigram');
                 """)
         }
+        m.registerMigration("v2") { db in
+            // Chat-list name search. A trigram index of the folded names (rowid = chat.id) finds
+            // the chats whose names contain a query of 3 or more characters without testing every
+            // name; triggers keep it in step with every writer of chat names, older builds
+            // included. Shorter queries scan the names newest first and stop at a full page, so
+            // the name index is ordered by activity instead of by name. `translit` is left empty
+            // when the transliteration adds nothing to the name.
+            try db.execute(sql: """
+                DROP INDEX chat_names;
+                CREATE INDEX chat_recentNames ON chat(lastTs DESC, id DESC, nameKey, translitKey);
+                CREATE VIRTUAL TABLE chatNameGram USING fts5(
+                    name, translit, tokenize='trigram case_sensitive 1', columnsize=0);
+                INSERT INTO chatNameGram(rowid, name, translit)
+                    SELECT id, nameKey, iif(translitKey = nameKey, '', translitKey) FROM chat;
+                CREATE TRIGGER chat_nameGram_insert AFTER INSERT ON chat BEGIN
+                    INSERT INTO chatNameGram(rowid, name, translit)
+                        VALUES (new.id, new.nameKey, iif(new.translitKey = new.nameKey, '', new.translitKey));
+                END;
+                CREATE TRIGGER chat_nameGram_update AFTER UPDATE OF id, nameKey, translitKey ON chat
+                WHEN old.id IS NOT new.id OR old.nameKey IS NOT new.nameKey OR old.translitKey IS NOT new.translitKey
+                BEGIN
+                    DELETE FROM chatNameGram WHERE rowid = old.id;
+                    INSERT INTO chatNameGram(rowid, name, translit)
+                        VALUES (new.id, new.nameKey, iif(new.translitKey = new.nameKey, '', new.translitKey));
+                END;
+                CREATE TRIGGER chat_nameGram_delete AFTER DELETE ON chat BEGIN
+                    DELETE FROM chatNameGram WHERE rowid = old.id;
+                END;
+                """)
+        }
         return m
     }
 }

@@ -154,26 +154,51 @@ public enum ChatList {
         let (cond, condArgs) = filter.condition
         let q = (query ?? "").trimmingSpaces
         let lim = max(1, min(limit, 100_000))
-        // Two steps in one statement: choose the page of chats from the narrow name index,
-        // then join the previews and tags of those rows only (not of every chat that matched).
+        // Two steps in one statement: choose the page of chats, then join the previews and tags
+        // of those rows only (not of every chat that matched). `ORDER BY lastTs DESC, id DESC`
+        // puts chats without activity last (SQLite sorts NULL lowest), which is what lets the
+        // activity-ordered indexes stop at a page.
         var page: String
         var args: [DatabaseValueConvertible]
         if q.isEmpty {
-            page = "SELECT id, 0 AS loose, lastTs IS NULL AS noTs, lastTs FROM chat WHERE \(cond) ORDER BY noTs, lastTs DESC, id DESC LIMIT ?"
+            page = "SELECT id, 0 AS loose, lastTs FROM chat WHERE \(cond) ORDER BY lastTs DESC, id DESC LIMIT ?"
             args = condArgs + [lim]
         } else {
-            // Folded names are compared as bytes (instr: no pattern, no case rules), in one pass.
+            // Folded names are compared as bytes (instr: no pattern, no case rules).
             let key = TextNormalizer.normalize(q)
             // ASCII needs no transliteration (and ICU's transliterator is slow).
             let translit = q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
-            page = """
-                SELECT id, instr(nameKey, ?) = 0 AS loose, lastTs IS NULL AS noTs, lastTs FROM chat
-                WHERE \(cond) AND (instr(nameKey, ?) > 0 OR instr(translitKey, ?) > 0)
-                ORDER BY loose, noTs, lastTs DESC, id DESC LIMIT ?
-                """
-            args = [key] + condArgs + [key, translit, lim]
+            if let phrase = trigramQuery(key, translit) {
+                // The trigram index yields every chat holding each trigram of the query in order:
+                // a superset of the chats containing it, narrowed by instr, so only candidates are
+                // tested and sorted.
+                page = """
+                    SELECT chat.id, instr(chat.nameKey, ?) = 0 AS loose, chat.lastTs
+                    FROM chatNameGram JOIN chat ON chat.id = chatNameGram.rowid
+                    WHERE chatNameGram MATCH ? AND \(cond) AND (instr(chat.nameKey, ?) > 0 OR instr(chat.translitKey, ?) > 0)
+                    ORDER BY loose, chat.lastTs DESC, chat.id DESC LIMIT ?
+                    """
+                args = [key, phrase] + condArgs + [key, translit, lim]
+            } else {
+                // Too short for trigrams: walk the names newest first (chat_recentNames) and stop
+                // at a page of direct matches; loose matches are looked for only when the direct
+                // ones do not fill the page.
+                page = """
+                    SELECT * FROM (
+                        SELECT id, 0 AS loose, lastTs FROM chat
+                        WHERE \(cond) AND instr(nameKey, ?) > 0 ORDER BY lastTs DESC, id DESC LIMIT ?)
+                    UNION ALL
+                    SELECT * FROM (
+                        SELECT id, 1, lastTs FROM chat
+                        WHERE \(cond) AND instr(translitKey, ?) > 0 AND instr(nameKey, ?) = 0 ORDER BY lastTs DESC, id DESC LIMIT ?)
+                    LIMIT ?
+                    """
+                args = condArgs + [key, lim] + condArgs + [translit, key, lim, lim]
+            }
         }
-        let rows = try Row.fetchAll(
+        // Rows are decoded straight from the statement (a cursor): fetchAll would first copy
+        // every row with its 22 column names.
+        let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
                     WITH page AS MATERIALIZED (\(page))
@@ -186,10 +211,23 @@ public enum ChatList {
                     FROM page JOIN chat ON chat.id = page.id
                     LEFT JOIN item AS last ON last.id = chat.lastItemId
                     LEFT JOIN member AS lastMember ON lastMember.id = last.memberId
-                    ORDER BY page.loose, page.noTs, page.lastTs DESC, page.id DESC
+                    ORDER BY page.loose, page.lastTs DESC, page.id DESC
                     """),
             arguments: StatementArguments(args))
-        return try rows.map { try makeRow($0, db) }
+        var chats: [ChatRow] = []
+        while let row = try rows.next() { chats.append(try makeRow(row, db)) }
+        return chats
+    }
+
+    /// The FTS5 query for `chatNameGram` that finds every name containing `key` or `translit`,
+    /// or `nil` when either is too short for trigrams (or holds a NUL, which FTS5 cannot quote).
+    static func trigramQuery(_ key: String, _ translit: String) -> String? {
+        func phrase(_ s: String) -> String? {
+            guard s.unicodeScalars.count >= 3, !s.utf8.contains(0) else { return nil }
+            return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        guard let k = phrase(key), let t = phrase(translit) else { return nil }
+        return key == translit ? k : k + " OR " + t
     }
 
     /// Decodes a row of the list's statement (by position: name lookups cost more than the rest).
