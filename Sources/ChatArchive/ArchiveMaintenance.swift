@@ -73,7 +73,7 @@ enum ArchiveMaintenance {
 
     /// One problem `check` found: what it is, in words, and whether `--repair` can fix it.
     struct Problem {
-        enum Kind { case sqliteIndex, fullText, vocabulary, counters, stored }
+        enum Kind { case sqliteIndex, fullText, vocabulary, counters, chatNames, stored }
         var kind: Kind
         var message: String
         /// Rebuilt from the stored items by ``repair(_:)``.
@@ -190,7 +190,20 @@ enum ArchiveMaintenance {
                 kind: .stored,
                 message: "\(orphans) stored item\(orphans == 1 ? " belongs" : "s belong") to no chat; they cannot be listed; ingest their exports again"))
         }
-        // 6. The chat list's counters, against the items.
+        // 6. The chat-list name index, against the chats' names.
+        do {
+            try db.execute(sql: "INSERT INTO chatNameGram(chatNameGram, rank) VALUES('integrity-check', 1)")
+            if let off = try Int.fetchOne(db, sql: chatNamesMismatchSQL), off != 0 {
+                problems.append(Problem(
+                    kind: .chatNames,
+                    message: "the chat-name search index does not match the chats' names; chat-list searches may miss chats; `chat-archive check --repair` rebuilds it"))
+            }
+        } catch let e as DatabaseError {
+            problems.append(Problem(
+                kind: .chatNames,
+                message: "the chat-name search index is damaged (SQLite: \(e.message ?? e.description)); chat-list searches may miss chats or fail; `chat-archive check --repair` rebuilds it"))
+        }
+        // 7. The chat list's counters, against the items.
         let bad = try Row.fetchAll(db, sql: "\(countersSQL) SELECT chat.sourceId, chat.itemCount, real.items FROM chat JOIN real ON real.id = chat.id \(counterMismatch) ORDER BY chat.id")
         if let first = bad.first {
             let name: String = first[0]
@@ -201,6 +214,13 @@ enum ArchiveMaintenance {
                 message: "\(bad.count) chat\(bad.count == 1 ? " has" : "s have") wrong counts in the chat list (items, unread, mentions, reports or last item; e.g. chat \"\(name)\" says \(stored) items and holds \(real)); `chat-archive check --repair` recounts them"))
         }
     }
+
+    /// What the chat-list name index should hold for each chat (see migration v2).
+    private static let chatNamesMismatchSQL = """
+        SELECT (SELECT count(*) FROM chatNameGram WHERE rowid NOT IN (SELECT id FROM chat))
+            + (SELECT count(*) FROM chat c LEFT JOIN chatNameGram g ON g.rowid = c.id
+               WHERE g.rowid IS NULL OR g.name IS NOT c.nameKey OR g.translit IS NOT iif(c.translitKey = c.nameKey, '', c.translitKey))
+        """
 
     /// Per-chat counts computed from the items, as the writer keeps them.
     private static let countersSQL = """
@@ -242,6 +262,17 @@ enum ArchiveMaintenance {
         }
         if kinds.contains(.fullText) || kinds.contains(.vocabulary) {
             try attempt("rebuild the full-text search index") { try database.rebuildIndexes(progress: progress) }
+        }
+        if kinds.contains(.chatNames) {
+            try attempt("rebuild the chat-name search index") {
+                try database.writer.write { db in
+                    try db.execute(sql: """
+                        DELETE FROM chatNameGram;
+                        INSERT INTO chatNameGram(rowid, name, translit)
+                            SELECT id, nameKey, iif(translitKey = nameKey, '', translitKey) FROM chat;
+                        """)
+                }
+            }
         }
         if kinds.contains(.counters) {
             try attempt("recount the chat list") {

@@ -123,6 +123,25 @@ import Testing
         #expect(row?.unreadCount == 6)
     }
 
+    @Test(arguments: [
+        "DELETE FROM chatNameGram WHERE rowid = (SELECT min(id) FROM chat)",
+        "UPDATE chatNameGram SET name = 'somebody else' WHERE rowid = (SELECT min(id) FROM chat)",
+        "INSERT INTO chatNameGram(rowid, name, translit) VALUES (9999, 'ghost', '')",
+    ])
+    func aStaleChatNameIndexIsFoundAndRebuilt(_ damage: String) async throws {
+        let path = try Self.makeArchive()
+        let names = try await Archive(path: path).chats().map(\.displayName)
+        try Self.tamper(path, damage)
+        let problems = try await check(path)
+        #expect(problems == ["the chat-name search index does not match the chats' names; chat-list searches may miss chats; `chat-archive check --repair` rebuilds it"])
+        try await expectRepairKeepsItems(path)
+        // Every chat is found again by its own name.
+        let archive = try Archive(path: path)
+        for name in names {
+            #expect(try await archive.chats(matching: name).contains { $0.displayName == name }, "\(name)")
+        }
+    }
+
     @Test func aDamagedSQLiteIndexIsFoundAndReindexed() async throws {
         let path = try Self.makeArchive()
         let (pageSize, roots) = try Self.settle(path)
