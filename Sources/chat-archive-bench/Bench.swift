@@ -38,6 +38,7 @@ struct Bench: ParsableCommand {
     var chatList = false
     @Option(help: "With --dir and --reuse: run this SQL on the archive (tokenizer registered) and print the rows.") var sql: String?
     @Flag(help: "With --sql: run it --repeats times and print its latency instead of its rows.") var timed = false
+    @Flag(help: "With --reuse: measure our queries only, not SimpleX's LIKE scan beside them.") var noLike = false
     @Flag(help: "Only measure read latency (p50/p99) while --messages are ingested, against the same reads with no writer.")
     var readersDuringIngest = false
     @Option(help: "With --readers-during-ingest: reader threads.") var readers = 2
@@ -116,7 +117,7 @@ struct Bench: ParsableCommand {
                 print("\(query): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms")
                 return
             }
-            try QueryBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
+            try QueryBench(archive: archive, repeats: repeats, seed: seed, withLike: !noLike).run(into: &report)
             if json { print(report.json) } else { print(report.table) }
             return
         }
