@@ -62,6 +62,8 @@ struct Bench: ParsableCommand {
         var alternativeIndex: DatabaseQueue? = nil
         if reuse, let dir, FileManager.default.fileExists(atPath: dir + "/archive.sqlite") {
             let archive = try Archive(path: dir + "/archive.sqlite")
+            // The archive's own size, not --messages (which a reused run does not generate).
+            report.messages = try archive.database.writer.read { db in try Int.fetchOne(db, sql: "SELECT sum(itemCount) FROM chat") ?? 0 }
             if let sql, timed {
                 let l = try Latency.measure(repeats: repeats) { _ in
                     try archive.database.writer.read { db in try Row.fetchAll(db, sql: sql).count }
