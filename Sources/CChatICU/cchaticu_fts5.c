@@ -260,9 +260,15 @@ static int vocab_contains(const vocab_set *v, const uint8_t *t, int32_t n) {
     return 0;
 }
 
+#define MATCHER_MAX_NEEDLES 32
+
 struct cchaticu_matcher {
     vocab_set words;
     vocab_set prefixes;
+    // Substrings every term contains one of (see cchaticu_matcher_add_needle); count -1: too many.
+    int32_t needleCount;
+    uint8_t *needles[MATCHER_MAX_NEEDLES];
+    int32_t needleLen[MATCHER_MAX_NEEDLES];
 };
 
 cchaticu_matcher *cchaticu_matcher_new(void) { return calloc(1, sizeof(cchaticu_matcher)); }
@@ -271,7 +277,40 @@ void cchaticu_matcher_free(cchaticu_matcher *m) {
     if (!m) return;
     vocab_free(&m->words);
     vocab_free(&m->prefixes);
+    for (int32_t k = 0; k < m->needleCount; k++) free(m->needles[k]);
     free(m);
+}
+
+void cchaticu_matcher_add_needle(cchaticu_matcher *m, const uint8_t *needle, int32_t len) {
+    if (!m || m->needleCount < 0) return;
+    if (!needle || len <= 0 || m->needleCount == MATCHER_MAX_NEEDLES) {
+        // An empty needle is in every piece; too many cost more than they save: analyse everything.
+        for (int32_t k = 0; k < m->needleCount; k++) free(m->needles[k]);
+        m->needleCount = -1;
+        return;
+    }
+    uint8_t *copy = malloc((size_t)len);
+    if (!copy) { m->needleCount = -1; return; }
+    memcpy(copy, needle, (size_t)len);
+    m->needles[m->needleCount] = copy;
+    m->needleLen[m->needleCount++] = len;
+}
+
+static uint8_t ascii_lower(uint8_t c) { return (uint8_t)(c - 'A') < 26u ? (uint8_t)(c + 32) : c; }
+
+// Whether the ASCII bytes t[0, n) hold one of the needles, ASCII case folded.
+static int has_needle(const cchaticu_matcher *m, const uint8_t *t, int32_t n) {
+    for (int32_t k = 0; k < m->needleCount; k++) {
+        const uint8_t *nd = m->needles[k];
+        int32_t l = m->needleLen[k];
+        for (int32_t i = 0; i + l <= n; i++) {
+            if (ascii_lower(t[i]) != nd[0]) continue;
+            int32_t j = 1;
+            while (j < l && ascii_lower(t[i + j]) == nd[j]) j++;
+            if (j == l) return 1;
+        }
+    }
+    return 0;
 }
 
 void cchaticu_matcher_add(cchaticu_matcher *m, const uint8_t *term, int32_t len, int32_t isPrefix) {
@@ -285,6 +324,7 @@ typedef struct {
     cchaticu_token_fn fn;
     cchaticu_match_fn positioned;
     int32_t position;
+    int32_t base; // offset of the analysed piece in the text
 } match_call;
 
 static int32_t match_token(void *c, int32_t flags, const uint8_t *t, int32_t n, int32_t s, int32_t e) {
@@ -298,20 +338,64 @@ static int32_t match_token(void *c, int32_t flags, const uint8_t *t, int32_t n, 
         p += k + 1;
     }
     if (!hit) return 0;
+    s += mc->base;
+    e += mc->base;
     if (mc->positioned) return mc->positioned(mc->ctx, mc->position < 0 ? 0 : mc->position, t, n, s, e);
     return mc->fn(mc->ctx, flags & CCHATICU_TOKEN_COLOCATED, t, n, s, e);
+}
+
+static int is_space(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// Analyses text for the matcher. With needles, only the pieces that can hold a match: a piece is
+// a run of text between ASCII white space that starts with an ASCII byte, with the runs after it
+// that do not (a mark or joiner after white space can join the token before it). The analyser
+// gives each piece alone exactly the tokens it gives it in the text (checked over 1.7M texts),
+// and a piece of ASCII holds only tokens that are lower-cased substrings of it: without a needle,
+// none can match. Positions then count the analysed pieces only.
+static int32_t matcher_analyse(const cchaticu_matcher *m, const uint8_t *text, int32_t len, match_call *mc) {
+    if (m->needleCount <= 0) return chat_analyse_on_thread(text, len, CCHATICU_MODE_DOCUMENT, mc, match_token);
+    int32_t rc = 0, i = 0;
+    int32_t spanStart = -1, spanEnd = -1; // pieces to analyse, merged while adjacent
+    while (i < len && !rc) {
+        while (i < len && is_space(text[i])) i++;
+        if (i >= len) break;
+        int32_t ps = i;
+        int ascii = 1;
+        // The piece: this run and every following run that starts with a non-ASCII byte.
+        for (;;) {
+            while (i < len && !is_space(text[i])) { ascii &= text[i] < 0x80; i++; }
+            int32_t j = i;
+            while (j < len && is_space(text[j])) j++;
+            if (j < len && text[j] >= 0x80) { i = j; ascii = 0; continue; }
+            break;
+        }
+        int32_t pe = i;
+        if (!ascii || has_needle(m, text + ps, pe - ps)) {
+            if (spanStart < 0) spanStart = ps;
+            spanEnd = pe;
+        } else if (spanStart >= 0) {
+            mc->base = spanStart;
+            rc = chat_analyse_on_thread(text + spanStart, spanEnd - spanStart, CCHATICU_MODE_DOCUMENT, mc, match_token);
+            spanStart = -1;
+        }
+    }
+    if (!rc && spanStart >= 0) {
+        mc->base = spanStart;
+        rc = chat_analyse_on_thread(text + spanStart, spanEnd - spanStart, CCHATICU_MODE_DOCUMENT, mc, match_token);
+    }
+    return rc;
 }
 
 int32_t cchaticu_matcher_run(const cchaticu_matcher *m, const uint8_t *text, int32_t len, void *ctx,
                              cchaticu_token_fn fn) {
     if (!m || !fn) return -1;
-    match_call mc = {m, ctx, fn, NULL, -1};
-    return chat_analyse_on_thread(text ? text : (const uint8_t *)"", len, CCHATICU_MODE_DOCUMENT, &mc, match_token);
+    match_call mc = {m, ctx, fn, NULL, -1, 0};
+    return matcher_analyse(m, text ? text : (const uint8_t *)"", len, &mc);
 }
 
 int32_t cchaticu_matcher_find(const cchaticu_matcher *m, const uint8_t *text, int32_t len, void *ctx,
                               cchaticu_match_fn fn) {
     if (!m || !fn) return -1;
-    match_call mc = {m, ctx, NULL, fn, -1};
-    return chat_analyse_on_thread(text ? text : (const uint8_t *)"", len, CCHATICU_MODE_DOCUMENT, &mc, match_token);
+    match_call mc = {m, ctx, NULL, fn, -1, 0};
+    return matcher_analyse(m, text ? text : (const uint8_t *)"", len, &mc);
 }

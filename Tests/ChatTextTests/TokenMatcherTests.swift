@@ -37,3 +37,57 @@ import Testing
         #expect(TokenMatcher(words: ["some"], prefixes: ["te"]).matches(in: "").isEmpty)
     }
 }
+
+/// With needles, the matcher skips pieces of ASCII text that hold none of them: the matches
+/// must be exactly those of a full analysis, in every script and around the odd characters
+/// that join a token across white space (a joiner or mark right after a space).
+@Suite struct TokenMatcherNeedleTests {
+    static let parts = [
+        "That", "that's", "THAT", "thatcher", "hello", "World", "l'arbre", "e.g", "3.14", "1,000", "user@mail.example.com",
+        "https://www.example.com/path/that?q=1", "@alice", "#tag", "foo_bar", "ﬁle", "ｔｈａｔ", "Thát", "straße", "İstanbul",
+        "Дмитрий", "привет", "東京タワー", "서울특별시", "ภาษาไทย", "مرحبا", "שָׁלוֹם", "नमस्ते", "😂", "👨‍👩‍👧", "\u{200D}🅰️",
+        "\u{301}that", "e\u{301}", "\u{200D}that", "ﾃｽﾄ", "1️⃣", "#️⃣", "🇩🇪", "www.that.org", "x1.com", "mple.x1.com",
+    ]
+    static let spaces = [" ", "  ", "\n", "\t", " \u{200D}", "\u{00A0}", "\u{3000}", ""]
+
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ n: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(n))
+        }
+    }
+
+    @Test func needlesSkipOnlyWhatCannotMatch() {
+        var g = Generator(state: 99)
+        let texts = (0..<400).map { _ in
+            (0..<(1 + g.next(10))).map { _ in Self.parts[g.next(Self.parts.count)] + Self.spaces[g.next(Self.spaces.count)] }.joined()
+        }
+        let tokens = Array(Set(texts.flatMap { Tokenizer.tokens(in: $0, mode: .document).map(\.text) })).sorted()
+        var scenarios = 0
+        for _ in 0..<150 {
+            let t = Array(tokens[g.next(tokens.count)])
+            guard !t.isEmpty else { continue }
+            let length = 1 + g.next(min(4, t.count))
+            let start = g.next(t.count - length + 1)
+            let needle = String(t[start..<(start + length)])
+            // As the compiler builds them: the terms containing the word, the word as a prefix.
+            let words = tokens.filter { $0.contains(needle) }
+            let prefixes = g.next(2) == 0 ? [needle] : []
+            let full = TokenMatcher(words: words, prefixes: prefixes)
+            let skipping = TokenMatcher(words: words, prefixes: prefixes, needles: [needle])
+            for text in texts {
+                let a = full.positionedMatches(in: text).map { "\($0.text) \($0.utf8Range) \($0.utf16Range)" }
+                let b = skipping.positionedMatches(in: text).map { "\($0.text) \($0.utf8Range) \($0.utf16Range)" }
+                #expect(a == b, "needle \(needle.debugDescription) in \(text.debugDescription)")
+                let c = full.matches(in: text), d = skipping.matches(in: text)
+                #expect(c == d, "needle \(needle.debugDescription) in \(text.debugDescription)")
+            }
+            scenarios += 1
+        }
+        #expect(scenarios > 100)
+    }
+}

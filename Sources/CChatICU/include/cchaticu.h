@@ -99,6 +99,13 @@ void cchaticu_matcher_free(cchaticu_matcher *matcher);
 /// Adds a term matching tokens equal to it or, when isPrefix is non-zero, starting with it.
 void cchaticu_matcher_add(cchaticu_matcher *matcher, const uint8_t *term, int32_t len, int32_t isPrefix);
 
+/// Adds a needle: a substring that every term of the matcher contains one of (its infix or
+/// prefix expansions contain the query word). With needles, pieces of ASCII text that contain
+/// none are not analysed (they cannot hold a match), and positions count only the pieces that
+/// are: add no needle when positions matter (phrases). More than 32 needles, or an empty one,
+/// turn the skipping off.
+void cchaticu_matcher_add_needle(cchaticu_matcher *matcher, const uint8_t *needle, int32_t len);
+
 /// Analyses text as a document (as the FTS5 tokenizer does) and calls fn only for the tokens
 /// that match (flags: CCHATICU_TOKEN_COLOCATED), with the source byte range of each.
 int32_t cchaticu_matcher_run(const cchaticu_matcher *matcher, const uint8_t *text, int32_t len, void *ctx,

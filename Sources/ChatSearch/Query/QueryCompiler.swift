@@ -161,6 +161,7 @@ enum QueryCompiler {
                 return "(\(phrase)) OR (\(textCols): (" + alts.map { quote(Tokenizer.verbatim($0)) }.joined(separator: " OR ") + "))"
             }
             let token = first.text
+            highlighter.needles.insert(token)
             if Highlighter.isNoSpaceScript(token) {
                 // CJK unigrams and pairs match as they are.
                 highlighter.words.insert(token)

@@ -14,6 +14,9 @@ struct Highlighter: Sendable {
     var phrases: [[String]] = []
     /// The last token of a prefix phrase.
     var lastPrefix: String?
+    /// The query tokens that every word and prefix above contains (their expansions contain
+    /// them): pieces of ASCII text without one need no analysis.
+    var needles = Set<String>()
     /// Every token that can take part in a match; made by ``prepare()``.
     private var matcher: TokenMatcher?
 
@@ -42,7 +45,8 @@ struct Highlighter: Sendable {
         var allPrefixes = prefixes
         for phrase in phrases { all.formUnion(phrase) }
         if let lastPrefix { allPrefixes.insert(lastPrefix) }
-        matcher = TokenMatcher(words: all, prefixes: allPrefixes)
+        // Phrases need every token's position: all the text is analysed for them.
+        matcher = TokenMatcher(words: all, prefixes: allPrefixes, needles: phrases.isEmpty ? Array(needles) : [])
     }
 
     /// UTF-16 `[start, end)` ranges of every matched occurrence, sorted; overlapping ones merged.

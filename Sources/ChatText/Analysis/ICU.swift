@@ -166,12 +166,27 @@ public final class TokenMatcher: @unchecked Sendable {
     /// - Parameters:
     ///   - words: normalised tokens that match whole.
     ///   - prefixes: normalised tokens that match any token they start.
-    public init<W: Sequence<String>, P: Sequence<String>>(words: W, prefixes: P) {
+    ///   - needles: substrings one of which every word and prefix contains (the query words
+    ///     they expand); text pieces of ASCII without one are then not analysed, and the
+    ///     positions of ``positionedMatches(in:)`` count only the pieces that are. Ignored
+    ///     unless every term contains one of them.
+    public init<W: Sequence<String>, P: Sequence<String>>(words: W, prefixes: P, needles: [String] = []) {
         handle = cchaticu_matcher_new()
-        for (terms, isPrefix) in [(Array(words), Int32(0)), (Array(prefixes), Int32(1))] {
+        let words = Array(words), prefixes = Array(prefixes)
+        for (terms, isPrefix) in [(words, Int32(0)), (prefixes, Int32(1))] {
             for var t in terms {
                 t.withUTF8 { b in cchaticu_matcher_add(handle, b.baseAddress, Int32(b.count), isPrefix) }
             }
+        }
+        let needleBytes = needles.map { Array($0.utf8) }
+        func covered(_ term: String) -> Bool {
+            let t = Array(term.utf8)
+            return needleBytes.contains { n in
+                !n.isEmpty && n.count <= t.count && (0...(t.count - n.count)).contains { t[$0..<($0 + n.count)].elementsEqual(n) }
+            }
+        }
+        if !needleBytes.isEmpty, words.allSatisfy(covered), prefixes.allSatisfy(covered) {
+            for n in needleBytes { n.withUnsafeBufferPointer { cchaticu_matcher_add_needle(handle, $0.baseAddress, Int32($0.count)) } }
         }
     }
 
