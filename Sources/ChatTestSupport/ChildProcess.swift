@@ -7,14 +7,17 @@ import Foundation
 #endif
 
 /// A child process for end-to-end tests: started with `posix_spawn`, its output captured in
-/// files, stopped with any signal, and reaped with `wait4` so that its own peak memory is known
-/// (not the test process's, which other tests share).
+/// files, stopped with any signal, and reaped with `wait4`. Its peak memory is the high-water
+/// mark of its own address space (`VmHWM`, sampled while it runs): the `ru_maxrss` that `wait4`
+/// reports starts at the test process's own peak, which Linux carries across the child's `exec`.
 public final class ChildProcess {
     /// The child's process id.
     public let pid: pid_t
     private let outPath: String
     private let errPath: String
     private var result: Result?
+    /// The highest `VmHWM` read while the child ran, in bytes (nil before the first read).
+    private var sampledPeak: Int?
 
     /// How a child ended.
     public struct Result: Sendable {
@@ -26,7 +29,8 @@ public final class ChildProcess {
         public var out: String
         /// Its standard error.
         public var err: String
-        /// Its peak resident set size, in bytes.
+        /// Its peak resident set size, in bytes (its own address space's high-water mark; where
+        /// that cannot be read, `wait4`'s `ru_maxrss`).
         public var maxRSSBytes: Int
     }
 
@@ -94,6 +98,7 @@ public final class ChildProcess {
         if result != nil { return false }
         var status: Int32 = 0
         var usage = rusage()
+        samplePeak()
         let r = wait4(pid, &status, WNOHANG, &usage)
         if r == pid {
             result = finish(status, usage)
@@ -113,10 +118,25 @@ public final class ChildProcess {
         if let result { return result }
         var status: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        // Polled, so that the child's own high-water mark is read while it still has one.
+        while true {
+            samplePeak()
+            let r = wait4(pid, &status, WNOHANG, &usage)
+            if r == pid || (r < 0 && errno != EINTR) { break }
+            if r == 0 { usleep(2_000) }
+        }
         let r = finish(status, usage)
         result = r
         return r
+    }
+
+    /// Reads the child's `VmHWM` (a high-water mark: the last read is the largest so far).
+    private func samplePeak() {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kB = line.split(separator: " ").compactMap({ Int($0) }).first
+        else { return }
+        sampledPeak = max(sampledPeak ?? 0, kB * 1024)
     }
 
     private func finish(_ status: Int32, _ usage: rusage) -> Result {
@@ -124,7 +144,7 @@ public final class ChildProcess {
         let read = { (p: String) in (try? String(contentsOfFile: p, encoding: .utf8)) ?? "" }
         return Result(
             status: exited ? (status >> 8) & 0xFF : nil, signal: exited ? nil : status & 0x7F, out: read(outPath),
-            err: read(errPath), maxRSSBytes: Int(usage.ru_maxrss) * 1024)
+            err: read(errPath), maxRSSBytes: sampledPeak ?? Int(usage.ru_maxrss) * 1024)
     }
 }
 
