@@ -120,25 +120,14 @@ public final class ArchiveWriter {
         return summary
     }
 
-    /// Merges the full-text index segments this ingest created (FTS5's incremental 'merge',
-    /// never 'optimize', which PERF.md saw corrupt an index on SQLite 3.40.1 when repeated).
-    /// Each term of a query then costs one b-tree seek instead of one per segment: 2–4× faster
-    /// infix and prefix searches at 1M messages. The work is bounded by what was written.
+    /// Merges the full-text index segments this ingest created (see
+    /// ``ArchiveDatabase/mergeFullTextSegments(maxPasses:progress:onPass:)``); the work is
+    /// bounded by what was written.
     private func mergeSegments(progress: (@Sendable (Int64, Int64) -> Void)?) throws {
         let written = store.summary.itemsAdded + store.summary.itemsUpdated
         guard written > 0 else { return }
-        let maxPasses = Int64(max(4, written / 2_000))
-        var pass: Int64 = 0
-        while pass < maxPasses {
-            let worked = try database.writer.write { db -> Bool in
-                let before = db.totalChangesCount
-                try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES ('merge', -500)")
-                return db.totalChangesCount - before >= 2
-            }
-            pass += 1
-            progress?(pass, maxPasses)
+        try database.mergeFullTextSegments(maxPasses: Int64(max(4, written / 2_000)), progress: progress) {
             checkpointer.request()
-            if !worked { break }
         }
     }
 
