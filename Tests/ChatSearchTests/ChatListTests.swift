@@ -179,7 +179,7 @@ import Testing
     /// Both plans agree with a plain substring test of the stored name keys, on seeded random
     /// names and queries in several scripts.
     @Test func nameSearchEqualsASubstringTestOfTheNames() async throws {
-        var g = RandomizedQueryTests.Generator(state: 20_240_501)
+        var g = SplitMix64(seed: 20_240_501)
         let syllables = ["ar", "te", "m", "ан", "тё", "ми", "北", "京", "Ö", "ö", "ss", "ß", " ", "-", "\\\"", "ng", "ia"]
         func word(_ n: Int) -> String { (0..<n).map { _ in syllables[Int(g.next() % UInt64(syllables.count))] }.joined() }
         var lines: [String] = []

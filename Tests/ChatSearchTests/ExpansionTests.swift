@@ -75,7 +75,7 @@ import Testing
     static let tlds = ["com", "org", "exa", "io", "fr", "co.uk"]
 
     static func corpus() -> [String] {
-        var seeded = Seeded(seed: 0xC0FFEE)
+        var seeded = SplitMix64(seed: 0xC0FFEE)
         func pick(_ a: [String]) -> String { a[Int(seeded.next() % UInt64(a.count))] }
         func host() -> String { (0..<(1 + Int(seeded.next() % 3))).map { _ in pick(labels) }.joined(separator: ".") + "." + pick(tlds) }
         var texts: [String] = []
@@ -97,19 +97,6 @@ import Testing
             texts.append(words.joined(separator: " "))
         }
         return texts
-    }
-
-    /// A small deterministic generator (SplitMix64).
-    struct Seeded {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 
     @Test func coveredTermsAreDroppedOnlyWhenAPartIsListed() {
@@ -134,7 +121,7 @@ import Testing
         let (archive, _) = try TestArchive.make(jsonl: lines.joined(separator: "\n"))
         let tokens = texts.map { Set(Tokenizer.tokens(in: $0, mode: .document).map(\.text)) }
         var queries = Set(Self.labels.filter { $0.count >= 3 } + Self.tlds.filter { $0.count >= 3 && !$0.contains(".") })
-        var seeded = Seeded(seed: 7)
+        var seeded = SplitMix64(seed: 7)
         let all = tokens.flatMap { $0 }.filter { $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
         for _ in 0..<150 {
             let t = Array(all[Int(seeded.next() % UInt64(all.count))])

@@ -1,3 +1,4 @@
+import ChatTestSupport
 import ChatText
 import Testing
 
@@ -50,33 +51,22 @@ import Testing
     ]
     static let spaces = [" ", "  ", "\n", "\t", " \u{200D}", "\u{00A0}", "\u{3000}", ""]
 
-    struct Generator {
-        var state: UInt64
-        mutating func next(_ n: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(n))
-        }
-    }
-
     @Test func needlesSkipOnlyWhatCannotMatch() {
-        var g = Generator(state: 99)
+        var g = SplitMix64(seed: 99)
         let texts = (0..<400).map { _ in
-            (0..<(1 + g.next(10))).map { _ in Self.parts[g.next(Self.parts.count)] + Self.spaces[g.next(Self.spaces.count)] }.joined()
+            (0..<(1 + g.next(below: 10))).map { _ in Self.parts[g.next(below: Self.parts.count)] + Self.spaces[g.next(below: Self.spaces.count)] }.joined()
         }
         let tokens = Array(Set(texts.flatMap { Tokenizer.tokens(in: $0, mode: .document).map(\.text) })).sorted()
         var scenarios = 0
         for _ in 0..<150 {
-            let t = Array(tokens[g.next(tokens.count)])
+            let t = Array(tokens[g.next(below: tokens.count)])
             guard !t.isEmpty else { continue }
-            let length = 1 + g.next(min(4, t.count))
-            let start = g.next(t.count - length + 1)
+            let length = 1 + g.next(below: min(4, t.count))
+            let start = g.next(below: t.count - length + 1)
             let needle = String(t[start..<(start + length)])
             // As the compiler builds them: the terms containing the word, the word as a prefix.
             let words = tokens.filter { $0.contains(needle) }
-            let prefixes = g.next(2) == 0 ? [needle] : []
+            let prefixes = g.next(below: 2) == 0 ? [needle] : []
             let full = TokenMatcher(words: words, prefixes: prefixes)
             let skipping = TokenMatcher(words: words, prefixes: prefixes, needles: [needle])
             for text in texts {
