@@ -344,8 +344,6 @@ static int32_t match_token(void *c, int32_t flags, const uint8_t *t, int32_t n, 
     return mc->fn(mc->ctx, flags & CCHATICU_TOKEN_COLOCATED, t, n, s, e);
 }
 
-static int is_space(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-
 // Analyses text for the matcher. With needles, only the pieces that can hold a match: a piece is
 // a run of text between ASCII white space that starts with an ASCII byte, with the runs after it
 // that do not (a mark or joiner after white space can join the token before it). The analyser
@@ -357,15 +355,15 @@ static int32_t matcher_analyse(const cchaticu_matcher *m, const uint8_t *text, i
     int32_t rc = 0, i = 0;
     int32_t spanStart = -1, spanEnd = -1; // pieces to analyse, merged while adjacent
     while (i < len && !rc) {
-        while (i < len && is_space(text[i])) i++;
+        while (i < len && chat_is_ascii_space(text[i])) i++;
         if (i >= len) break;
         int32_t ps = i;
         int ascii = 1;
         // The piece: this run and every following run that starts with a non-ASCII byte.
         for (;;) {
-            while (i < len && !is_space(text[i])) { ascii &= text[i] < 0x80; i++; }
+            while (i < len && !chat_is_ascii_space(text[i])) { ascii &= text[i] < 0x80; i++; }
             int32_t j = i;
-            while (j < len && is_space(text[j])) j++;
+            while (j < len && chat_is_ascii_space(text[j])) j++;
             if (j < len && text[j] >= 0x80) { i = j; ascii = 0; continue; }
             break;
         }

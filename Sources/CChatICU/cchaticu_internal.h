@@ -53,6 +53,10 @@ extern uint8_t chat_cls_table[0x800];
 /// A separator inside a word: anything that is not a letter, mark or number (and U+02BC).
 int chat_is_separator(UChar32 c);
 
+/// ASCII white space: a word boundary on both sides for the analyser (process_words), and the
+/// piece boundary of the matcher's skipping (cchaticu_matcher_add_needle).
+static inline int chat_is_ascii_space(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
 /// Extended_Pictographic (emoji and pictographs).
 int chat_is_pictographic(UChar32 c);
 

@@ -674,7 +674,6 @@ static void plain_words(chat_analyser *A, int32_t a, int32_t b) {
     }
 }
 
-static int is_ascii_space(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 // The end of the piece starting at text[i] (up to ASCII white space) and, in *plain, whether
 // our word breaker gives it the same segments as ICU: no unsafe character, no extending mark
@@ -685,7 +684,7 @@ static int32_t piece_end(const uint8_t *t, int32_t i, int32_t b, int *plain) {
     while (i < b) {
         uint8_t c;
         if (t[i] < 0x80) {
-            if (is_ascii_space(t[i])) break;
+            if (chat_is_ascii_space(t[i])) break;
             c = g_asciiClass[t[i++]];
         } else {
             c = wb_class(t, i, b, &i);
@@ -697,7 +696,7 @@ static int32_t piece_end(const uint8_t *t, int32_t i, int32_t b, int *plain) {
     *plain = 1;
     return i;
 unsafe:
-    while (i < b && !is_ascii_space(t[i])) i++;
+    while (i < b && !chat_is_ascii_space(t[i])) i++;
     *plain = 0;
     return i;
 }
@@ -738,7 +737,7 @@ static void process_words(chat_analyser *A, int32_t a, int32_t b, int ascii) {
         int plain;
         int32_t p = piece_end(t, i, b, &plain);
         int32_t q = p;
-        while (q < b && is_ascii_space(t[q])) q++;
+        while (q < b && chat_is_ascii_space(t[q])) q++;
         if (spanPlain >= 0 && plain != spanPlain) {
             if (spanPlain) plain_words(A, spanStart, i); else icu_words(A, spanStart, i);
             spanStart = i;

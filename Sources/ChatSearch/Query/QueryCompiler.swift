@@ -136,6 +136,13 @@ enum QueryCompiler {
         var expansionBudget = maxQueryExpansions
         let textCols = "{text extra}"
 
+        /// Up to `limit` terms of the vocabulary that contain `s` (its trigram index).
+        func termsContaining(_ s: String, limit: Int) throws -> [String] {
+            try String.fetchAll(
+                db.cachedStatement(sql: "SELECT t.term FROM termGram g JOIN term t ON t.id = g.rowid WHERE termGram MATCH ? LIMIT ?"),
+                arguments: [quote(s), limit])
+        }
+
         func compileWord(_ w: String, isPrefix: Bool) throws -> String? {
             let tokens = Tokenizer.tokens(in: w, mode: .query).filter { !$0.isColocated }
             guard let first = tokens.first else { return nil }
@@ -149,11 +156,7 @@ enum QueryCompiler {
                 let whole = TextNormalizer.normalize(w)
                 let limit = min(maxExpansions, expansionBudget)
                 guard whole.unicodeScalars.count >= 3, limit > 0 else { return phrase }
-                let terms = try String.fetchAll(
-                    db.cachedStatement(
-                        sql: "SELECT t.term FROM termGram g JOIN term t ON t.id = g.rowid WHERE termGram MATCH ? LIMIT ?"),
-                    arguments: [quote(whole), limit]
-                ).filter { $0.contains(whole) }
+                let terms = try termsContaining(whole, limit: limit)
                 guard !terms.isEmpty else { return phrase }
                 let alts = pruneCovered(terms)
                 expansionBudget -= alts.count
@@ -175,13 +178,7 @@ enum QueryCompiler {
             if token.unicodeScalars.count >= 3 {
                 // Infix: every term containing the word (a superset of the terms it prefixes).
                 let limit = min(maxExpansions, expansionBudget)
-                var expansions: [String] = []
-                if limit > 0 {
-                    expansions = try String.fetchAll(
-                        db.cachedStatement(
-                            sql: "SELECT t.term FROM termGram g JOIN term t ON t.id = g.rowid WHERE termGram MATCH ? LIMIT ?"),
-                        arguments: [quote(token), limit + 1])
-                }
+                let expansions = limit > 0 ? try termsContaining(token, limit: limit + 1) : []
                 complete = limit > 0 && expansions.count <= limit
                 for e in expansions.prefix(limit) where e != token { alts.append(e) }
                 alts = pruneCovered(alts)
