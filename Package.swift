@@ -19,7 +19,6 @@ let package = Package(
         // Layer 1: the only code that sees ICU headers (and the FTS5 tokenizer written over them).
         .target(
             name: "CChatICU",
-            cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [
                 .linkedLibrary("icuuc"), .linkedLibrary("icui18n"), .linkedLibrary("icudata"),
                 .linkedLibrary("sqlite3"),
