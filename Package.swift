@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "ChatImportTests", dependencies: ["ChatImport", "ChatTestSupport"]),
         .testTarget(name: "ChatIndexTests", dependencies: ["ChatIndex", "ChatTestSupport"]),
         .testTarget(name: "ChatSearchTests", dependencies: ["ChatSearch", "ChatTestSupport"]),
-        .testTarget(name: "ChatArchiveTests", dependencies: ["ChatArchive", "ChatTestSupport", "chat-archive"]),
+        .testTarget(name: "ChatArchiveTests", dependencies: ["ChatArchive", "ChatTestSupport", "chat-archive"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
