@@ -11,8 +11,8 @@ public struct IngestReport: Sendable, Hashable {
     public var itemsUpdated = 0
     /// Items already archived exactly as read.
     public var itemsUnchanged = 0
-    /// Items left out: bad records the importers skipped (``ImportIssue/Severity/skipped``,
-    /// by their ``ImportIssue/count``) and items the archive could not place. Warnings (records
+    /// Items left out: bad records the importers skipped (`ImportIssue.Severity.skipped`,
+    /// by their `ImportIssue.count`) and items the archive could not place. Warnings (records
     /// kept) and stopped files do not count here.
     public var itemsSkipped = 0
     /// Problems that kept their record (U+FFFD, a repeated id, the previous item's time…).
