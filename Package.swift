@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+        // Documentation only: `swift package generate-documentation` (see .ci/docs).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         // Layer 0: plain values.
@@ -53,7 +55,7 @@ let package = Package(
         .testTarget(name: "ChatImportTests", dependencies: ["ChatImport", "ChatTestSupport"]),
         .testTarget(name: "ChatIndexTests", dependencies: ["ChatIndex", "ChatTestSupport"]),
         .testTarget(name: "ChatSearchTests", dependencies: ["ChatSearch", "ChatTestSupport"]),
-        .testTarget(name: "ChatArchiveTests", dependencies: ["ChatArchive", "ChatTestSupport", "chat-archive"]),
+        .testTarget(name: "ChatArchiveTests", dependencies: ["ChatArchive", "ChatTestSupport", "chat-archive"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -114,7 +114,7 @@ mixed = [
 ]
 write("mixed-styles/WhatsApp Chat with Ben.txt", mixed)
 
-# 6. Locale variants, one small chat each (FORMATS.md §2 "Variants"), and the day/month rules.
+# 6. Locale variants, one small chat each (ChatImport's WhatsAppFormat article, "The line grammar"), and the day/month rules.
 V = "locale-variants/"
 write(V + "WhatsApp Chat with Old.txt", [
     "03/07/2012 18:02: Ana: old phones wrote this",

@@ -1,4 +1,4 @@
-// The tokenizer: ICU word break + the token classes of DESIGN.md ("Text analysis").
+// The tokenizer: ICU word break + the token classes of the AnalyzerRules article of ChatText's documentation.
 // cchaticu_tokenize and the FTS5 tokenizer both run chat_analyse.
 #include "cchaticu_internal.h"
 #include <unicode/uchar.h>

@@ -93,7 +93,7 @@ public enum Format: Sendable, Hashable {
         }
     }
 
-    /// Whether `has:link` counts this span (MARKDOWN.md §10).
+    /// Whether `has:link` counts this span (the DisplayTextAndSpans article of ChatText's documentation).
     public var isLink: Bool {
         switch self {
         case .uri, .hyperLink, .simplexLink, .simplexName: true
@@ -114,7 +114,7 @@ public struct FormattedText: Sendable, Hashable {
         self.format = format
     }
 
-    /// The text a reader sees for this piece (MARKDOWN.md §10): a hyperlink's show-text, a
+    /// The text a reader sees for this piece (ChatText's DisplayTextAndSpans article): a hyperlink's show-text, a
     /// bracketed SimpleX link's show-text, `@name` for a mention, else the piece's text.
     public var shownText: String {
         switch format {

@@ -1,5 +1,5 @@
 
-/// SimpleX's tagged JSON for `FormattedText` and `Format` (MARKDOWN.md §7, CONTRACT.md §3).
+/// SimpleX's tagged JSON for `FormattedText` and `Format` (ChatText's MarkdownGrammar article, "JSON").
 public enum FormattedTextJSON {
     // MARK: Encoding
 

@@ -19,7 +19,7 @@ public struct AnalyzedText: Sendable, Hashable {
         self.mentionNames = mentionNames
     }
 
-    /// Whether any span is a link (MARKDOWN.md §10: uri, hyperLink, simplexLink, simplexName).
+    /// Whether any span is a link (<doc:DisplayTextAndSpans>: uri, hyperLink, simplexLink, simplexName).
     public var hasLinkSpan: Bool { spans.contains { $0.format.isLink } }
 }
 
@@ -39,7 +39,7 @@ public enum ItemAnalyzer {
         }
     }
 
-    /// Renders formatted pieces (MARKDOWN.md §10).
+    /// Renders formatted pieces (<doc:DisplayTextAndSpans>).
     public static func analyze(_ pieces: [FormattedText]) -> AnalyzedText {
         let r = MarkdownDisplay.render(pieces)
         return AnalyzedText(displayText: r.displayText, spans: r.spans, linkTargets: r.linkTargets, mentionNames: r.mentionNames)

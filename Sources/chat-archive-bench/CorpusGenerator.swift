@@ -6,7 +6,7 @@ import ChatModel
 #endif
 
 /// Writes a deterministic, multilingual ChatArchive JSON Lines corpus of any size
-/// (`CONTRACT.md` §1) for the benchmarks.
+/// (the JSONLinesFormat article of ChatArchive's documentation) for the benchmarks.
 ///
 /// Chat sizes follow a Zipf law (a few chats with tens of thousands of messages, most with a
 /// few dozen); messages mix 15 languages in 10 scripts with emoji, SimpleX markdown,

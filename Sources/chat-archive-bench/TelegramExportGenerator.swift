@@ -9,7 +9,7 @@ import Darwin
 /// Writes a deterministic Telegram Desktop whole-account export (`result.json`) of a chosen
 /// size, for measuring the streaming importer's memory on gigabyte inputs (issue 5).
 ///
-/// The file has the shapes FORMATS.md §1 lists: `personal_information`, `chats.list[*]` and
+/// The file has the shapes ChatImport's TelegramFormat article lists: `personal_information`, `chats.list[*]` and
 /// `left_chats.list[*]` with `messages[*]`; text as a string or a mixed array with
 /// `text_entities`; replies, edits, photos and files, service messages, and the `\xNN`
 /// escapes Telegram writes for control characters. It depends on Foundation only, so it can

@@ -16,7 +16,7 @@ struct ChatArchiveCommand: AsyncParsableCommand {
             StatsCommand.self, CheckCommand.self, DemoCommand.self,
         ])
 
-    /// Runs the command; usage errors exit with status 2 (CONTRACT.md §2), not sysexits' 64.
+    /// Runs the command; usage errors exit with status 2 (ChatArchive's CommandLine article), not sysexits' 64.
     static func main() async {
         do {
             var command = try parseAsRoot()

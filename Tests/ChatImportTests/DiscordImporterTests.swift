@@ -224,7 +224,7 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
     }
 }
 
-/// Media paths kept only inside the export (FORMATS.md §4 pitfall 2, §6 "path with ..").
+/// Media paths kept only inside the export (ChatImport's DiscordFormat article, trap 2; BadInput, paths with ..).
 @Test(arguments: [
     ("dm.json_Files\\boot-7F3A1.log", "dm.json_Files/boot-7F3A1.log"),
     ("photos/./photo_1.jpg", "photos/photo_1.jpg"),

@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func discordWinsOverTelegramInFormatOrder() throws {
-        // Both keys sets present: §0 tries DiscordChatExporter before Telegram.
+        // Both keys sets present: ChatImport's ImportRules article tries DiscordChatExporter before Telegram.
         let text = #"{"guild": {"id": "1"}, "channel": {"id": "2"}, "type": "x", "messages": []}"#
         #expect(try FormatDetector.detect(path: try Self.file(text, "x.json")).format == .discord)
     }

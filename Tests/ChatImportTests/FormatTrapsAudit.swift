@@ -1,16 +1,16 @@
-// The audit of FORMATS.md's traps: for each, the Corpus fixture that holds it and the test that
+// The audit of the traps of ChatImport's format articles: for each, the Corpus fixture that holds it and the test that
 // asserts the resulting values. Kept beside the tests so that a new trap gets a row and a test.
 //
-// # FORMATS.md traps → fixtures → tests
+// # Format traps → fixtures → tests
 //
-// Every trap FORMATS.md lists, the fixture under `Corpus/` that holds it, and the test that
+// Every trap ChatImport's format articles list, the fixture under `Corpus/` that holds it, and the test that
 // asserts the resulting values. `T` = `TelegramImporterTests.swift`, `TM` =
 // `TelegramMoreTypesTests.swift`, `W` = `WhatsAppImporterTests.swift`, `WL` =
 // `WhatsAppLocaleVariantTests.swift`, `S` = `SimplexImporterTests.swift`, `D` =
 // `DiscordImporterTests.swift`, `SL` = `SlackImporterTests.swift`, `P` =
 // `IngestPipelineTests.swift`, `F` = `FormatDetectorTests.swift`, `Z` = `ZipContainerTests.swift`.
 //
-// ## §0 Cross-format
+// ## Cross-format (ImportRules article)
 //
 // | trap | fixture | test |
 // |---|---|---|
@@ -23,7 +23,7 @@
 // | SHA-256 ids, canonical equivalence | whatsapp/android-en-GB (`cafe\u0301`) | W `textTraps`, `identicalMessages…`, `sha256KnownAnswers` |
 // | LF split only (CRLF, U+2028 inside text) | whatsapp/ios-en-US, android-en-GB, locale-variants/Kinds | W `multiLineWithCRLF`, `textTraps`, WL `iOSOmittedKinds…` |
 //
-// ## §1 Telegram
+// ## Telegram (TelegramFormat article)
 //
 // | trap | fixture | test |
 // |---|---|---|
@@ -52,7 +52,7 @@
 // | truncated / syntax error / invalid UTF-8 | from single-chat, inline | T `TelegramBadInputTests` |
 // | 2 GB streaming | generated (`TelegramExportGenerator`) | measured, see report |
 //
-// ## §2 WhatsApp
+// ## WhatsApp (WhatsAppFormat article)
 //
 // | trap | fixture | test |
 // |---|---|---|
@@ -77,7 +77,7 @@
 // | UTF-16 | android-en-US-utf16 | W `utf16MonthFirstDirectChat` |
 // | NUL, no template, contradictory D/M | inline | W `WhatsAppBadInputTests` |
 //
-// ## §3 SimpleX
+// ## SimpleX (SimplexFormat article)
 //
 // | trap | fixture | test |
 // |---|---|---|
@@ -91,7 +91,7 @@
 // | 3B tagged and single-key (`_owsf`) encodings, envelopes | simplex/android-group.json, ios-group.json | S `bothJSONEncodingsGiveTheSameRecords`, `jsonMatchesTheDatabaseImport`, `decodesJSONItemFields` |
 // | STRICT tables on SQLite < 3.37 | **not tested** (needs an old SQLite) | — |
 //
-// ## §4 DiscordChatExporter
+// ## DiscordChatExporter (DiscordFormat article)
 //
 // | trap | fixture | test |
 // |---|---|---|
@@ -105,7 +105,7 @@
 // | `\uXXXX` surrogate pairs | discord/dm | D `escapedSurrogatePairsAndOffsets` |
 // | truncated partition, bad record | from guild, dm | D `truncatedPartitionKeepsCompleteMessages`, `badRecordIsReportedAndSkipped` |
 //
-// ## §5 Slack
+// ## Slack (SlackFormat article)
 //
 // | trap | fixture | test |
 // |---|---|---|

@@ -163,7 +163,7 @@ struct SlackExportTests {
     }
 }
 
-/// mrkdwn text and the pieces it becomes (FORMATS.md §5).
+/// mrkdwn text and the pieces it becomes (ChatImport's SlackFormat article).
 @Test(arguments: [
     ("plain", "hello", [FormattedText("hello")]),
     ("user", "<@U1>", [FormattedText("@Ann", .mention(memberName: "Ann"))]),

@@ -5,7 +5,7 @@ import Testing
 @testable import ChatImport
 
 /// `Corpus/telegram/more-types`: the chat types, media kinds, placeholders, peer replies,
-/// migrations and time fallbacks the other Telegram fixtures do not have (FORMATS.md §1).
+/// migrations and time fallbacks the other Telegram fixtures do not have (ChatImport's TelegramFormat article).
 @Suite struct TelegramMoreTypesTests {
     let sink: CollectingSink
 

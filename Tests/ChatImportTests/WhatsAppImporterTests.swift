@@ -349,7 +349,7 @@ struct WhatsAppBadInputTests {
     }
 }
 
-/// Header lines in the variants FORMATS.md §2 lists, and what they read as.
+/// Header lines in the variants ChatImport's WhatsAppFormat article lists, and what they read as.
 @Test(arguments: [
     ("Android en-GB", "03/07/2024, 18:02 - Ana: hi", WhatsAppDateOrder.dayMonthYear, "2024-07-03 18:02:00"),
     ("US 12-hour", "7/3/24, 6:02 PM - Ana: hi", .monthDayYear, "2024-07-03 18:02:00"),

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ChatImport
 
-/// `Corpus/whatsapp/locale-variants`: one small chat per header variant of FORMATS.md §2,
+/// `Corpus/whatsapp/locale-variants`: one small chat per header variant of ChatImport's WhatsAppFormat article,
 /// read whole (template locking, day/month order, authors, times), not line by line.
 @Suite struct WhatsAppLocaleVariantTests {
     static func read(_ entry: String) throws -> CollectingSink {

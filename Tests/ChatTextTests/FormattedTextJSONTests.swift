@@ -10,7 +10,7 @@ struct FormatJSONCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { format.typeName + " " + json }
 }
 
-@Suite("FormattedText JSON (MARKDOWN.md §7)")
+@Suite("FormattedText JSON (MarkdownGrammar article, JSON)")
 struct FormattedTextJSONTests {
     static let formats: [FormatJSONCase] = [
         .init(format: .bold, json: #"{"type":"bold"}"#),

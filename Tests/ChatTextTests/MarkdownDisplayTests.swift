@@ -13,7 +13,7 @@ struct DisplayCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("Display text and spans (MARKDOWN.md §10)")
+@Suite("Display text and spans (DisplayTextAndSpans article)")
 struct MarkdownDisplayTests {
     static let cases: [DisplayCase] = [
         DisplayCase(name: "no markup", message: "just text", display: "just text", spans: []),

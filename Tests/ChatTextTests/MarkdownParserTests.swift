@@ -45,7 +45,7 @@ struct ListCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("MARKDOWN.md §9 examples")
+@Suite("MarkdownGrammar article: examples")
 struct MarkdownExampleTests {
     static let lines: [LineCase] = [
         LineCase("1 bold in a sentence", "Lunch at *noon* ok?", [t("Lunch at "), bold("noon"), t(" ok?")]),
@@ -154,7 +154,7 @@ private func link(_ text: String, _ show: String, _ url: String) -> FormattedTex
 
 private let hex64 = String(repeating: "0123456789abcdef", count: 4)
 
-@Suite("MARKDOWN.md §6 recognisers")
+@Suite("MarkdownGrammar article: recognisers")
 struct MarkdownRuleTests {
     static let markers: [LineCase] = [
         LineCase("spaces inside content", "a *b c* d", [t("a "), bold("b c"), t(" d")]),
@@ -434,7 +434,7 @@ struct MarkdownRuleTests {
     }
 }
 
-@Suite("MARKDOWN.md §2, §3 merging and messages")
+@Suite("MarkdownGrammar article: merging and messages")
 struct MarkdownMessageTests {
     static let merging: [LineCase] = [
         LineCase("adjacent plain words join", "a b  c", [t("a b  c")]),

@@ -30,7 +30,7 @@ struct LinkCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("SimpleX link decoder (MARKDOWN.md §6.11)")
+@Suite("SimpleX link decoder (MarkdownGrammar article)")
 struct SimplexLinkTests {
     static let fullContact = "simplex:/contact#/?v=2-7&smp=\(encoded(queue1))"
     static let fullContactHTTPS = "https://simplex.chat/contact#/?v=2-7&smp=\(encoded(queue1))"
@@ -115,7 +115,7 @@ struct SimplexLinkTests {
 
     @Test func bareFullLinkInText() throws {
         let pieces = SimplexMarkdown.parseMarkdown("add me: \(Self.fullContact), thanks")
-        // The split-off comma joins the following plain text (rule 4 of §2).
+        // The split-off comma joins the following plain text (merging rule 4, ChatText's MarkdownGrammar).
         try #require(pieces.count == 3)
         #expect(pieces[0] == FormattedText("add me: "))
         #expect(pieces[1].text == Self.fullContact)
@@ -142,7 +142,7 @@ struct SimplexLinkTests {
             ])
     }
 
-    /// The whole word, trailing punctuation included, is decoded (§6.10): a short link followed
+    /// The whole word, trailing punctuation included, is decoded (words, in MarkdownGrammar): a short link followed
     /// by `.` is not a SimpleX link, so it falls through to the web-URI check.
     @Test func shortLinkWithTrailingDotIsAURI() {
         let url = "https://smp9.example.net/g#\(testKey)"

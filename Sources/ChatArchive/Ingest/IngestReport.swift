@@ -1,7 +1,7 @@
 import ChatImport
 import ChatIndex
 
-/// The result of an ingest (CONTRACT.md §3).
+/// The result of an ingest, as <doc:JSONOutput> describes it.
 public struct IngestReport: Sendable, Hashable {
     /// Chats read from the sources, each counted once.
     public var chats = 0
@@ -11,8 +11,8 @@ public struct IngestReport: Sendable, Hashable {
     public var itemsUpdated = 0
     /// Items already archived exactly as read.
     public var itemsUnchanged = 0
-    /// Items left out: bad records the importers skipped (``ImportIssue/Severity/skipped``,
-    /// by their ``ImportIssue/count``) and items the archive could not place. Warnings (records
+    /// Items left out: bad records the importers skipped (`ImportIssue.Severity.skipped`,
+    /// by their `ImportIssue.count`) and items the archive could not place. Warnings (records
     /// kept) and stopped files do not count here.
     public var itemsSkipped = 0
     /// Problems that kept their record (U+FFFD, a repeated id, the previous item's time…).
@@ -50,7 +50,7 @@ public struct IngestOptions: Sendable {
     public var strict: Bool
     /// Options passed to the importers (time zone, owner name, …).
     public var importOptions: ImportOptions
-    /// Items per transaction (PERF.md: 10k–100k is fastest). Readers see the archive as it was
+    /// Items per transaction (10k–100k is fastest: ChatIndex's WritePerformance). Readers see the archive as it was
     /// after a whole batch, never part of one; a crash keeps every committed batch.
     public var batchSize: Int
     /// Makes options: format sniffed by content, bad records skipped.

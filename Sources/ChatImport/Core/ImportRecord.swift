@@ -35,7 +35,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 
 /// A problem in an export: where, what, in words a user can act on, and what it cost.
 public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What a problem did to the import (FORMATS.md §6 levels).
+    /// What a problem did to the import (the levels of <doc:BadInput>).
     public enum Severity: String, Sendable, Hashable, CaseIterable {
         /// The record was kept, perhaps altered (U+FFFD for bad bytes, the previous item's
         /// time, a repeated id whose first copy was kept, a guessed date order).
@@ -136,7 +136,7 @@ public struct ImportOptions: Sendable {
     public var timeZoneIdentifier: String?
     /// WhatsApp: the author name that is the archive's owner.
     public var ownerName: String?
-    /// WhatsApp: the day/month order of the dates, when the file cannot tell (FORMATS.md §2).
+    /// WhatsApp: the day/month order of the dates, when the file cannot tell (<doc:WhatsAppFormat>).
     public var dateOrder: WhatsAppDateOrder?
     /// WhatsApp: the chat key (and name) instead of the one taken from the file name; re-imports
     /// must use the same key for their ids to match.

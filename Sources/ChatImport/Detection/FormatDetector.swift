@@ -22,7 +22,7 @@ public struct Detection {
     }
 }
 
-/// Recognises exports by content (FORMATS.md §0), never by extension: opens a file, folder or
+/// Recognises exports by content (<doc:ImportRules>), never by extension: opens a file, folder or
 /// zip (by magic bytes) and tries each format's test in order on 64 KiB prefixes.
 public enum FormatDetector {
     /// How many bytes of each entry are sniffed.

@@ -1,4 +1,4 @@
-/// The recognise test of WhatsApp text exports (FORMATS.md §2), on a prefix.
+/// The recognise test of WhatsApp text exports (<doc:WhatsAppFormat>), on a prefix.
 enum WhatsAppSniff {
     /// A header: optional `[`, a date in any order and separator, an optional word (`klo`), a
     /// time with optional seconds and AM/PM marker, then `] `, ` - ` or `: `.

@@ -1,6 +1,6 @@
 import ChatModel
 
-/// Reads ChatArchive JSON Lines (CONTRACT.md §1): one object per line, each with a `kind`.
+/// Reads ChatArchive JSON Lines (ChatArchive's JSONLinesFormat article): one object per line, each with a `kind`.
 ///
 /// Streaming: memory is bounded by the longest line. Every bad line is reported with its file
 /// and line number and skipped (the sink throws to stop in strict mode).

@@ -1,6 +1,6 @@
 import ChatModel
 
-/// Reads SimpleX app/CLI chat JSON (FORMATS.md §3B): `{chatInfo, chatItems}`, the `apiChat`
+/// Reads SimpleX app/CLI chat JSON (<doc:SimplexFormat>): `{chatInfo, chatItems}`, the `apiChat`
 /// envelope (`{"type":"apiChat","chat":…}` or iOS `{"result":{"apiChat":…}}`), or `apiChats`.
 /// Tagged and single-key sum types give the same records.
 struct SimplexChatJSONReader {

@@ -2,7 +2,7 @@ import ChatModel
 import Foundation
 import GRDB
 
-/// Reads a plaintext `simplex_v1_chat.db` (FORMATS.md §3A), already extracted to a private file.
+/// Reads a plaintext `simplex_v1_chat.db` (<doc:SimplexFormat>), already extracted to a private file.
 ///
 /// Only columns that `PRAGMA table_info` lists are used, so schema changes between SimpleX
 /// releases degrade to missing fields, never to errors. Hidden profiles are skipped.

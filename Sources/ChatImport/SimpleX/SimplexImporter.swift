@@ -5,8 +5,8 @@ import Foundation
 import Glibc
 #endif
 
-/// Imports SimpleX Chat: an "Export database" zip (plaintext `simplex_v1_chat.db`, FORMATS.md §3A)
-/// or app/CLI chat JSON (§3B).
+/// Imports SimpleX Chat: an "Export database" zip (plaintext `simplex_v1_chat.db`)
+/// or app/CLI chat JSON: <doc:SimplexFormat>.
 public struct SimplexImporter: ArchiveImporter {
     /// `simplex`.
     public static let formatName = "simplex"
@@ -20,7 +20,7 @@ public struct SimplexImporter: ArchiveImporter {
     /// Makes an importer.
     public init() {}
 
-    /// The message for an encrypted chat database (FORMATS.md §3A), naming the export.
+    /// The message for an encrypted chat database (<doc:SimplexFormat>), naming the export.
     public static func encryptedMessage(_ path: String) -> String {
         "\(path): simplex_v1_chat.db is encrypted with a passphrase. Only unencrypted SimpleX exports can be imported; "
             + "export an unencrypted database or decrypt it, then retry."

@@ -1,7 +1,7 @@
 import ChatModel
 
 /// Reads a Slack workspace export (folder or zip): `users.json`, the conversation lists and
-/// one folder of day files per conversation (FORMATS.md §5).
+/// one folder of day files per conversation (<doc:SlackFormat>).
 public struct SlackImporter: ArchiveImporter {
     /// The format's name as `--format` takes it.
     public static let formatName = "slack"

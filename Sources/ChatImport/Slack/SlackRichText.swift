@@ -55,7 +55,7 @@ struct SlackRichText: Equatable {
     }
 }
 
-/// Slack's `mrkdwn` message text (FORMATS.md §5): `<…>` tokens first, then `&amp; &lt; &gt;`,
+/// Slack's `mrkdwn` message text (<doc:SlackFormat>): `<…>` tokens first, then `&amp; &lt; &gt;`,
 /// then `*bold*`, `_italic_`, `~strike~`, `` `code` `` and ```` ``` ```` blocks.
 enum SlackMrkdwn {
     /// Parses `text` into formatted pieces, resolving ids through `directory`.
@@ -206,7 +206,7 @@ enum SlackMrkdwn {
     }
 }
 
-/// Slack's `rich_text` blocks (FORMATS.md §5): sections, lists, preformatted, quotes.
+/// Slack's `rich_text` blocks (<doc:SlackFormat>): sections, lists, preformatted, quotes.
 enum SlackBlocks {
     /// Renders the `rich_text` blocks of `blocks`; `nil` when there are none.
     static func render(_ blocks: JSONValue?, directory: SlackDirectory) -> SlackRichText? {

@@ -1,5 +1,5 @@
 /// The layout of a WhatsApp message header, without its numbers: what a file's lines are
-/// matched against once the importer has locked a template (FORMATS.md §2).
+/// matched against once the importer has locked a template (<doc:WhatsAppFormat>).
 struct WhatsAppHeaderShape: Hashable, Sendable, CustomStringConvertible {
     enum Layout: Hashable, Sendable {
         /// `DATE, TIME - AUTHOR: TEXT`
@@ -117,7 +117,7 @@ enum WhatsAppChars {
     }
 }
 
-/// Reads the header at the start of a line (FORMATS.md §2 grammar), or says there is none.
+/// Reads the header at the start of a line (the grammar of <doc:WhatsAppFormat>), or says there is none.
 struct WhatsAppHeaderParser {
     private let s: [Unicode.Scalar]
     private var i = 0

@@ -1,7 +1,7 @@
 import ChatModel
 
 /// Reads WhatsApp's "Export chat" text files (Android `WhatsApp Chat with X.txt`, iOS
-/// `_chat.txt`, and the old layout), FORMATS.md §2.
+/// `_chat.txt`, and the old layout): <doc:WhatsAppFormat>.
 ///
 /// Each file is read twice, streaming: the first pass picks the header template, the
 /// day/month order, the authors and whether the chat is a group; the second emits items.

@@ -110,7 +110,7 @@ struct WhatsAppSurvey {
             isGroup: isGroup || authors.count > 2, deletedByYouAuthors: deletedByYou)
     }
 
-    /// The day/month order of one template (FORMATS.md §2), or `nil` after reporting a
+    /// The day/month order of one template (<doc:WhatsAppFormat>), or `nil` after reporting a
     /// contradiction that stops the file.
     private func order(
         for shape: WhatsAppHeaderShape, _ s: ShapeStats, fileName: String, override: WhatsAppDateOrder?, sink: any ImportSink

@@ -155,7 +155,7 @@ public final class ArchiveDatabase: Sendable {
     }
 
     /// Merges the full-text index's segments towards one with FTS5's incremental 'merge' over
-    /// every level (`-500`: 500 pages per pass), never 'optimize', which PERF.md saw corrupt an
+    /// every level (`-500`: 500 pages per pass), never 'optimize', which <doc:WritePerformance> saw corrupt an
     /// index on SQLite 3.40.1 when repeated. Each term of a query then costs one b-tree seek
     /// instead of one per segment: at 1M messages a 26-term infix expansion took 0.87 ms over
     /// 12 segments and 0.20 ms over one. Stops when a pass finds nothing to merge, or after

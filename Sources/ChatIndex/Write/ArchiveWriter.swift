@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import GRDB
 
-/// What an ingest did, as CONTRACT.md §3 reports it.
+/// What an ingest did, as the JSONOutput article of ChatArchive's documentation reports it.
 public struct IngestSummary: Sendable, Hashable {
     public var chats = 0
     public var itemsAdded = 0
@@ -22,10 +22,10 @@ public struct IngestSummary: Sendable, Hashable {
 /// - Archive ids follow time (`max(ts, 0) * 1024 + n`), so FTS5 rowid order is newest-first
 ///   order and keyset paging by rowid is paging by time.
 /// - Two cores, two stages: `add` analyses an item on the caller's thread (markdown, display
-///   text, and the full-text tokens, through ``TokenizedDocument``), while the previous batch
+///   text, and the full-text tokens, through ChatText's `TokenizedDocument`), while the previous batch
 ///   is written on a writer thread, where the FTS5 tokenizer replays the prepared tokens.
 /// - Full-text rows are written by the application in increasing rowid order per batch, never
-///   through triggers (PERF.md), in the same transaction as their items: a batch is all in or
+///   through triggers (<doc:WritePerformance>), in the same transaction as their items: a batch is all in or
 ///   all out, whatever happens later.
 public final class ArchiveWriter {
     private let database: ArchiveDatabase

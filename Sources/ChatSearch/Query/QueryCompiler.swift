@@ -83,7 +83,7 @@ enum QueryCompiler {
     }
 
     /// The alternatives without the terms that cannot add a match: a host, e-mail address or
-    /// dotted word is indexed with its labels and parts co-located (DESIGN.md, "Tokens"), so a
+    /// dotted word is indexed with its labels and parts co-located (ChatText's AnalyzerRules article, "Tokens"), so a
     /// document holding `blog.example.fr` also holds `example`; when that part is itself an
     /// alternative, the longer term only costs FTS5 another posting list to walk per candidate.
     ///

@@ -120,7 +120,7 @@ public enum MessageSearch {
         var cursor = options.cursor ?? ""
         if options.order == .relevance, cursor.isEmpty { cursor = "r0" }
         if cursor.hasPrefix("r"), let offset = Int(cursor.dropFirst()), offset >= 0 {
-            // Relevance over a bounded candidate set (PERF.md: scoring every match of a frequent
+            // Relevance over a bounded candidate set (the SearchPerformance article: scoring every match of a frequent
             // word costs 0.1–4 s): the newest `relevanceCandidates` matches ranked by BM25 blended
             // with recency, then every older match newest first — paging stays complete.
             // bm25 is negative (more negative = better); dividing by a factor growing with age

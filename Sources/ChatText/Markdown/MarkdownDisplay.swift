@@ -1,6 +1,6 @@
 import ChatModel
 
-/// A message's display text with its formatted ranges (MARKDOWN.md §10).
+/// A message's display text with its formatted ranges (<doc:DisplayTextAndSpans>).
 public struct RenderedText: Sendable, Hashable {
     /// What a reader sees: the pieces' shown texts, markers removed.
     public var displayText: String

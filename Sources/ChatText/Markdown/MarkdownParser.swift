@@ -1,6 +1,6 @@
 import ChatModel
 
-/// Parses one line of SimpleX markdown (MARKDOWN.md §5–6) over the UTF-8 bytes of a message.
+/// Parses one line of SimpleX markdown (<doc:MarkdownGrammar>) over the UTF-8 bytes of a message.
 ///
 /// Byte offsets are used throughout: every marker is ASCII, and UTF-8 continuation bytes never
 /// equal an ASCII byte, so searching bytes finds the same characters as searching scalars.
@@ -40,7 +40,7 @@ struct MarkdownParser {
 
     typealias Result = (MarkdownFragment, Int)
 
-    /// The fragment starting at `i` and the index after it (§5).
+    /// The fragment starting at `i` and the index after it (<doc:MarkdownGrammar>, "Fragments").
     private mutating func nextFragment(_ i: Int, _ hi: Int) -> Result {
         switch b[i] {
         case UInt8(ascii: " "):
@@ -122,7 +122,7 @@ struct MarkdownParser {
         UnsafeBufferPointer(rebasing: b[lo..<hi])
     }
 
-    // MARK: §6.1, §6.2 markers
+    // MARK: markers (bold, italic, strike-through, snippet; double-star bold)
 
     /// `*x*` `_x_` `~x~` `` `x` ``; an unclosed marker takes the rest of the line.
     private mutating func marked(_ i: Int, _ hi: Int, _ format: Format) -> Result {
@@ -148,7 +148,7 @@ struct MarkdownParser {
         return (.one(piece(.bold, j, k)), k + 2)
     }
 
-    // MARK: §6.3 secret, §6.6 SimpleX names
+    // MARK: secret, SimpleX names
 
     /// `#x#`, `#x##`, `##x##`.
     private mutating func secret(_ i: Int, _ hi: Int) -> Result? {
@@ -177,7 +177,7 @@ struct MarkdownParser {
         return withPunctuation(piece(.simplexName(info), i, p), p, end)
     }
 
-    // MARK: §6.4 small and colored
+    // MARK: small and colored
 
     /// `!- x!`, `!1 x!`, `!red x!`.
     private mutating func colored(_ i: Int, _ hi: Int) -> Result? {
@@ -222,7 +222,7 @@ struct MarkdownParser {
         }
     }
 
-    // MARK: §6.5 mentions, §6.7 commands
+    // MARK: mentions, commands
 
     /// The name after `@` or `/`: quoted `'…'`, or unquoted up to whitespace with the
     /// trailing punctuation `nameEnd..<end` split off.
@@ -272,7 +272,7 @@ struct MarkdownParser {
         return withPunctuation(span, r.textEnd, r.end)
     }
 
-    // MARK: §6.8 hyperlinks
+    // MARK: hyperlinks
 
     /// `[text](url)`.
     private mutating func hyperlink(_ i: Int, _ hi: Int) -> Result? {
@@ -316,7 +316,7 @@ struct MarkdownParser {
             && b[text].elementsEqual(b[(url.lowerBound + 8)..<url.upperBound])
     }
 
-    // MARK: §6.9 phones
+    // MARK: phones
 
     /// `+digits`, `(digits)`, then separated digit groups; 7–22 characters.
     private mutating func phone(_ i: Int, _ hi: Int) -> Result? {
@@ -351,7 +351,7 @@ struct MarkdownParser {
         return (.one(piece(.phone, i, j)), j)
     }
 
-    // MARK: §6.10 words
+    // MARK: words (URIs, bare domains, emails)
 
     /// A word up to the next space: SimpleX link, URI, bare domain, email or plain.
     private mutating func word(_ i: Int, _ hi: Int) -> Result {

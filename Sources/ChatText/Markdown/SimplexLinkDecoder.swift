@@ -1,6 +1,6 @@
 import ChatModel
 
-/// Decodes SimpleX connection links (MARKDOWN.md §6.11): full invitation/contact links and
+/// Decodes SimpleX connection links (SimpleX links in <doc:MarkdownGrammar>): full invitation/contact links and
 /// short links, in their `simplex:/` and `https://host/` forms.
 public enum SimplexLinkDecoder {
     /// A decoded SimpleX link.

@@ -1,8 +1,8 @@
 import ChatModel
 
-/// SimpleX Chat's markdown parser (MARKDOWN.md), piece for piece.
+/// SimpleX Chat's markdown parser (<doc:MarkdownGrammar>), piece for piece.
 public enum SimplexMarkdown {
-    /// Parses one line into pieces (§1); never empty: `""` gives one empty plain piece.
+    /// Parses one line into pieces; never empty: `""` gives one empty plain piece.
     /// A `\n` in `line` is an ordinary non-space character.
     public static func parseMarkdown(_ line: String) -> [FormattedText] {
         var line = line
@@ -14,7 +14,7 @@ public enum SimplexMarkdown {
         }
     }
 
-    /// Parses a whole message (§3): nil when nothing in it is formatted, else the pieces of
+    /// Parses a whole message (<doc:MarkdownGrammar>): nil when nothing in it is formatted, else the pieces of
     /// its lines joined by plain `"\n"` pieces, adjacent pieces of equal format merged.
     /// - Complexity: O(n); a message without any character that can start a format is
     ///   rejected in one byte scan.

@@ -473,7 +473,7 @@ enum CorpusVocabulary {
         "maps.example.com", "video.example.tv", "blog.example.fr", "wiki.example.org",
     ]
 
-    /// Bare domains (MARKDOWN §6.10 rule 2: name of letters, TLD of 2–8 letters).
+    /// Bare domains (ChatText's MarkdownGrammar, bare domains: name of letters, TLD of 2–8 letters).
     static let bareDomains = ["example.com", "simplex.chat", "wikipedia.org", "openstreetmap.org", "duckduckgo.com", "lumiere.fr"]
 
     /// Link preview titles; none of them contains a query word.

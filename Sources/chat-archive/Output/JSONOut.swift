@@ -72,7 +72,7 @@ final class JSONOut {
 }
 
 extension JSONOut {
-    /// An item object (CONTRACT.md §3), with `ranges` and `snippet` for hits.
+    /// An item object (the JSONOutput article of ChatArchive's documentation), with `ranges` and `snippet` for hits.
     func item(_ i: ArchivedItem, ranges: [Range<Int>]? = nil, snippet: String? = nil) {
         object {
             field("id", i.id)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns zone-less wall-clock times into instants in one chosen zone.
 ///
-/// DST follows FORMATS.md §0: an ambiguous time takes its first occurrence, a time in a
+/// DST follows <doc:ImportRules>: an ambiguous time takes its first occurrence, a time in a
 /// spring-forward gap moves forward by the gap.
 struct FloatingTimeZone: Sendable {
     private enum Kind: Sendable {

@@ -1,4 +1,4 @@
-/// The email check of MARKDOWN.md §6.10: an ASCII RFC 5322 `local@domain` address.
+/// The email check of <doc:MarkdownGrammar>: an ASCII RFC 5322 `local@domain` address.
 enum EmailCheck {
     /// Whether `s` is a valid address.
     static func isEmail(_ s: String) -> Bool {

@@ -1,4 +1,4 @@
-/// The character classes of MARKDOWN.md §4, on Unicode scalar values and UTF-8 bytes.
+/// The character classes of <doc:MarkdownGrammar>, on Unicode scalar values and UTF-8 bytes.
 enum MarkdownCharacters {
     /// ASCII `0-9`.
     @inline(__always) static func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }

@@ -142,7 +142,7 @@ struct MarkdownStore {
     }
 }
 
-/// The merging tree of MARKDOWN.md §2, folded from the right.
+/// The merging tree of <doc:MarkdownGrammar> ("How pieces are assembled"), folded from the right.
 ///
 /// The tree is never built: the rules only look at whether the accumulator is a leaf, and
 /// whether a node's left child is a leaf, so the leaves and those two facts are enough.

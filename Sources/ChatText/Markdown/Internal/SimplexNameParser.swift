@@ -1,6 +1,6 @@
 import ChatModel
 
-/// SimpleX names (MARKDOWN.md §6.6): `#name`, `#a.b.simplex`, `@name.tld`.
+/// SimpleX names (<doc:MarkdownGrammar>): `#name`, `#a.b.simplex`, `@name.tld`.
 enum SimplexNameParser {
     /// The name info of `b` (the name without sigil or trailing punctuation), or nil.
     static func parse(_ b: UnsafeBufferPointer<UInt8>, isGroup: Bool) -> SimplexNameInfo? {

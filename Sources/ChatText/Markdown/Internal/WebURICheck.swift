@@ -1,4 +1,4 @@
-/// The web-URI check of MARKDOWN.md §6.10: an absolute RFC 3986 `http`/`https` URI with an
+/// The web-URI check of <doc:MarkdownGrammar>: an absolute RFC 3986 `http`/`https` URI with an
 /// authority whose host contains a `.` (unescaped `[` `]` also allowed in the query).
 enum WebURICheck {
     /// Whether `s` passes the check.

@@ -1,0 +1,127 @@
+import ChatArchive
+import ChatTestSupport
+import Foundation
+import Testing
+
+/// An archive written by an earlier build opens with this one and answers as it did.
+///
+/// `Fixtures/schema-v2.archive` was written by `chat-archive ingest` when the schema's last
+/// migration was "v2" (see `Fixtures/README.md`; it is never regenerated). Every test opens a
+/// copy, so later migrations and an analyser-version rebuild run on it exactly as they would on
+/// a user's archive: an edited migration or a broken upgrade path fails here.
+@Suite struct ArchiveCompatibilityTests {
+    static let fixture = TestArchive.packagePath + "/Tests/ChatArchiveTests/Fixtures/schema-v2.archive"
+
+    /// The archive id the v2 build gave item 1001 of chat g1 (2024-05-01T10:00:00Z × 1024).
+    static let firstItemId: Int64 = 1_755_706_982_400_000
+
+    /// A private copy of the fixture (opening an archive may migrate and rebuild it).
+    static func openCopy() throws -> Archive {
+        let path = TestArchive.temporaryPath("compat.sqlite")
+        try FileManager.default.copyItem(atPath: fixture, toPath: path)
+        return try Archive(path: path)
+    }
+
+    @Test func theFixtureIsCommittedAsOneFile() {
+        #expect(FileManager.default.fileExists(atPath: Self.fixture))
+        #expect(!FileManager.default.fileExists(atPath: Self.fixture + "-wal"))
+    }
+
+    @Test func statsAndCheck() async throws {
+        let archive = try Self.openCopy()
+        let stats = try await archive.stats()
+        #expect(stats.chats == 4)
+        #expect(stats.items == 11)
+        #expect(stats.deletedItems == 1)
+        #expect(stats.unreadItems == 3)
+        #expect(stats.itemsBySource.values.reduce(0, +) == 11)
+        #expect(!stats.indexIsStale)
+        #expect(try await archive.check() == [])
+    }
+
+    /// Searches in several scripts, with folding of case, accents, width and Hebrew points.
+    @Test(arguments: [
+        ("straße", "1001"),  // infix of Heinestraße
+        ("HEINESTRASSE", "1001"),  // full case folding
+        ("東京", "1004"),  // Han, no spaces
+        ("สวัสดี", "a1"),  // Thai, no spaces
+        ("cafe", "a1"),  // accent folded
+        ("rope", "s1"),  // full-width letters folded
+        ("שלום", "a3"),  // Hebrew points removed
+        ("مرحبا", "a3"),  // Arabic
+        ("🎉", "1002"),  // emoji
+        ("mentions:me", "1004"),
+        ("has:link trail", "1006"),
+    ])
+    func search(query: String, sourceId: String) async throws {
+        let archive = try Self.openCopy()
+        let page = try await archive.search(query)
+        #expect(page.hits.map(\.item.sourceId) == [sourceId], "\(query)")
+        #expect(page.hits.allSatisfy { !$0.ranges.isEmpty || query.contains(":") }, "\(query)")
+    }
+
+    @Test func searchOptionsAndIds() async throws {
+        let archive = try Self.openCopy()
+        let hit = try #require(try await archive.search("Heinestraße").hits.first)
+        #expect(hit.item.id == Self.firstItemId)
+        #expect(hit.item.chatId == "g1")
+        #expect(hit.item.text == "Meet at Heinestraße 5, see https://example.com/route")
+        #expect(try await archive.search("mistake").hits.isEmpty)
+        let deleted = try await archive.search("mistake", options: SearchOptions(includeDeleted: true))
+        #expect(deleted.hits.map(\.item.sourceId) == ["1005"])
+        let images = try await archive.search("", options: SearchOptions(content: .image))
+        #expect(images.hits.map(\.item.sourceId) == ["1003"])
+        #expect(images.hits.first?.item.file?.name == "summit.jpg")
+        let inChat = try await archive.search("https", options: SearchOptions(chat: "g1", limit: 1))
+        #expect(inChat.hits.map(\.item.sourceId) == ["1006"])
+        let next = try await archive.search("https", options: SearchOptions(chat: "g1", limit: 1, cursor: inChat.nextCursor))
+        #expect(next.hits.map(\.item.sourceId) == ["1001"])
+    }
+
+    @Test func chatList() async throws {
+        let archive = try Self.openCopy()
+        #expect(try await archive.chats().map(\.chatId) == ["n1", "d1", "g1", "b1"])
+        #expect(try await archive.chats(filter: .groups).map(\.chatId) == ["g1"])
+        #expect(try await archive.chats(filter: .business).map(\.chatId) == ["b1"])
+        #expect(try await archive.chats(filter: .unread).map(\.chatId) == ["g1", "b1"])
+        #expect(try await archive.chats(filter: .favorites).map(\.chatId) == ["g1"])
+        #expect(try await archive.chats(filter: .notes).map(\.chatId) == ["n1"])
+        #expect(try await archive.chats(filter: .tag("friends")).map(\.chatId) == ["g1"])
+        #expect(try await archive.chats(matching: "heine").map(\.chatId) == ["g1"])
+        #expect(try await archive.chats(matching: "LIMA").map(\.chatId) == ["d1"])
+        let group = try #require(try await archive.chats(filter: .groups).first)
+        #expect(group.displayName == "Hiking club")
+        #expect(group.unreadCount == 2)
+        #expect(group.unreadMentions == 1)
+        #expect(group.tags == ["friends"])
+        let direct = try #require(try await archive.chats(matching: "ana").first)
+        #expect(direct.isMuted)
+        #expect(direct.preview.text == "مرحبا بالعالم و שָׁלוֹם")
+    }
+
+    @Test func windows() async throws {
+        let archive = try Self.openCopy()
+        let last = try await archive.items(chat: "g1", .last(2))
+        #expect(last.items.map(\.sourceId) == ["1005", "1006"])
+        #expect(last.navInfo == nil)
+        let initial = try await archive.items(chat: "g1", .initial(1))
+        #expect(initial.items.map(\.sourceId) == ["1003", "1004", "1005"])
+        #expect(initial.navInfo?.afterTotal == 1)
+        #expect(initial.navInfo?.afterUnread == 1)
+        let hit = try #require(try await archive.search("Heinestraße").hits.first)
+        let context = try await archive.context(of: hit, count: 1)
+        #expect(context.items.map(\.sourceId) == ["1001", "1002"])
+        #expect(context.navInfo?.afterTotal == 4)
+        let before = try await archive.items(chat: "g1", .before(context.items[1].id, count: 5))
+        #expect(before.items.map(\.sourceId) == ["1001"])
+        let after = try await archive.items(chat: "g1", .after(Self.firstItemId, count: 2))
+        #expect(after.items.map(\.sourceId) == ["1002", "1003"])
+        let quoted = context.items[1]
+        #expect(quoted.quote?.itemSourceId == "1001")
+        #expect(quoted.text == "On my way @Zoë 🎉")
+        let direct = try await archive.items(chat: "d1", .last(10))
+        #expect(direct.items.map(\.sourceId) == ["a1", "a2", "a3"])
+        #expect(direct.items[1].duration == 12)
+        #expect(direct.items[1].status == .read)
+    }
+}
