@@ -1,0 +1,41 @@
+// A chat app's use of ChatArchive, built against a tagged release by `.ci/consumer-check`.
+// Only `import ChatArchive`: everything an app needs comes through that one module.
+import ChatArchive
+
+func check(_ condition: Bool, _ what: String) {
+    if !condition {
+        print("consumer: FAILED: \(what)")
+        exit(1)
+    }
+}
+
+let archive = try Archive.inMemory()
+try await archive.upsert(chats: [Chat(sourceId: "g1", type: .group, displayName: "Hiking club")])
+try await archive.upsert(members: [
+    Member(chatSourceId: "g1", sourceId: "m1", displayName: "Zoë", fullName: "Zoë Smith"),
+    Member(chatSourceId: "g1", sourceId: "me", displayName: "Me", isUser: true),
+])
+let now = Timestamp(milliseconds: 1_750_000_000_000)
+try await archive.upsert(items: [
+    Item(
+        chatSourceId: "g1", sourceId: "1", timestamp: now, direction: .rcv, memberSourceId: "m1",
+        content: MessageContent(type: .text, text: "Meet at the café in 東京 at 9"), isUnread: true)
+])
+
+let page = try await archive.search("cafe", options: SearchOptions(chat: "g1"))
+check(page.hits.count == 1, "search finds the new message")
+let window = try await archive.items(chat: "g1", .around(page.hits[0].item.id, count: 10))
+check(window.items.count == 1, "the hit opens in context")
+let people = try await archive.members(chat: "g1", matching: "zo", limit: 5)
+check(people.first?.displayName == "Zoë", "mention autocomplete folds accents")
+try await archive.markRead(chat: "g1", through: nil)
+let rows = try await archive.chats(matching: "hik", filter: .groups)
+check(rows.first?.unreadCount == 0, "mark read reaches the chat list")
+
+do {
+    _ = try Archive(path: "/nonexistent-folder/chats.sqlite", mode: .readOnly)
+    check(false, "a missing archive opened read-only throws")
+} catch let error as ArchiveError {
+    check(error.code == .notFound, "a missing archive is .notFound (got \(error.code))")
+}
+print("consumer: ok")
