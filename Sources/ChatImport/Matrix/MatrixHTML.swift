@@ -24,7 +24,6 @@ struct MatrixHTML {
     /// Open elements (lowercase names) with the format each contributes.
     private var open: [(name: String, format: Format?)] = []
     private var preDepth = 0
-    private var pendingSpace = false
     /// The open link: its target and the text read inside it so far.
     private var link: (href: String, text: String)?
     private var listCounters: [Int?] = []
@@ -203,8 +202,6 @@ struct MatrixHTML {
         case "pre": preDepth += 1
         case "a":
             if link == nil, let href = tag.attributes["href"] {
-                if pendingSpace, !out.atLineStart { out.append(" ", nil) }
-                pendingSpace = false
                 link = (href, "")
             }
         default: break
@@ -264,6 +261,8 @@ struct MatrixHTML {
             append(text, currentFormat)
             return
         }
+        // Whitespace runs collapse to one space, none at the start of a line; the space keeps
+        // the format of where it was written.
         var run = ""
         for u in text.unicodeScalars {
             if Self.isSpace(u) {
@@ -271,13 +270,9 @@ struct MatrixHTML {
                     append(run, currentFormat)
                     run = ""
                 }
-                pendingSpace = true
+                let afterSpace = link.map { $0.text.isEmpty || $0.text.unicodeScalars.last == " " } ?? (out.atLineStart || out.endsWithSpace)
+                if !afterSpace { append(" ", currentFormat) }
             } else {
-                if pendingSpace {
-                    let atStart = link.map { $0.text.isEmpty } ?? out.atLineStart
-                    if !atStart { run += " " }
-                    pendingSpace = false
-                }
                 run.unicodeScalars.append(u)
             }
         }
@@ -293,11 +288,11 @@ struct MatrixHTML {
     }
 
     private mutating func lineBreak(force: Bool = false) {
-        pendingSpace = false
         if link != nil {
             link?.text += force ? "\n" : " "
             return
         }
+        out.dropTrailingSpace()
         if force || !out.atLineStart { out.append("\n", nil) }
     }
 
@@ -312,7 +307,7 @@ struct MatrixHTML {
         let text = l.text.trimmingCharacters(in: .whitespaces)
         if let user = Self.userID(inLink: l.href) {
             var name = text.hasPrefix("@") ? String(text.dropFirst()) : text
-            if name.isEmpty { name = nameOf(user) ?? user }
+            if name.isEmpty { name = nameOf(user) ?? MatrixExportReader.localpart(user) }
             out.appendMention(name: name, target: MentionTarget(memberSourceId: user, isUserMention: user == ownerID))
             return
         }

@@ -40,6 +40,17 @@ struct MatrixRichText: Equatable {
         return last.shownText.unicodeScalars.last == "\n"
     }
 
+    /// Whether the text so far ends with a space.
+    var endsWithSpace: Bool { pieces.last?.shownText.unicodeScalars.last == " " }
+
+    /// Drops one space at the end of the text (before a line break), unless it ends a link.
+    mutating func dropTrailingSpace() {
+        guard let last = pieces.last, Self.isPlainOrStyle(last.format), last.text.unicodeScalars.last == " " else { return }
+        var scalars = last.text.unicodeScalars
+        scalars.removeLast()
+        if scalars.isEmpty { pieces.removeLast() } else { pieces[pieces.count - 1].text = String(scalars) }
+    }
+
     /// Drops the line breaks and spaces that block elements leave at both ends.
     mutating func trimEdges() {
         while let first = pieces.first, Self.isPlainOrStyle(first.format) {
