@@ -2,7 +2,7 @@ import Foundation
 
 /// The export formats `--format` names.
 public enum DetectedFormat: String, Sendable, Hashable, CaseIterable {
-    case jsonl, simplex, telegram, whatsapp, discord, slack
+    case jsonl, simplex, telegram, whatsapp, discord, slack, matrix
 }
 
 /// What detection found: the format, the opened container, and the entries to read.
@@ -37,6 +37,7 @@ public enum FormatDetector {
         (.discord, "discord", "DiscordChatExporter (JSON with guild and channel)"),
         (.telegram, "telegram", "Telegram (JSON with messages and type, or personal_information or chats)"),
         (.simplex, "json", "SimpleX JSON (chatInfo and chatItems, or an apiChat response)"),
+        (.matrix, "matrix", MatrixImporter.formatDescription),
         (.whatsapp, "whatsapp", "WhatsApp (text whose lines start with a date and time header)"),
         (.jsonl, "jsonl", "ChatArchive JSON Lines (a first line that is an object with \"kind\")"),
     ]
@@ -152,6 +153,8 @@ struct Sniffer {
                 return [only]
             }
             return []
+        case "matrix":
+            return try MatrixImporter.recognise(container)
         case "slack":
             let markers: Set<String> = ["channels.json", "users.json", "org_users.json"]
             let hasMarker = container.entryNames.contains { name in
