@@ -66,7 +66,7 @@ package enum ExportFinder {
         if recognised.isEmpty && !holdsZips && !children.contains(where: \.isFolder) {
             let error = FormatDetector.unrecognised(sniffing)
             if isTop { throw error }
-            search.skipped.append(ExportSearch.Skipped(path: folder.path, reason: reason(error)))
+            search.skipped.append(ExportSearch.Skipped(path: folder.path, reason: reason(error, path: folder.path)))
             return
         }
         for child in children {
@@ -81,16 +81,16 @@ package enum ExportFinder {
                 let detection = try FormatDetector.detect(in: container)
                 search.exports.append(ExportSearch.Found(detection: detection, skipped: []))
             } catch let error as ImportError {
-                search.skipped.append(ExportSearch.Skipped(path: child.path, reason: reason(error)))
+                search.skipped.append(ExportSearch.Skipped(path: child.path, reason: reason(error, path: child.path)))
             }
         }
     }
 
     /// The error's message without the path it starts with (the skip names the path).
-    private static func reason(_ error: ImportError) -> String {
-        guard let colon = error.message.range(of: ": ") else { return error.message }
-        let rest = error.message[colon.upperBound...]
-        return rest.isEmpty ? error.message : String(rest)
+    private static func reason(_ error: ImportError, path: String) -> String {
+        let prefix = path + ": "
+        guard error.message.hasPrefix(prefix), error.message.count > prefix.count else { return error.message }
+        return String(error.message.dropFirst(prefix.count))
     }
 
     /// Text files of an export that no format reads (media and web assets are the export's
@@ -101,7 +101,7 @@ package enum ExportFinder {
             !readSet.contains($0) && !Sniff.baseName($0).hasPrefix(".") && Sniff.baseName($0) != SimplexImporter.agentDatabaseName
         }
         var out = unread.prefix(listedSkips).map {
-            ExportSearch.Skipped(path: container.displayName(of: $0), reason: "not a chat export of this format; not read")
+            ExportSearch.Skipped(path: container.displayName(of: $0), reason: "not part of this export's chats (no format reads it); not read")
         }
         if unread.count > listedSkips {
             out.append(
