@@ -13,7 +13,7 @@ import Testing
 /// command resumes it. A second Ctrl-C stops at once and still leaves every committed batch.
 @Suite(.serialized) struct IngestInterruptTests {
     let cli = ChildProcess.chatArchiveBinary
-    static let messages = 80_000
+    static let messages = 30_000
 
     /// A generated JSON Lines corpus, shared by the tests.
     static let corpus: Result<String, TestFailure> = {
