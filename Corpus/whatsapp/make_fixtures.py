@@ -165,3 +165,15 @@ path = os.path.join(here, V + "WhatsApp Chat - Kinds/_chat.txt")
 os.makedirs(os.path.dirname(path), exist_ok=True)
 with open(path, "wb") as f:
     f.write((kinds[0] + "\r\n" + kinds[1] + "\n" + kinds[2] + "\r\n" + kinds[3] + "\n").encode("utf-8"))
+# Real 12-hour exports that write some hours on a 24-hour clock with AM/PM appended
+# (`23:59 PM`, `00:04 AM`): those messages are kept, read as 24-hour times.
+write("android-en-US-24h-meridiem/WhatsApp Chat with Bob.txt", [
+    "1/29/18, 11:58 PM - Bob: almost midnight",
+    "1/29/18, 23:59 PM - Bob: one minute to go 🎉",
+    "1/30/18, 00:04 AM - Bob: after midnight: 你好 สวัสดี مرحبا שלום",
+    "continued on a second line",
+    "1/30/18, 12:10 AM - Ann: go to sleep",
+    "1/30/18, 13:15 PM - Ann: lunch at 13:15 PM, café",
+    "1/30/18, 1:20 PM - Bob: ok",
+    "1/30/18, 25:00 PM - Bob: no such hour",
+])

@@ -227,7 +227,7 @@ enum ArchiveMaintenance {
         WITH real AS (
             SELECT chat.id AS id,
                 count(item.id) AS items,
-                coalesce(sum(item.flags & 6 = 4), 0) AS unread,
+                coalesce(sum(item.flags & 4 = 4), 0) AS unread,
                 coalesce(sum(item.flags & 38 = 36), 0) AS mentions,
                 coalesce(sum(item.flags & 2 = 0 AND item.contentType = \(ContentType.report.code)), 0) AS reports,
                 (SELECT i.id FROM item i WHERE i.chatId = chat.id ORDER BY i.ts DESC, i.id DESC LIMIT 1) AS lastItemId,

@@ -18,19 +18,19 @@ import Testing
     static func file(_ text: String, _ name: String) throws -> String { try TestFiles.write(text, named: name) }
 
     @Test(arguments: [
-        ("telegram chat", telegramChat, DetectedFormat.telegram),
-        ("telegram full export", telegramFull, .telegram),
-        ("discord", discord, .discord),
-        ("simplex chat json", simplexPlain, .simplex),
-        ("simplex apiChat tagged", #"{"type":"apiChat","user":{"userId":1},"chat":{"chatInfo":{},"chatItems":[]}}"#, .simplex),
-        ("simplex apiChat iOS", #"{"result":{"apiChat":{"user":{"userId":1},"chat":{}}}}"#, .simplex),
-        ("json lines", jsonl, .jsonl),
-        ("whatsapp android", android, .whatsapp),
-        ("whatsapp ios", ios, .whatsapp),
-        ("whatsapp dotted dates", "13. 6. 2018. 21:04 - Ana: hej\n13. 6. 2018. 21:05 - Ben: hi\nmore text\n", .whatsapp),
-        ("whatsapp old", "12/24/19 9:15 PM: Ana: hi\n12/24/19 9:16 PM: Ben: hello\n", .whatsapp),
+        ("telegram chat", telegramChat, "telegram"),
+        ("telegram full export", telegramFull, "telegram"),
+        ("discord", discord, "discord"),
+        ("simplex chat json", simplexPlain, "simplex"),
+        ("simplex apiChat tagged", #"{"type":"apiChat","user":{"userId":1},"chat":{"chatInfo":{},"chatItems":[]}}"#, "simplex"),
+        ("simplex apiChat iOS", #"{"result":{"apiChat":{"user":{"userId":1},"chat":{}}}}"#, "simplex"),
+        ("json lines", jsonl, "jsonl"),
+        ("whatsapp android", android, "whatsapp"),
+        ("whatsapp ios", ios, "whatsapp"),
+        ("whatsapp dotted dates", "13. 6. 2018. 21:04 - Ana: hej\n13. 6. 2018. 21:05 - Ben: hi\nmore text\n", "whatsapp"),
+        ("whatsapp old", "12/24/19 9:15 PM: Ana: hi\n12/24/19 9:16 PM: Ben: hello\n", "whatsapp"),
     ])
-    func detectsSingleFiles(name: String, text: String, expected: DetectedFormat) throws {
+    func detectsSingleFiles(name: String, text: String, expected: String) throws {
         // Names say nothing: detection reads content.
         let path = try Self.file(text, "export.data")
         let d = try FormatDetector.detect(path: path)
@@ -42,12 +42,12 @@ import Testing
         var bytes: [UInt8] = [0xFF, 0xFE]
         for u in Self.android.utf16 { bytes += [UInt8(u & 0xFF), UInt8(u >> 8)] }
         let d = try FormatDetector.detect(path: try TestFiles.write(bytes, named: "chat.txt"))
-        #expect(d.format == .whatsapp)
+        #expect(d.format == "whatsapp")
     }
 
     @Test func detectsSimplexCorpusFiles() throws {
         for name in ["android-group.json", "ios-group.json"] {
-            #expect(try FormatDetector.detect(path: SimplexImporterTests.corpus(name)).format == .simplex)
+            #expect(try FormatDetector.detect(path: SimplexImporterTests.corpus(name)).format == "simplex")
         }
     }
 
@@ -57,7 +57,7 @@ import Testing
         z.add("simplex_v1_chat.db", "SQLite format 3\0")
         z.add("simplex_v1_files/a.json", Self.discord)
         let d = try FormatDetector.detect(path: try z.write(named: "backup.bin"))
-        #expect(d.format == .simplex)
+        #expect(d.format == "simplex")
         #expect(d.entries == ["simplex_v1_chat.db"])
         #expect(d.container is ZipContainer)
     }
@@ -68,13 +68,13 @@ import Testing
         _ = try TestFiles.write("[]", named: "users.json", in: dir)
         _ = try TestFiles.write("[]", named: "general/2024-09-14.json", in: dir)
         let d = try FormatDetector.detect(path: dir)
-        #expect(d.format == .slack)
+        #expect(d.format == "slack")
         #expect(d.entries == ["channels.json", "general/2024-09-14.json", "users.json"])
 
         var z = TestZip()
         z.add("Acme Slack export/users.json", "[]")
         z.add("Acme Slack export/random/2024-09-14.json", "[]")
-        #expect(try FormatDetector.detect(path: try z.write()).format == .slack)
+        #expect(try FormatDetector.detect(path: try z.write()).format == "slack")
     }
 
     @Test func picksTheJSONFileInAFolderWithMedia() throws {
@@ -82,7 +82,7 @@ import Testing
         _ = try TestFiles.write(Self.telegramChat, named: "result.json", in: dir)
         _ = try TestFiles.write([0xFF, 0xD8, 0xFF, 0xE0], named: "photos/photo_1.jpg", in: dir)
         let d = try FormatDetector.detect(path: dir)
-        #expect(d.format == .telegram && d.entries == ["result.json"])
+        #expect(d.format == "telegram" && d.entries == ["result.json"])
     }
 
     @Test func detectsWhatsAppInsideAnIOSZip() throws {
@@ -90,21 +90,21 @@ import Testing
         z.add("_chat.txt", Self.ios)
         z.add("00000021-PHOTO-2024-07-03-18-05-17.jpg", bytes: [0xFF, 0xD8])
         let d = try FormatDetector.detect(path: try z.write(named: "WhatsApp Chat - Allotment.zip"))
-        #expect(d.format == .whatsapp && d.entries == ["_chat.txt"])
+        #expect(d.format == "whatsapp" && d.entries == ["_chat.txt"])
     }
 
     @Test func discordWinsOverTelegramInFormatOrder() throws {
         // Both keys sets present: ChatImport's ImportRules article tries DiscordChatExporter before Telegram.
         let text = #"{"guild": {"id": "1"}, "channel": {"id": "2"}, "type": "x", "messages": []}"#
-        #expect(try FormatDetector.detect(path: try Self.file(text, "x.json")).format == .discord)
+        #expect(try FormatDetector.detect(path: try Self.file(text, "x.json")).format == "discord")
     }
 
     @Test func forcedFormatSkipsRecognition() throws {
         let path = try Self.file("not really a chat\n", "notes.txt")
-        let d = try FormatDetector.detect(path: path, forced: .whatsapp)
-        #expect(d.format == .whatsapp && d.entries == ["notes.txt"])
-        let t = try FormatDetector.detect(path: try Self.file(Self.telegramChat, "r.json"), forced: .telegram)
-        #expect(t.format == .telegram)
+        let d = try FormatDetector.detect(path: path, forced: "whatsapp")
+        #expect(d.format == "whatsapp" && d.entries == ["notes.txt"])
+        let t = try FormatDetector.detect(path: try Self.file(Self.telegramChat, "r.json"), forced: "telegram")
+        #expect(t.format == "telegram")
     }
 
     @Test(arguments: [
@@ -159,6 +159,6 @@ extension FormatDetectorTests {
     @Test func aLoneSQLiteFileIsASimplexDatabase() throws {
         let path = try TestFiles.write(Array("SQLite format 3\0".utf8) + [1, 2, 3], named: "backup-2025.sqlite")
         let d = try FormatDetector.detect(path: path)
-        #expect(d.format == .simplex && d.entries == ["backup-2025.sqlite"])
+        #expect(d.format == "simplex" && d.entries == ["backup-2025.sqlite"])
     }
 }

@@ -30,20 +30,8 @@ enum FormatSamples {
         let sink = CollectingSink()
         sink.isStrict = true
         let detection = try FormatDetector.detect(path: path)
-        let container = detection.container
         do {
-            switch detection.format {
-            case .jsonl:
-                for e in detection.entries { try JSONLinesImporter().read(container, entry: e, into: sink) }
-            case .telegram:
-                for e in detection.entries { try TelegramImporter().read(container, entry: e, into: sink, options: ImportOptions()) }
-            case .whatsapp:
-                for e in detection.entries { try WhatsAppImporter().read(container, entry: e, into: sink, options: ImportOptions()) }
-            case .discord: try DiscordImporter().read(container, entries: detection.entries, into: sink, options: ImportOptions())
-            case .slack: try SlackImporter().read(container, into: sink, options: ImportOptions())
-            case .simplex: try SimplexImporter().read(container, entries: detection.entries, into: sink)
-            case .matrix: try MatrixImporter().read(container, entries: detection.entries, into: sink, options: ImportOptions())
-            }
+            try detection.read(into: sink, options: ImportOptions())
         } catch let issue as ImportIssue {
             return (sink.items.count, issue)
         }
@@ -153,7 +141,7 @@ enum FormatSamples {
     }
 }
 
-/// The ingest report counts each problem by what it did (ChatImport's BadInput article).
+/// The ingest report counts each problem by what it did (FORMATS.md §6).
 @Suite struct IngestReportCountTests {
     func run(_ path: String) throws -> IngestReport {
         let archive = try Archive(path: TestArchive.temporaryPath())

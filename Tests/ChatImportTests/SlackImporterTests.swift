@@ -33,8 +33,9 @@ struct SlackExportTests {
         #expect(sink.chats.map(\.displayName) == ["garden", "random", "committee", "Ana, Ben Okafor, cal", "Ben Okafor", "old-channel"])
         #expect(sink.chats.allSatisfy { $0.source == "slack" })
         // random's folder is named by its id.
-        #expect(sink.items.filter { $0.chatSourceId == "slack:C07RANDOM" }.map(\.content.text) == ["random hello from a Grid user"])
-        #expect(sink.items.count == 26)
+        #expect(sink.items.filter { $0.chatSourceId == "slack:C07RANDOM" }.first?.content.text == "random hello from a Grid user")
+        #expect(sink.items.filter { $0.chatSourceId == "slack:C07RANDOM" }.count == 8)
+        #expect(sink.items.count == 33)
         #expect(sink.items.filter { $0.chatSourceId == "slack:C07GARDEN" }.count == 20)
     }
 
@@ -122,6 +123,59 @@ struct SlackExportTests {
         #expect(item("1726301400.001200")?.direction == .event)
         let orphan = try #require(item("1726358400.000001"))
         #expect(orphan.quote == Quote(itemSourceId: "1726301000.000800", text: ""))
+    }
+
+    @Test func botAttachmentsAreTheTextShownOnceWithLinksResolved() throws {
+        // No text: the attachment's pretext and text, links shown by their labels.
+        let push = try #require(item("1726390000.000100"))
+        #expect(push.content.text == "[allotment] 2 new commits pushed to main by ana\nabc123: water the beans 🌱 - ana\ndef456: 修复 typo - ana")
+        #expect(pieces(push).contains(FormattedText("abc123", .hyperLink(showText: "abc123", linkUri: "https://github.com/ana/allotment/commit/abc123"))))
+        #expect(pieces(push).contains(FormattedText("main", .snippet)))
+        #expect(push.content.preview == nil)
+        // Text, then the attachment: linked title, text, fields and footer; the fallback is not repeated.
+        let issue = try #require(item("1726390100.000200"))
+        #expect(issue.content.text == "Issue opened by @Ana\n#7 Shed door sticks\nIt sticks when it rains & the hinge squeaks\nLabels\nbug, شباك\nana/allotment")
+        #expect(!issue.content.text.contains("Issue #7: Shed door sticks"))
+        #expect(issue.mentions["Ana"]?.memberSourceId == "U07ANA001")
+        #expect(pieces(issue).contains(FormattedText("#7 Shed door sticks", .hyperLink(showText: "#7 Shed door sticks", linkUri: "https://github.com/ana/allotment/issues/7"))))
+        // A text that only repeats the attachment's fallback is shown once, as the attachment.
+        let frost = try #require(item("1726390300.000400"))
+        #expect(frost.content.text == "Frost warning\nLow of -2 °C at 04:00 & clear skies\nLow\n-2 °C")
+        // An attachment with only a fallback shows the fallback.
+        #expect(item("1726390400.000500")?.content.text == "New post: Compost 101 🍂")
+    }
+
+    @Test func layoutBlocksWinOverTheirNotificationText() throws {
+        let poll = try #require(item("1726390200.000300"))
+        #expect(poll.content.text == "New poll: when to plant?\nVote for the date in #garden, @Ben Okafor\nOption 1: مارس\nOption 2: אפריל\nPosted by Poll App ✓")
+        #expect(pieces(poll).contains(FormattedText("Option 1", .bold)))
+        #expect(poll.senderName == "Poll App" && poll.memberSourceId == "U07BOTUSR")
+    }
+
+    @Test func botsAreNamedFromTheirProfileOrUsername() throws {
+        let random = sink.members.filter { $0.chatSourceId == "slack:C07RANDOM" }
+        // The first GitHub message has no name; the second names the member.
+        #expect(random.last { $0.sourceId == "B0JL6UFSL" }?.displayName == "GitHub")
+        #expect(random.first { $0.sourceId == "B0JL6UFSL" }?.displayName == "B0JL6UFSL")
+        #expect(random.last { $0.sourceId == "B07RSS" }?.displayName == "RSS")  // an empty username is no name
+        #expect(random.last { $0.sourceId == "B07WEATHER" }?.displayName == "Weather Bot")
+        #expect(item("1726390100.000200")?.senderName == "GitHub")
+    }
+
+    @Test func unfurlPreviewsResolveSlackMarkup() throws {
+        let m = try #require(item("1726390500.000600"))
+        #expect(m.content.type == .link)
+        #expect(m.content.text == "look https://news.example.com/a")
+        #expect(m.content.preview == LinkPreview(
+            uri: "https://news.example.com/a", title: "Allotments & you", description: "Read more from @Ben Okafor in #garden"))
+    }
+
+    @Test func sharedFileTitlesAreShown() throws {
+        let plan = try #require(item("1726390600.000700"))
+        #expect(plan.content.text == "Plot plan für 2025")
+        #expect(plan.file?.name == "plot-plan-v2.pdf")
+        // A title the text already says is not repeated.
+        #expect(item("1726300600.000400")?.content.text == "harvest photo")
     }
 
     @Test func oldStyleTokens() throws {
@@ -263,7 +317,8 @@ private final class SlackBytesContainer: ExportContainer {
     let item = try #require(sink.items.first)
     #expect(item.file == FileRef(name: "a.bin", size: nil))
     #expect(item.reactions == [Reaction(emoji: ":tada:", count: 1)])
-    #expect(item.content.text == "1. one")
+    // The attachment is content a bot posted (no link it previews): its title is shown.
+    #expect(item.content.text == "1. one\nt")
     #expect(item.raw?.contains("xoxe") == false)
     #expect(item.chatSourceId == "slack:C1")
 }

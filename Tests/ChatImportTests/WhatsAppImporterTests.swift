@@ -404,3 +404,40 @@ func notHeaders(_ line: String) {
     #expect(SHA256Digest.hex(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     #expect(SHA256Digest.hex([UInt8](repeating: 0x61, count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
 }
+
+@Suite("WhatsApp 12-hour exports with 24-hour hours")
+struct WhatsAppImpossibleHourTests {
+    let sink: CollectingSink
+    init() throws { sink = try importFixture("android-en-US-24h-meridiem") }
+
+    @Test func hoursThatCannotBeTwelveHourAreReadAsTwentyFourHour() {
+        #expect(sink.items.map(\.timestamp.rfc3339) == [
+            "2018-01-29T23:58:00Z", "2018-01-29T23:59:00Z", "2018-01-30T00:04:00Z", "2018-01-30T00:10:00Z",
+            "2018-01-30T13:15:00Z", "2018-01-30T13:20:00Z",
+        ])
+        #expect(sink.items[2].content.text == "after midnight: 你好 สวัสดี مرحبا שלום\ncontinued on a second line")
+        #expect(sink.items[1].content.text == "one minute to go 🎉")
+        #expect(sink.items.map(\.memberSourceId) == ["Bob", "Bob", "Bob", "Ann", "Ann", "Bob"])
+    }
+
+    @Test func oneWarningPerFileWithTheCountAndOnlyHoursPast23AreSkipped() {
+        let warnings = sink.issues.filter { $0.severity == .warning }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.message.hasPrefix("3 message headers have AM or PM") == true)
+        #expect(warnings.first?.location.line == 2)
+        let skipped = sink.issues.filter { $0.severity == .skipped }
+        #expect(skipped.count == 1)
+        #expect(skipped.first?.location.line == 8)
+        #expect(!sink.items.contains { $0.content.text.contains("no such hour") })
+    }
+
+    @Test(arguments: [
+        ("1/29/18, 23:59 PM - Bob: x", 23, true), ("1/30/18, 00:04 AM - Bob: x", 0, true), ("1/30/18, 12:04 AM - Bob: x", 0, false),
+        ("[1/30/18, 13:04:05 PM] Bob: x", 13, true), ("1/30/18, 11:04 PM - Bob: x", 23, false), ("1/30/18, 24:04 PM - Bob: x", -1, false),
+    ])
+    func headerHours(_ line: String, _ hour: Int, _ ignoresMeridiem: Bool) throws {
+        let header = try #require(WhatsAppHeaderParser.parse(Array(line.unicodeScalars)))
+        #expect((header.hour ?? -1) == hour)
+        #expect(header.hourIgnoresMeridiem == ignoresMeridiem)
+    }
+}

@@ -32,7 +32,7 @@ import Testing
                 try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT count(*) AS total, coalesce(sum(flags & 6 = 4), 0) AS unread FROM item
+                        SELECT count(*) AS total, coalesce(sum(flags & 4 = 4), 0) AS unread FROM item
                         WHERE chatId = (SELECT id FROM chat WHERE sourceId = 'g1') AND (ts, id) > (?, ?)
                         """, arguments: [newest.timestamp.milliseconds, newest.id])
             }

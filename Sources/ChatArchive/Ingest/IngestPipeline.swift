@@ -1,56 +1,40 @@
 import ChatImport
 import Foundation
 
-/// Picks the importer for a path (by content, or `--format`) and runs it.
+/// Finds the exports in a path (by content, or `--format`) and runs their importers, all
+/// through the one list of formats, ``FormatRegistry``.
 enum IngestPipeline {
-    static let formats = DetectedFormat.allCases.map(\.rawValue)
-
-    static func formatName(of path: String, forced: String) -> String {
-        forced == "auto" ? ((try? FormatDetector.detect(path: path))?.format.rawValue ?? "unknown") : forced
-    }
+    static var formats: [String] { FormatDetector.formatNames }
 
     static func read(_ path: String, options: IngestOptions, into sink: WriterSink) throws {
-        var forced: DetectedFormat? = nil
-        if options.format != "auto" {
-            guard let f = DetectedFormat(rawValue: options.format) else {
-                throw ImportError("unknown format \"\(options.format)\" (expected auto, \(formats.joined(separator: ", ")))")
-            }
-            forced = f
+        let forced = options.format == "auto" ? nil : options.format
+        if let forced, !formats.contains(forced) {
+            throw ImportError("unknown format \"\(forced)\" (expected auto, \(formats.joined(separator: ", ")))")
         }
-        let detection = try FormatDetector.detect(path: path, forced: forced)
-        let container = detection.container
-        for refused in container.refusedEntries {
-            try sink.report(.fatal(SourceLocation(file: container.displayName(of: refused.name)), "skipped: \(refused.reason)"))
-        }
-        let opts = options.importOptions
-        switch detection.format {
-        case .jsonl:
-            for e in detection.entries {
-                sink.file = container.displayName(of: e)
-                try JSONLinesImporter().read(container, entry: e, into: sink)
+        let search = try ExportFinder.find(path: path, forced: forced)
+        sink.skippedFiles += search.skipped.map { SkippedFile(path: $0.path, reason: $0.reason) }
+        let several = search.exports.count > 1
+        for found in search.exports {
+            let detection = found.detection
+            let container = detection.container
+            var export = IngestedExport(
+                path: container.path, format: detection.format, filesRead: detection.entries.count, itemsRead: 0,
+                skipped: found.skipped.map { SkippedFile(path: $0.path, reason: $0.reason) })
+            let itemsBefore = sink.itemsRead
+            defer {
+                export.itemsRead = sink.itemsRead - itemsBefore
+                sink.exports.append(export)
             }
-        case .telegram:
-            for e in detection.entries {
-                sink.file = container.displayName(of: e)
-                try TelegramImporter().read(container, entry: e, into: sink, options: opts)
+            for refused in container.refusedEntries {
+                try sink.report(.fatal(SourceLocation(file: container.displayName(of: refused.name)), "skipped: \(refused.reason)"))
             }
-        case .whatsapp:
-            for e in detection.entries {
-                sink.file = container.displayName(of: e)
-                try WhatsAppImporter().read(container, entry: e, into: sink, options: opts)
+            sink.file = container.path
+            do {
+                try detection.read(into: sink, options: options.importOptions)
+            } catch let e as ImportError where several {
+                // One export of a folder failed as a whole: report it, read the others.
+                try sink.report(.fatal(e.location ?? SourceLocation(file: container.path), e.message))
             }
-        case .discord:
-            sink.file = path
-            try DiscordImporter().read(container, entries: detection.entries, into: sink, options: opts)
-        case .slack:
-            sink.file = path
-            try SlackImporter().read(container, into: sink, options: opts)
-        case .matrix:
-            sink.file = path
-            try MatrixImporter().read(container, entries: detection.entries, into: sink, options: opts)
-        case .simplex:
-            sink.file = path
-            try SimplexImporter().read(container, entries: detection.entries, into: sink)
         }
     }
 }

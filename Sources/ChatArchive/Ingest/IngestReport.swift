@@ -24,8 +24,37 @@ public struct IngestReport: Sendable, Hashable {
     public var errors: [ImportIssue] = []
     /// The run stopped early (`--strict`, cancellation, or a fatal error in one source).
     public var stoppedEarly = false
+    /// The run was cancelled (Ctrl-C, SIGTERM, task cancellation): every batch committed
+    /// before it stays, and running the same ingest again resumes it.
+    public var interrupted = false
+    /// The exports read, in the order they were read (a folder may hold several).
+    public var exports: [IngestedExport] = []
+    /// Files and folders in the given paths that hold no export, with why.
+    public var skippedFiles: [SkippedFile] = []
     /// An empty report.
     public init() {}
+}
+
+/// One export an ingest read: what it was read as, and what in it was left out.
+public struct IngestedExport: Sendable, Hashable {
+    /// The export: a file, a folder or a zip.
+    public var path: String
+    /// The format it was read as, by its `--format` name.
+    public var format: String
+    /// How many of its files were read.
+    public var filesRead: Int
+    /// Items read from it (added, updated or unchanged).
+    public var itemsRead: Int
+    /// Files in it that were not read, with why.
+    public var skipped: [SkippedFile]
+}
+
+/// A file or folder an ingest did not read, and why.
+public struct SkippedFile: Sendable, Hashable {
+    /// The file or folder.
+    public var path: String
+    /// Why it was not read.
+    public var reason: String
 }
 
 /// Progress of an ingest, reported a few times per second at most.

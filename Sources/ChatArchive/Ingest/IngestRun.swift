@@ -24,6 +24,7 @@ extension IngestPipeline {
                 break
             } catch is WriterSink.Cancelled {
                 report.stoppedEarly = true
+                report.interrupted = true
                 break
             } catch let e as ImportError {
                 // One source failed as a whole: report it, keep going with the others.
@@ -42,6 +43,8 @@ extension IngestPipeline {
         report.itemsUpdated = summary.itemsUpdated
         report.itemsUnchanged = summary.itemsUnchanged
         report.count(sink.issues, writerSkipped: summary.itemsSkipped)
+        report.exports = sink.exports
+        report.skippedFiles = sink.skippedFiles
         try recordSources(paths, options: options, report: report, database: database)
         if let fatal, report.itemsAdded + report.itemsUpdated + report.itemsUnchanged == 0 {
             throw fatal
@@ -51,12 +54,17 @@ extension IngestPipeline {
 
     private static func recordSources(_ paths: [String], options: IngestOptions, report: IngestReport, database: ArchiveDatabase) throws {
         try database.writer.write { db in
-            for p in paths {
+            // One row per export read; a path that held none is recorded as it was given.
+            var sources = report.exports.map { ($0.path, $0.format) }
+            for p in paths where !report.exports.contains(where: { $0.path == p || $0.path.hasPrefix(p) }) {
+                sources.append((p, options.format == "auto" ? "unknown" : options.format))
+            }
+            for (path, format) in sources {
                 try db.execute(
                     sql: "INSERT INTO ingestSource(path, format, ingestedAt, itemsAdded, itemsUpdated, itemsSkipped) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [
-                        p, formatName(of: p, forced: options.format), Int64(Date().timeIntervalSince1970 * 1000),
-                        report.itemsAdded, report.itemsUpdated, report.itemsSkipped,
+                        path, format, Int64(Date().timeIntervalSince1970 * 1000), report.itemsAdded, report.itemsUpdated,
+                        report.itemsSkipped,
                     ])
             }
         }

@@ -16,6 +16,8 @@ final class WriterSink: ImportSink {
     var file = ""
     var itemsRead = 0
     var issues: [ImportIssue] = []
+    var exports: [IngestedExport] = []
+    var skippedFiles: [SkippedFile] = []
     private var lastReport = DispatchTime.now().uptimeNanoseconds
 
     init(writer: ArchiveWriter, strict: Bool, isCancelled: @escaping @Sendable () -> Bool, onProgress: (@Sendable (IngestProgress) -> Void)?) {

@@ -18,6 +18,8 @@ public protocol ExportContainer: AnyObject {
     func size(of name: String) -> Int64?
     /// How an entry is named in messages: `path/entry` for folders, `x.zip!entry` for zips.
     func displayName(of name: String) -> String
+    /// The first `limit` bytes of an entry (a caching container overrides the default).
+    func prefix(of name: String, limit: Int) throws -> [UInt8]
 }
 
 extension ExportContainer {
@@ -56,6 +58,8 @@ public final class FolderContainer: ExportContainer {
     public let refusedEntries: [(name: String, reason: String)]
     private let root: String
     private let isSingleFile: Bool
+    /// Whether the container is a folder (not a single file).
+    package var isFolder: Bool { !isSingleFile }
 
     public init(path: String) throws {
         self.path = path

@@ -1,9 +1,9 @@
 /// The recognise test of WhatsApp text exports (<doc:WhatsAppFormat>), on a prefix.
 enum WhatsAppSniff {
-    /// A header: optional `[`, a date in any order and separator, an optional word (`klo`), a
+    /// A header: optional `[`, a date in any order and separator, an optional word (`klo`, `午後`), a
     /// time with optional seconds and AM/PM marker, then `] `, ` - ` or `: `.
     static let headerPattern =
-        #"^\[?\d{1,4}[./-] ?\d{1,2}[./-] ?\d{1,4}\.?,? (?:[^\d\s\[\]]{1,6} )?\d{1,2}[:.]\d{2}(?:[:.]\d{2})?"#
+        #"^\[?\d{1,4}[./-] ?\d{1,2}[./-] ?\d{1,4}\.?[,،]? (?:[^\d\s\[\]]{1,6} ?)?\d{1,2}[:.]\d{2}(?:[:.]\d{2})?"#
         + #"(?: ?(?:[AaPp]\.? ?[Mm]\.?|ص|م|午前|午後|오전|오후))?(?:\] | [-–] |: )"#
 
     static func matches(_ prefix: [UInt8]) -> Bool {

@@ -28,13 +28,13 @@ package struct MatrixImporter: Sendable {
         for name in container.entryNames {
             let base = name.split(separator: "/").last.map { $0.lowercased() } ?? ""
             let ext = base.contains(".") ? String(base.split(separator: ".").last ?? "") : ""
-            if Sniffer.mediaExtensions.contains(ext) { continue }
+            if Sniff.mediaExtensions.contains(ext) { continue }
             // Attachments are never exports, even when they are JSON.
             if hasExportJSON, name.split(separator: "/").dropLast().contains(where: { MatrixAttachments.folderNames.contains(String($0)) }) {
                 continue
             }
             sniffed += 1
-            if sniffed > FormatDetector.maxSniffedEntries { break }
+            if sniffed > Sniff.maxSniffedEntries { break }
             guard let prefix = try? container.prefix(of: name, limit: FormatDetector.prefixLimit) else { continue }
             if isExport(prefix) { out.append(name) }
         }

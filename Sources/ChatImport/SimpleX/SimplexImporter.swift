@@ -28,7 +28,7 @@ public struct SimplexImporter: ArchiveImporter {
 
     /// Detects the SimpleX entries at `source.path` (zip, folder or file) and reads them.
     public func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let detection = try FormatDetector.detect(path: source.path, forced: .simplex)
+        let detection = try FormatDetector.detect(path: source.path, forced: SimplexImporter.formatName)
         try read(detection.container, entries: detection.entries, into: sink)
     }
 

@@ -1,4 +1,5 @@
 import ChatModel
+import Foundation
 
 /// Reads a Slack workspace export (folder or zip): `users.json`, the conversation lists and
 /// one folder of day files per conversation (<doc:SlackFormat>).
@@ -150,7 +151,8 @@ struct SlackConversationReader {
     let chatSourceId: String
     let directory: SlackDirectory
     let sink: any ImportSink
-    private var emittedMembers: Set<String> = []
+    /// Members emitted so far, with the name they were given.
+    private var emittedMembers: [String: String] = [:]
     /// Thread parents seen so far: ts → the start of their text (for reply quotes).
     private var threadParents: [String: String] = [:]
     /// Message ts already emitted in this chat (a second copy is reported, not emitted).
@@ -168,14 +170,18 @@ struct SlackConversationReader {
         "slackbot_response", "huddle_thread",
     ]
 
+    /// Emits a member once; again when a later message names a member first seen by its id
+    /// only (a bot whose first message had no `username` or `bot_profile`).
     mutating func emitMember(_ id: String, fallbackName: String? = nil) throws {
-        guard emittedMembers.insert(id).inserted else { return }
         let user = directory.users[id]
+        let name = user?.name ?? fallbackName ?? id
+        if let emitted = emittedMembers[id], emitted != id || name == id { return }
+        emittedMembers[id] = name
         try sink.emit(
             .member(
                 Member(
-                    chatSourceId: chatSourceId, sourceId: id, displayName: user?.name ?? fallbackName ?? id,
-                    fullName: user?.realName ?? "", isUser: directory.ownerIds.contains(id))))
+                    chatSourceId: chatSourceId, sourceId: id, displayName: name, fullName: user?.realName ?? "",
+                    isUser: directory.ownerIds.contains(id))))
     }
 
     /// Parses a JSON array file into its object elements; reports the file or elements that fail.
@@ -240,7 +246,7 @@ struct SlackConversationReader {
         let isTombstone = subtype == "tombstone"
         let userId = m["user"]?.stringValue ?? m["bot_id"]?.stringValue
         let profile = m["user_profile"]
-        let botName = m["username"]?.stringValue ?? m["bot_profile"]?["name"]?.stringValue
+        let botName = [m["username"]?.stringValue, m["bot_profile"]?["name"]?.stringValue].compactMap { $0 }.first { !$0.isEmpty }
         var senderName: String?
         if let userId {
             senderName = directory.userName(userId)
@@ -255,12 +261,26 @@ struct SlackConversationReader {
             senderName = botName
         }
 
-        var rich = SlackBlocks.render(m["blocks"], directory: directory)
-            ?? SlackMrkdwn.parse(m["text"]?.stringValue ?? "", directory: directory)
+        // What the message shows, once: its blocks (else its mrkdwn text, unless that only
+        // repeats an attachment's fallback), then what its bot attachments show.
+        let attachments = m["attachments"]?.arrayValue ?? []
+        var body = SlackBlocks.render(m["blocks"], directory: directory)
+        if body == nil {
+            let text = SlackMrkdwn.parse(m["text"]?.stringValue ?? "", directory: directory)
+            let repeatsFallback = SlackAttachments.fallbacks(attachments, directory: directory)
+                .contains(SlackAttachments.comparable(text.text))
+            body = repeatsFallback ? SlackRichText() : text
+        }
+        let shown = attachments.filter { !SlackAttachments.isUnfurl($0) }.map { SlackAttachments.render($0, directory: directory) }
+        var rich = shown.isEmpty ? body ?? SlackRichText() : SlackAttachments.joinedOnce([body ?? SlackRichText()] + shown)
         var contentType: ContentType = isEvent ? .event : .text
         // Slack exports link files (with tokens) rather than include them: names only, no paths.
         var files: [FileRef] = []
+        var fileTitles: [String] = []
         for f in m["files"]?.arrayValue ?? [] {
+            if let title = f["title"]?.stringValue.map(SlackMrkdwn.unescape), !title.isEmpty, title != f["name"]?.stringValue {
+                fileTitles.append(title)
+            }
             let mode = f["mode"]?.stringValue
             if mode == "hidden_by_limit" {
                 files.append(FileRef(name: "(file unavailable)"))
@@ -276,13 +296,22 @@ struct SlackConversationReader {
         if let first = m["files"]?.arrayValue?.first, !isEvent {
             contentType = SlackConversationReader.contentType(mimetype: first["mimetype"]?.stringValue)
         }
+        // A shared file shows its title: it is part of the text (and so searchable) unless the
+        // text already says it.
+        for title in fileTitles where !isEvent && rich.text.range(of: title, options: .caseInsensitive) == nil {
+            if !rich.pieces.isEmpty { rich.append("\n") }
+            rich.append(title)
+        }
         var preview: LinkPreview?
-        if let a = m["attachments"]?.arrayValue?.first {
+        if let a = attachments.first(where: SlackAttachments.isUnfurl) {
             let uri = a["from_url"]?.stringValue ?? a["title_link"]?.stringValue ?? a["original_url"]?.stringValue ?? ""
             let title = a["title"]?.stringValue ?? a["service_name"]?.stringValue ?? ""
             let description = a["text"]?.stringValue ?? a["fallback"]?.stringValue ?? ""
             if !uri.isEmpty || !title.isEmpty || !description.isEmpty {
-                preview = LinkPreview(uri: uri, title: SlackMrkdwn.unescape(title), description: SlackMrkdwn.unescape(description))
+                // Slack markup resolved: `<url|label>` shows its label, `<@U…>` the member's name.
+                preview = LinkPreview(
+                    uri: uri, title: SlackMrkdwn.parse(title, directory: directory).text,
+                    description: SlackMrkdwn.parse(description, directory: directory).text)
                 if contentType == .text, !uri.isEmpty { contentType = .link }
             }
         }

@@ -41,6 +41,18 @@ struct SlackRichText: Equatable {
         }
     }
 
+    /// Appends another text's pieces and mentions.
+    mutating func append(contentsOf other: SlackRichText) {
+        for piece in other.pieces {
+            if piece.format == nil || SlackRichText.mergeable(piece.format) {
+                append(piece.text, piece.format)
+            } else {
+                pieces.append(piece)
+            }
+        }
+        mentions.merge(other.mentions) { first, _ in first }
+    }
+
     /// Appends a mention of a user: `@Name`, with a mentions entry keyed by the name.
     mutating func appendMention(userId: String, directory: SlackDirectory, label: String? = nil) {
         let name = directory.userName(userId) ?? label.flatMap { $0.isEmpty ? nil : $0 } ?? userId
@@ -55,7 +67,7 @@ struct SlackRichText: Equatable {
     }
 }
 
-/// Slack's `mrkdwn` message text (<doc:SlackFormat>): `<…>` tokens first, then `&amp; &lt; &gt;`,
+/// Slack's `mrkdwn` message text (FORMATS.md §5): `<…>` tokens first, then `&amp; &lt; &gt;`,
 /// then `*bold*`, `_italic_`, `~strike~`, `` `code` `` and ```` ``` ```` blocks.
 enum SlackMrkdwn {
     /// Parses `text` into formatted pieces, resolving ids through `directory`.
@@ -206,26 +218,51 @@ enum SlackMrkdwn {
     }
 }
 
-/// Slack's `rich_text` blocks (<doc:SlackFormat>): sections, lists, preformatted, quotes.
+/// Slack's blocks: `rich_text` (sections, lists, preformatted, quotes), and the layout blocks
+/// bots post (`section` with its text and fields, `header`, `context`).
 enum SlackBlocks {
-    /// Renders the `rich_text` blocks of `blocks`; `nil` when there are none.
+    /// Renders the blocks that show text; `nil` when none does.
     static func render(_ blocks: JSONValue?, directory: SlackDirectory) -> SlackRichText? {
         guard let blocks = blocks?.arrayValue else { return nil }
-        let rich = blocks.filter { $0["type"]?.stringValue == "rich_text" }
-        guard !rich.isEmpty else { return nil }
         var out = SlackRichText()
-        for block in rich {
-            if !out.atLineStart { out.append("\n") }
-            for element in block["elements"]?.arrayValue ?? [] {
-                renderElement(element, into: &out, directory: directory)
+        for block in blocks {
+            switch block["type"]?.stringValue {
+            case "rich_text":
+                if !out.atLineStart { out.append("\n") }
+                for element in block["elements"]?.arrayValue ?? [] {
+                    renderElement(element, into: &out, directory: directory)
+                }
+            case "section", "header":
+                let texts = [block["text"]] + (block["fields"]?.arrayValue ?? []).map { Optional($0) }
+                for t in texts { appendLine(textObject(t, directory: directory), to: &out) }
+            case "context":
+                for e in block["elements"]?.arrayValue ?? [] { appendLine(textObject(e, directory: directory), to: &out) }
+            default:
+                continue
             }
         }
+        guard out.pieces.contains(where: { !$0.shownText.isEmpty }) else { return nil }
         // Block elements end with a line break; the message does not.
         while let last = out.pieces.last, last.format == nil, last.text.hasSuffix("\n") {
             out.pieces[out.pieces.count - 1].text.removeLast()
             if out.pieces[out.pieces.count - 1].text.isEmpty { out.pieces.removeLast() }
         }
         return out
+    }
+
+    /// A layout block's text object: `mrkdwn` parsed, `plain_text` as written.
+    private static func textObject(_ t: JSONValue?, directory: SlackDirectory) -> SlackRichText {
+        guard let text = t?["text"]?.stringValue else { return SlackRichText() }
+        if t?["type"]?.stringValue == "mrkdwn" { return SlackMrkdwn.parse(text, directory: directory) }
+        var out = SlackRichText()
+        out.append(text)
+        return out
+    }
+
+    private static func appendLine(_ line: SlackRichText, to out: inout SlackRichText) {
+        guard !line.text.isEmpty else { return }
+        if !out.atLineStart { out.append("\n") }
+        out.append(contentsOf: line)
     }
 
     private static func renderElement(_ element: JSONValue, into out: inout SlackRichText, directory: SlackDirectory) {

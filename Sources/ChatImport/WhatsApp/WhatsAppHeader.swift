@@ -53,10 +53,13 @@ struct WhatsAppHeader: Sendable {
     var shape: WhatsAppHeaderShape
     /// The three date components in written order, the year already made a full year.
     var components: (Int, Int, Int)
-    /// 0–23 (12-hour clocks converted), or `nil` when a 12-hour value was out of range.
+    /// 0–23 (12-hour clocks converted), or `nil` when the value is past 23.
     var hour: Int?
     var minute: Int
     var second: Int?
+    /// The header says AM or PM but its hour cannot be a 12-hour one (`23:59 PM`, `00:04 AM`,
+    /// as real exports write): the hour was read as a 24-hour one and the marker ignored.
+    var hourIgnoresMeridiem = false
     /// Index of the first scalar after the header (the author or system text).
     var bodyStart: Int
 
@@ -225,7 +228,7 @@ struct WhatsAppHeaderParser {
         shape.layout = layout
         return WhatsAppHeader(
             shape: shape, components: stamp.components, hour: stamp.hour, minute: stamp.minute, second: stamp.second,
-            bodyStart: i)
+            hourIgnoresMeridiem: stamp.hourIgnoresMeridiem, bodyStart: i)
     }
 
     private struct Stamp {
@@ -234,6 +237,7 @@ struct WhatsAppHeaderParser {
         var hour: Int?
         var minute: Int
         var second: Int?
+        var hourIgnoresMeridiem: Bool
     }
 
     private struct DatePart {
@@ -250,6 +254,7 @@ struct WhatsAppHeaderParser {
         var hour: Int?
         var minute: Int
         var second: Int?
+        var hourIgnoresMeridiem: Bool
     }
 
     private mutating func stamp() -> Stamp? {
@@ -270,7 +275,8 @@ struct WhatsAppHeaderParser {
                 layout: .android, timeFirst: timeFirst, dateSeparator: date.separator, yearPosition: date.yearPosition,
                 yearDigits: date.yearDigits, timeSeparator: time.separator, hasSeconds: time.hasSeconds,
                 meridiem: time.meridiem),
-            components: date.components, hour: time.hour, minute: time.minute, second: time.second)
+            components: date.components, hour: time.hour, minute: time.minute, second: time.second,
+            hourIgnoresMeridiem: time.hourIgnoresMeridiem)
     }
 
     /// `,` / `،` and spaces, or spaces, optionally a short word (`klo`, `um`, `à`) and spaces.
@@ -401,15 +407,20 @@ struct WhatsAppHeaderParser {
                 i = save
             }
         }
-        var hour: Int? = h.value
+        var hour: Int? = h.value <= 23 ? h.value : nil
+        var ignoresMeridiem = false
         if let pm {
-            if h.value < 1 || h.value > 12 {
-                hour = nil
-            } else {
+            if (1...12).contains(h.value) {
                 hour = (h.value % 12) + (pm ? 12 : 0)
+            } else {
+                // `23:59 PM`, `00:04 AM`: a 24-hour clock with the marker appended; the
+                // hour is right as written.
+                ignoresMeridiem = hour != nil
             }
         }
-        return TimePart(separator: sep, hasSeconds: second != nil, meridiem: placement, hour: hour, minute: m.value, second: second)
+        return TimePart(
+            separator: sep, hasSeconds: second != nil, meridiem: placement, hour: hour, minute: m.value, second: second,
+            hourIgnoresMeridiem: ignoresMeridiem)
     }
 }
 

@@ -95,6 +95,17 @@ public struct WhatsAppImporter: ArchiveImporter {
         var file = try WhatsAppTextFile(container, entry: entry)
         var pending: WhatsAppPendingItem?
         var skipping = false
+        var hoursReadAs24 = 0
+        var firstHourReadAs24: Int?
+        func reportHoursReadAs24() throws {
+            guard hoursReadAs24 > 0 else { return }
+            let noun = hoursReadAs24 == 1 ? "header has" : "headers have"
+            try sink.report(
+                .warning(
+                    SourceLocation(file: fileName, line: firstHourReadAs24),
+                    "\(hoursReadAs24) message \(noun) AM or PM with an hour that cannot be a 12-hour one (such as 23:59 PM "
+                        + "or 00:04 AM); read as 24-hour times and kept"))
+        }
         func flush() throws {
             guard let p = pending else { return }
             pending = nil
@@ -133,6 +144,10 @@ public struct WhatsAppImporter: ArchiveImporter {
                     continue
                 }
                 skipping = false
+                if header.hourIgnoresMeridiem {
+                    hoursReadAs24 += 1
+                    if firstHourReadAs24 == nil { firstHourReadAs24 = line.number }
+                }
                 pending = WhatsAppPendingItem(
                     line: line.number, header: header, hour: hour, date: date, firstLine: line.scalars, raw: [line.text])
             } else if var p = pending {
@@ -145,11 +160,13 @@ public struct WhatsAppImporter: ArchiveImporter {
             }
             if line.hasNUL {
                 try flush()
+                try reportHoursReadAs24()
                 try sink.report(.fatal(location, "NUL byte: the file is binary from here on; stopped reading it"))
                 return
             }
         }
         try flush()
+        try reportHoursReadAs24()
         let (read, total) = file.progress
         sink.progress(bytesRead: read, totalBytes: total)
     }

@@ -137,6 +137,16 @@ enum Migrations {
                 END;
                 """)
         }
+        m.registerMigration("v3-unreadIncludesDeleted") { db in
+            // Unread items count and open a chat whether or not they are marked deleted, as in
+            // SimpleX: the partial index covers every unread item (flags & 4), and the chat
+            // list's counters are recounted under that rule.
+            try db.execute(sql: """
+                DROP INDEX item_unread;
+                CREATE INDEX item_unreadAll ON item(chatId, ts, id) WHERE flags & 4 = 4;
+                UPDATE chat SET unreadCount = (SELECT count(*) FROM item WHERE item.chatId = chat.id AND item.flags & 4 = 4);
+                """)
+        }
         return m
     }
 }

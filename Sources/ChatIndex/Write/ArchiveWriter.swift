@@ -344,7 +344,8 @@ private final class BatchStore: @unchecked Sendable {
         mutating func add(flags: Int64, contentType: Int64, sign: Int) {
             items += sign
             let live = flags & ItemFlags.deleted.rawValue == 0
-            if live && flags & ItemFlags.unread.rawValue != 0 { unread += sign }
+            // Unread items count whether or not they are marked deleted, as in SimpleX.
+            if flags & ItemFlags.unread.rawValue != 0 { unread += sign }
             let mentionUnread = ItemFlags.unread.rawValue | ItemFlags.mentionsUser.rawValue
             if live && flags & mentionUnread == mentionUnread { unreadMentions += sign }
             if live && contentType == ContentType.report.code { reports += sign }

@@ -12,7 +12,8 @@ public enum WindowRequest: Sendable, Hashable {
     case after(Int64, count: Int)
     /// `count` before, the anchor (always, even when filters exclude it), `count` after.
     case around(Int64, count: Int)
-    /// Around the oldest unread item, or `last(count)` when nothing is unread.
+    /// Around the oldest unread item (marked-deleted ones included, as SimpleX opens a chat),
+    /// or `last(count)` when nothing is unread.
     case initial(Int)
 }
 
@@ -20,7 +21,7 @@ public enum WindowRequest: Sendable, Hashable {
 public struct NavigationInfo: Sendable, Hashable {
     /// Items after the newest returned item in the chat.
     public var afterTotal: Int
-    /// Unread items among those (deleted ones not counted).
+    /// Unread items among those, marked-deleted ones included (as SimpleX counts them).
     public var afterUnread: Int
     /// Makes navigation info from its two counts.
     public init(afterTotal: Int, afterUnread: Int) {
@@ -96,7 +97,7 @@ public enum ItemWindows {
             nav = true
         case .initial(let n):
             if let unread = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM item WHERE chatId = ? AND flags & 6 = 4 ORDER BY ts, id LIMIT 1"),
+                db.cachedStatement(sql: "SELECT id FROM item WHERE chatId = ? AND flags & 4 = 4 ORDER BY ts, id LIMIT 1"),
                 arguments: [chatId])
             {
                 return try window(chat: chat, .around(unread, count: n), content: content, search: search, in: db)
@@ -114,7 +115,7 @@ public enum ItemWindows {
                 let here = try Int.fetchOne(db.cachedStatement(sql: "SELECT pos FROM item WHERE id = ?"), arguments: [newest.id]) ?? 0
                 let total: Int? = max(0, last - here)
                 let unread = try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT count(*) FROM item WHERE chatId = ? AND (ts, id) > (?, ?) AND flags & 6 = 4"),
+                    db.cachedStatement(sql: "SELECT count(*) FROM item WHERE chatId = ? AND (ts, id) > (?, ?) AND flags & 4 = 4"),
                     arguments: [chatId, newest.timestamp.milliseconds, newest.id])
                 info = NavigationInfo(afterTotal: total ?? 0, afterUnread: unread ?? 0)
             } else {

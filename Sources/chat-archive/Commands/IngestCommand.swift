@@ -8,7 +8,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "auto, jsonl, simplex, telegram, whatsapp, discord, slack or matrix.")
+    @Option(help: "auto, jsonl, simplex, telegram, whatsapp, discord or slack.")
     var format = "auto"
 
     @Option(
@@ -35,7 +35,7 @@ struct IngestCommand: AsyncParsableCommand {
     var paths: [String]
 
     func validate() throws {
-        guard format == "auto" || ["jsonl", "simplex", "telegram", "whatsapp", "discord", "slack", "matrix"].contains(format) else {
+        guard format == "auto" || FormatDetector.formatNames.contains(format) else {
             throw ValidationError("unknown --format \(format)")
         }
         if let tz = timezone, !Self.isZone(tz) {
@@ -71,12 +71,16 @@ struct IngestCommand: AsyncParsableCommand {
             let archive = try global.open()
             let started = Date()
             let bar = ProgressBar(enabled: Terminal.stderrIsTerminal && !global.json)
-            let report = try await archive.ingest(
+            let interrupt = IngestInterrupt()
+            interrupt.install()
+            defer { interrupt.uninstall() }
+            let report = try archive.ingestSync(
                 paths,
                 options: IngestOptions(
                     format: format, strict: strict,
                     importOptions: ImportOptions(
-                        timeZoneIdentifier: timezone, ownerName: me, dateOrder: dateOrder.flatMap(Self.dateOrder), chatKey: chatName))
+                        timeZoneIdentifier: timezone, ownerName: me, dateOrder: dateOrder.flatMap(Self.dateOrder), chatKey: chatName)),
+                isCancelled: { interrupt.caughtSignal != nil }
             ) { p in bar.update(p) }
             bar.finish()
             let elapsed = Date().timeIntervalSince(started)
@@ -103,6 +107,19 @@ struct IngestCommand: AsyncParsableCommand {
                         }
                     })
                     o.field("stoppedEarly", report.stoppedEarly)
+                    o.field("interrupted", report.interrupted)
+                    o.field("exports", array: {
+                        for e in report.exports {
+                            o.object {
+                                o.field("path", e.path)
+                                o.field("format", e.format)
+                                o.field("filesRead", e.filesRead)
+                                o.field("itemsRead", e.itemsRead)
+                                o.field("skipped", array: { for s in e.skipped { Self.skip(s, o) } })
+                            }
+                        }
+                    })
+                    o.field("skipped", array: { for s in report.skippedFiles { Self.skip(s, o) } })
                 }
                 print(o.text)
             } else {
@@ -111,16 +128,35 @@ struct IngestCommand: AsyncParsableCommand {
                     Terminal.eprint("\(label): \(e)")
                 }
                 if report.errors.count > 50 { Terminal.eprint("… and \(report.errors.count - 50) more problems") }
+                for e in report.exports {
+                    print("read \(e.path) as \(e.format): \(e.filesRead) file\(e.filesRead == 1 ? "" : "s"), \(e.itemsRead) items")
+                    for s in e.skipped { print("  skipped \(s.path): \(s.reason)") }
+                }
+                for s in report.skippedFiles { print("skipped \(s.path): \(s.reason)") }
                 let total = report.itemsAdded + report.itemsUpdated + report.itemsUnchanged
                 print(
                     "\(report.chats) chats, \(report.itemsAdded) items added, \(report.itemsUpdated) updated, "
                         + "\(report.itemsUnchanged) unchanged, \(report.itemsSkipped) skipped, \(report.warnings) warnings"
                         + (report.filesStopped > 0 ? ", \(report.filesStopped) files stopped early" : "")
                         + String(format: " in %.1f s (%.0f items/s)", elapsed, Double(total) / max(elapsed, 0.001)))
-                if report.stoppedEarly { print(strict ? "stopped at the first bad record (--strict)" : "some sources stopped early; see the warnings") }
+                if report.interrupted {
+                    print("interrupted: \(total) items committed; run the same command to resume")
+                } else if report.stoppedEarly {
+                    print(strict ? "stopped at the first bad record (--strict)" : "some sources stopped early; see the warnings")
+                }
                 print("archive: \(global.archivePath)")
             }
+            if report.interrupted, let sig = interrupt.caughtSignal { throw ExitCode(128 + sig) }
             if report.stoppedEarly && strict { throw ExitCode(1) }
+        }
+    }
+}
+
+extension IngestCommand {
+    fileprivate static func skip(_ s: SkippedFile, _ o: JSONOut) {
+        o.object {
+            o.field("file", s.path)
+            o.field("reason", s.reason)
         }
     }
 }

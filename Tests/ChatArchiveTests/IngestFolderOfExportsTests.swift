@@ -1,0 +1,66 @@
+import ChatArchive
+import ChatTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// `chat-archive ingest Corpus`: a folder of exports side by side is split into them, each read
+/// as its own format, and the report says what each was read as and what was left out.
+@Suite struct IngestFolderOfExportsTests {
+    static let corpus = TestArchive.corpusPath
+    static let parts = ["discord", "sample", "sample-bad", "simplex", "slack", "telegram", "whatsapp"]
+
+    func items(_ archive: Archive) throws -> [String] {
+        try archive.database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT chat.sourceId || ' ' || item.sourceId FROM item JOIN chat ON chat.id = item.chatId ORDER BY 1")
+        }
+    }
+
+    @Test func everyExportOfTheCorpusIsIngestedAsWhenGivenAlone() throws {
+        let whole = try Archive(path: TestArchive.temporaryPath())
+        let report = try whole.ingestSync([Self.corpus])
+        #expect(report.exports.map { ($0.path as NSString).lastPathComponent } == Self.parts)
+        #expect(report.exports.map(\.format) == ["discord", "jsonl", "jsonl", "simplex", "slack", "telegram", "whatsapp"])
+        #expect(report.exports.allSatisfy { $0.itemsRead > 0 && $0.filesRead > 0 })
+        #expect(report.skippedFiles.isEmpty)
+        let readmes = report.exports.flatMap(\.skipped).filter { $0.path.hasSuffix("README.md") }
+        #expect(readmes.count == 2)
+        // Bad lines of sample-bad are reported with their line numbers, not fatal to the rest.
+        #expect(report.errors.contains { $0.location.file.hasSuffix("sample-bad/bad.jsonl") && $0.location.line == 4 })
+        #expect(!report.stoppedEarly && !report.interrupted)
+
+        let separate = try Archive(path: TestArchive.temporaryPath())
+        for part in Self.parts { _ = try separate.ingestSync([Self.corpus + "/" + part]) }
+        #expect(try items(whole) == items(separate))
+        #expect(try items(whole).count == report.itemsAdded)
+        #expect(try whole.database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT format FROM ingestSource ORDER BY format")
+        } == ["discord", "jsonl", "simplex", "slack", "telegram", "whatsapp"])
+    }
+
+    @Test func theCommandLineSaysPerExportWhatItWasReadAsAndWhatWasSkipped() throws {
+        let cli = ChildProcess.chatArchiveBinary
+        let archive = TestArchive.temporaryPath()
+        let human = try ChildProcess.run(cli, ["ingest", "--archive", archive, Self.corpus])
+        #expect(human.status == 0, "\(human.err)")
+        #expect(human.out.contains("read \(Self.corpus)/slack as slack: "))
+        #expect(human.out.contains("read \(Self.corpus)/sample-bad as jsonl: 1 file, "))
+        #expect(human.out.contains("  skipped \(Self.corpus)/sample/README.md: "))
+
+        let json = try ChildProcess.run(cli, ["ingest", "--archive", TestArchive.temporaryPath(), "--json", Self.corpus])
+        #expect(json.status == 0, "\(json.err)")
+        let report = try JSONParser.parse(Array(json.out.utf8))
+        // CONTRACT fields stay; the new ones come beside them.
+        for field in ["chats", "itemsAdded", "itemsUpdated", "itemsUnchanged", "itemsSkipped", "errors"] {
+            #expect(report[field] != nil, "\(field)")
+        }
+        let exports = report["exports"]?.arrayValue ?? []
+        #expect(exports.compactMap { $0["format"]?.stringValue } == ["discord", "jsonl", "jsonl", "simplex", "slack", "telegram", "whatsapp"])
+        let sample = exports.first { $0["path"]?.stringValue == Self.corpus + "/sample" }
+        #expect(sample?["filesRead"]?.numberValue == 3)
+        #expect(sample?["skipped"]?.arrayValue?.first?["file"]?.stringValue == Self.corpus + "/sample/README.md")
+        #expect(sample?["skipped"]?.arrayValue?.first?["reason"]?.stringValue?.isEmpty == false)
+        #expect(report["skipped"]?.arrayValue?.isEmpty == true)
+        #expect(report["interrupted"]?.boolValue == false)
+    }
+}
