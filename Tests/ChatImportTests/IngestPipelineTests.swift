@@ -18,11 +18,12 @@ enum FormatSamples {
         case "simplex-db": return try SimplexTestDatabase.zip()
         case "discord": return corpusRoot + "/discord/guild"
         case "slack": return corpusRoot + "/slack"
+        case "signal": return corpusRoot + "/signal/desktop"
         default: throw ImportError("no sample for \(format)")
         }
     }
 
-    static let all = ["jsonl", "telegram", "whatsapp", "simplex-json", "simplex-db", "discord", "slack"]
+    static let all = ["jsonl", "telegram", "whatsapp", "simplex-json", "simplex-db", "discord", "slack", "signal"]
 
     /// What the importer alone reads, stopping at the first problem as `--strict` does.
     static func strictRead(_ path: String) throws -> (items: Int, issue: ImportIssue?) {
@@ -41,6 +42,7 @@ enum FormatSamples {
             case .discord: try DiscordImporter().read(container, entries: detection.entries, into: sink, options: ImportOptions())
             case .slack: try SlackImporter().read(container, into: sink, options: ImportOptions())
             case .simplex: try SimplexImporter().read(container, entries: detection.entries, into: sink)
+            case .signal: try SignalImporter().read(container, entries: detection.entries, into: sink, options: ImportOptions())
             }
         } catch let issue as ImportIssue {
             return (sink.items.count, issue)

@@ -48,6 +48,9 @@ enum IngestPipeline {
         case .simplex:
             sink.file = path
             try SimplexImporter().read(container, entries: detection.entries, into: sink)
+        case .signal:
+            sink.file = path
+            try SignalImporter().read(container, entries: detection.entries, into: sink, options: opts)
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The export formats `--format` names.
 public enum DetectedFormat: String, Sendable, Hashable, CaseIterable {
-    case jsonl, simplex, telegram, whatsapp, discord, slack
+    case jsonl, simplex, telegram, whatsapp, discord, slack, signal
 }
 
 /// What detection found: the format, the opened container, and the entries to read.
@@ -37,6 +37,7 @@ public enum FormatDetector {
         (.discord, "discord", "DiscordChatExporter (JSON with guild and channel)"),
         (.telegram, "telegram", "Telegram (JSON with messages and type, or personal_information or chats)"),
         (.simplex, "json", "SimpleX JSON (chatInfo and chatItems, or an apiChat response)"),
+        (.signal, "signal", SignalImporter.formatDescription),
         (.whatsapp, "whatsapp", "WhatsApp (text whose lines start with a date and time header)"),
         (.jsonl, "jsonl", "ChatArchive JSON Lines (a first line that is an object with \"kind\")"),
     ]
@@ -158,6 +159,8 @@ struct Sniffer {
                 markers.contains(Sniffer.baseName(name)) && name.split(separator: "/").count <= 2
             }
             return hasMarker ? container.entryNames.filter { $0.lowercased().hasSuffix(".json") } : []
+        case "signal":
+            return try SignalImporter.recognise(container)
         default:
             var out: [String] = []
             for name in candidates where try passes(kind, name) { out.append(name) }
