@@ -171,6 +171,23 @@ private enum Signal {
         #expect(pdf.content.type == .file)
     }
 
+    @Test func filesBesideOrInsideTheBackupFolderAndMainJSONLOnItsOwn() throws {
+        let main = firstExport + "/signal-backup-2026-01-01-00-00-00/main.jsonl"
+        let photo = "ec/ec8f3b18fba129b7cc0b82f35c8e68c69be16d807b28ef36da12c213e4d2c1ff.jpg"
+        // Given alone, main.jsonl cannot reach files/: names and sizes only, the cut long text.
+        let alone = try Signal.read(main)
+        let m = try #require(alone.items.first { $0.sourceId == "self:\(Signal.t(5))" })
+        #expect(m.file == FileRef(name: "crag.jpg", size: 14, path: nil))
+        #expect(alone.items.first { $0.sourceId == "\(Signal.ken):\(Signal.t(13))" }?.content.text == "Long story short: the route is")
+        // files/ inside the folder that holds main.jsonl.
+        let folder = TestTemporary.folder("signal-nested")
+        try FileManager.default.createDirectory(atPath: folder + "/files/ec", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: main, toPath: folder + "/main.jsonl")
+        try FileManager.default.copyItem(atPath: firstExport + "/files/" + photo, toPath: folder + "/files/" + photo)
+        let nested = try Signal.read(folder)
+        #expect(nested.items.first { $0.sourceId == "self:\(Signal.t(5))" }?.file?.path == "files/" + photo)
+    }
+
     @Test func stickerViewOnceDeletedAndLongText() throws {
         let sticker = try item(Signal.group, "\(Signal.somchai):\(Signal.t(10))")
         #expect(sticker.content.type == .image)

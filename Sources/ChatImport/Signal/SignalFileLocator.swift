@@ -4,8 +4,8 @@ import Foundation
 /// Where a Signal plaintext export keeps an attachment: `files/<hh>/<n>[.<ext>]` beside the
 /// `signal-backup-*` folder, `n` being the hex SHA-256 of the raw `plaintextHash` bytes
 /// followed by the raw `localKey` bytes, `hh` its first two digits, and `ext` the file name's
-/// extension, else one derived from the content type. Attachments without a `localKey`
-/// were not exported: they keep their name and size only.
+/// extension, else one derived from the content type. Attachments without a `localKey`, or
+/// whose file the container does not hold, keep their name and size only.
 struct SignalFileLocator {
     /// The folders (relative to the container, `""` for its root) where `files/` may be:
     /// beside the folder holding `main.jsonl`, then inside it.
@@ -40,7 +40,9 @@ struct SignalFileLocator {
         let n = SHA256Digest.hex(hash + key)
         let relative = "files/" + n.prefix(2) + "/" + n + (ext.isEmpty ? "" : "." + ext)
         let candidates = bases.map { $0.isEmpty ? relative : $0 + "/" + relative }
-        return candidates.first(where: entries.contains) ?? candidates.first
+        // A file missing from the container (an export without media, or main.jsonl given on
+        // its own) has no path a viewer could open.
+        return candidates.first(where: entries.contains)
     }
 
     /// The extension of `name`, else one from the content type (`image/jpeg` → `jpeg`,
