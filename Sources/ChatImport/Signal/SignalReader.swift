@@ -164,11 +164,13 @@ struct SignalReader {
             try sink.report(.warning(location, "chat item without a known author; kept as from an unknown sender"))
         }
 
-        // Time and key: the author and the sent time of the first version.
-        let dateSent = JSONField.int(frame["dateSent"]).flatMap { $0 > 0 ? $0 : nil }
+        // Time and key: the author and the sent time of the first version (an edit neither
+        // moves a message nor changes its identity).
+        let revisions = frame["revisions"]?.arrayValue ?? []
+        let sentTimes = ([frame] + revisions).compactMap { JSONField.int($0["dateSent"]).flatMap { $0 > 0 ? $0 : nil } }
         var isTimeUnknown = false
         let timestamp: Timestamp
-        if let t = dateSent ?? JSONField.int(frame["incoming"]?["dateReceived"]) ?? JSONField.int(frame["outgoing"]?["dateReceived"]) {
+        if let t = sentTimes.min() ?? JSONField.int(frame["incoming"]?["dateReceived"]) ?? JSONField.int(frame["outgoing"]?["dateReceived"]) {
             timestamp = Timestamp(milliseconds: t)
         } else {
             timestamp = lastTimestamp ?? Timestamp(milliseconds: backupTime ?? 0)
@@ -176,11 +178,10 @@ struct SignalReader {
             try sink.report(.warning(location, "chat item without a sent time; it takes the previous item's time"))
         }
         lastTimestamp = timestamp
-        let revisions = frame["revisions"]?.arrayValue ?? []
-        let firstSent = revisions.first.flatMap { JSONField.int($0["dateSent"]) } ?? timestamp.milliseconds
+        let firstSent = timestamp.milliseconds
         var key = authorKey + ":" + String(firstSent)
         key = try uniqueKey(key, chat: chat.sourceId, location: location, isEvent: frame["updateMessage"] != nil)
-        for sent in revisions.dropFirst().compactMap({ JSONField.int($0["dateSent"]) }) + [timestamp.milliseconds] where sent != firstSent {
+        for sent in sentTimes where sent != firstSent {
             revisionAliases[chat.sourceId + "\u{1}" + authorKey + ":" + String(sent)] = key
         }
 
@@ -267,13 +268,11 @@ struct SignalReader {
         } else {
             let kind = Self.itemKind(frame) ?? "unknown"
             content.type = .unknown
-            content.text = ""
-            try sink.report(.warning(location, "chat item of a kind this version does not know (\(kind)); kept without content"))
+            content.text = "Unsupported Signal message (\(kind))"
+            try sink.report(.warning(location, "chat item of a kind this version does not know (\(kind)); kept without its content"))
         }
 
-        if direction != .event || frame["updateMessage"] != nil {
-            try member(key: authorKey, name: authorName, isUser: authorIsMe, chat: chat.sourceId)
-        }
+        if authorKey != "unknown" { try member(key: authorKey, name: authorName, isUser: authorIsMe, chat: chat.sourceId) }
         let raw = try rawText(value, bytes: bytes, location: location)
         let item = Item(
             chatSourceId: chat.sourceId, sourceId: key, timestamp: timestamp, direction: direction,
