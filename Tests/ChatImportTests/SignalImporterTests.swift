@@ -341,6 +341,22 @@ private enum Signal {
         #expect(reply.hits.first?.item.quote?.itemSourceId == "\(Signal.jo):\(Signal.t0)")
     }
 
+    @Test func aZipOfTheExportReadsLikeTheFolder() throws {
+        var zip = TestZip()
+        let container = try FolderContainer(path: firstExport)
+        for name in container.entryNames { zip.add(name, bytes: try container.readAll(name)) }
+        let path = try zip.write(named: "signal-export-2026-01-01-00-00-00.zip")
+        let sink = CollectingSink()
+        try SignalImporter().read(ImportSource(path: path), into: sink)
+        let folder = try Signal.read(firstExport)
+        #expect(sink.items == folder.items)
+        #expect(sink.items.contains { $0.file?.path?.hasPrefix("files/ec/") == true })
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        #expect(try archive.ingestSync([firstExport]).itemsAdded == 33)
+        let again = try archive.ingestSync([path])
+        #expect(again.itemsAdded == 0 && again.itemsUpdated == 0 && again.itemsUnchanged == 33)
+    }
+
     @Test func theCommandLineFormatOptionReadsIt() throws {
         let archive = try Archive(path: TestArchive.temporaryPath())
         let report = try archive.ingestSync([firstExport], options: IngestOptions(format: "signal"))

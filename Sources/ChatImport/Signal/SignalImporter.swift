@@ -101,9 +101,9 @@ package struct SignalImporter: ArchiveImporter {
         return nil
     }
 
-    /// Reads the Signal export at `source` (its folder, or `main.jsonl` itself).
+    /// Reads the Signal export at `source` (its folder, a zip of it, or `main.jsonl` itself).
     package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let container = try FolderContainer(path: source.path)
+        let container = try FormatDetector.openContainer(path: source.path)
         let entries = try Self.recognise(container)
         guard !entries.isEmpty else {
             throw ImportError("\(source.path): no Signal main.jsonl found (in Signal: Settings → Chats → Export chat history)")

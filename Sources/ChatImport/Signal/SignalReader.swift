@@ -123,8 +123,8 @@ struct SignalReader {
         let sourceId = "signal:" + r.key
         chats[id] = OpenChat(sourceId: sourceId, kind: r.kind)
         guard emittedChats.insert(sourceId).inserted else { return }
-        let muteUntil = JSONField.int(frame["muteUntilMs"]) ?? (frame["muteUntilMs"]?.stringValue.map { _ in Int64.max })
-        let isMuted = muteUntil.map { $0 > (backupTime ?? 0) } ?? false
+        // Muted until a time after the export ("9223372036854775807": for ever).
+        let isMuted = JSONField.int(frame["muteUntilMs"]).map { $0 > (backupTime ?? 0) } ?? false
         let name = r.kind == .me ? "Note to Self" : recipients.name(of: r)
         try sink.emit(
             .chat(
