@@ -8,7 +8,8 @@
 // `TelegramMoreTypesTests.swift`, `W` = `WhatsAppImporterTests.swift`, `WL` =
 // `WhatsAppLocaleVariantTests.swift`, `S` = `SimplexImporterTests.swift`, `D` =
 // `DiscordImporterTests.swift`, `SL` = `SlackImporterTests.swift`, `P` =
-// `IngestPipelineTests.swift`, `F` = `FormatDetectorTests.swift`, `Z` = `ZipContainerTests.swift`.
+// `IngestPipelineTests.swift`, `F` = `FormatDetectorTests.swift`, `Z` = `ZipContainerTests.swift`,
+// `SG` = `SignalImporterTests.swift`.
 //
 // ## Cross-format (ImportRules article)
 //
@@ -118,3 +119,23 @@
 // | files, hidden_by_limit, tokens never kept | slack/garden | SL `filesWithoutTokens`, `absurdNumbers…` |
 // | `ts` as two integers | inline | SL `slackTimestamps`, `badSlackTimestamps` |
 // | extra top folder, zip | built in tests | F `detectsSlackFoldersAndZipsWithATopFolder` |
+//
+// ## §10 Signal (plaintext export)
+//
+// | trap | fixture | test |
+// |---|---|---|
+// | recognise `main.jsonl` (header + frame lines), not other JSON Lines | signal/desktop, every other Corpus folder | SG `recognisesTheExportAndOnlyIt` |
+// | encrypted backups refused, saying how to export in plain text | built in tests (`signal-backup-*/main`, `signal-*.backup`) | SG `encryptedBackupsAreRefusedWithHowToExportInPlainText` |
+// | (1) disappearing messages left out, view-once stripped: partial exports | desktop 12, 21; later (items missing stay) | SG `stickerViewOnceDeletedAndLongText`, `aLaterExportWithOtherFileIdsUpdates…` |
+// | (2) file-local recipient/chat ids | later (renumbered) | SG `aLaterExportWithOtherFileIds…`, `ingestTwiceAddsNothingAndTheLaterExportUpdates` |
+// | (3) 64-bit values as strings (and a number) | desktop 14 | SG `numbersWhereStringsAreUsualAndUnreadByOmission` |
+// | (4) secrets dropped from stored records; groups named by a hash of the master key | desktop (every key kind) | SG `storedRecordsHoldNoSecrets`, `chatsAreKeyedBySignalIdentities` |
+// | (5) ACIs as base64 of 16 bytes | desktop recipients | SG `chatsAreKeyedBySignalIdentities`, `mentionReplacesTheObjectCharacter…` |
+// | (6) omitted defaults (`read` missing = unread) | desktop 2, 14 | SG `mentionReplaces…`, `numbersWhereStrings…` |
+// | (7) global interleaved order, absent quote targets | desktop | SG `quotesOfAbsentTargets`, `replyQuotesByAuthorAndSentTime` |
+// | (8) unknown frames, item kinds, fields and enum numbers | desktop 29, `pinnedMessage`, styles as numbers | SG `countsAndOneWarningForTheUnknownKind`, `stylesInEveryScript` |
+// | mentions (U+FFFC), styles in UTF-16 units, surrogate pairs | desktop 2, 6, 10b, 16; inline | SG `mention…`, `stylesInEveryScript`, `badLinesAreSkippedAndReadingGoesOn` |
+// | edits (revisions), quotes of an edited version, deletions, read state | desktop 3, 26; later | SG `editKeepsTheFirstVersionsKey…`, `ingestTwice…` |
+// | attachment paths `files/<hh>/<sha256>.<ext>`, long text, not exported | desktop 5, 10, 13, 17 | SG `attachmentsWithTheirExportedPaths`, `stickerViewOnce…` |
+// | group changes, calls and updates as events | desktop 7–9, 19, 20, 24, 25 | SG `eventsForGroupChangesCallsAndUpdates` |
+// | Android folder nesting | **not reproduced** (unverified): `files/` looked for beside and inside the backup folder | — |

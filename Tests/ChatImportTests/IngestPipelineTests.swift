@@ -19,11 +19,12 @@ enum FormatSamples {
         case "discord": return corpusRoot + "/discord/guild"
         case "slack": return corpusRoot + "/slack"
         case "matrix": return corpusRoot + "/matrix/with-attachments"
+        case "signal": return corpusRoot + "/signal/desktop"
         default: throw ImportError("no sample for \(format)")
         }
     }
 
-    static let all = ["jsonl", "telegram", "whatsapp", "simplex-json", "simplex-db", "discord", "slack", "matrix"]
+    static let all = ["jsonl", "telegram", "whatsapp", "simplex-json", "simplex-db", "discord", "slack", "matrix", "signal"]
 
     /// What the importer alone reads, stopping at the first problem as `--strict` does.
     static func strictRead(_ path: String) throws -> (items: Int, issue: ImportIssue?) {

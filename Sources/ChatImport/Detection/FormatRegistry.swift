@@ -19,6 +19,7 @@ package enum FormatRegistry {
             recognise: { try SimplexImporter.recogniseJSON($0) },
             read: { try SimplexImporter().read($0, entries: $1, into: $2, options: $3) }),
         ImportFormat(MatrixImporter.self),
+        ImportFormat(SignalImporter.self),
         ImportFormat(WhatsAppImporter.self),
         ImportFormat(JSONLinesImporter.self),
     ]

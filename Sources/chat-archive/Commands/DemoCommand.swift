@@ -36,7 +36,7 @@ struct DemoCommand: AsyncParsableCommand {
         var query: String
         /// Whether a chat id comes from this sample's format (importers prefix theirs).
         func owns(_ chatId: String) -> Bool {
-            format == "jsonl" ? !["simplex:", "telegram:", "whatsapp:", "discord:", "slack:", "matrix:"].contains { chatId.hasPrefix($0) }
+            format == "jsonl" ? !["simplex:", "telegram:", "whatsapp:", "discord:", "slack:", "matrix:", "signal:"].contains { chatId.hasPrefix($0) }
                 : chatId.hasPrefix(format + ":")
         }
     }
@@ -49,6 +49,7 @@ struct DemoCommand: AsyncParsableCommand {
         Sample(format: "discord", path: "discord/dm", query: "boots"),
         Sample(format: "slack", path: "slack", query: "shed"),
         Sample(format: "matrix", path: "matrix/with-attachments", query: "greenhouse"),
+        Sample(format: "signal", path: "signal/desktop/signal-export-2026-01-01-00-00-00", query: "ropes"),
     ]
 
     func pad(_ s: String) -> String { s + String(repeating: " ", count: max(1, 10 - s.count)) }
