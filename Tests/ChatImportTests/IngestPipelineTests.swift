@@ -18,11 +18,12 @@ enum FormatSamples {
         case "simplex-db": return try SimplexTestDatabase.zip()
         case "discord": return corpusRoot + "/discord/guild"
         case "slack": return corpusRoot + "/slack"
+        case "meta": return corpusRoot + "/meta/facebook-2024"
         default: throw ImportError("no sample for \(format)")
         }
     }
 
-    static let all = ["jsonl", "telegram", "whatsapp", "simplex-json", "simplex-db", "discord", "slack"]
+    static let all = ["jsonl", "telegram", "whatsapp", "simplex-json", "simplex-db", "discord", "slack", "meta"]
 
     /// What the importer alone reads, stopping at the first problem as `--strict` does.
     static func strictRead(_ path: String) throws -> (items: Int, issue: ImportIssue?) {
@@ -40,6 +41,7 @@ enum FormatSamples {
                 for e in detection.entries { try WhatsAppImporter().read(container, entry: e, into: sink, options: ImportOptions()) }
             case .discord: try DiscordImporter().read(container, entries: detection.entries, into: sink, options: ImportOptions())
             case .slack: try SlackImporter().read(container, into: sink, options: ImportOptions())
+            case .meta: try MetaImporter().read(container, entries: detection.entries, into: sink, options: ImportOptions())
             case .simplex: try SimplexImporter().read(container, entries: detection.entries, into: sink)
             }
         } catch let issue as ImportIssue {

@@ -45,6 +45,9 @@ enum IngestPipeline {
         case .slack:
             sink.file = path
             try SlackImporter().read(container, into: sink, options: opts)
+        case .meta:
+            sink.file = path
+            try MetaImporter().read(container, entries: detection.entries, into: sink, options: opts)
         case .simplex:
             sink.file = path
             try SimplexImporter().read(container, entries: detection.entries, into: sink)

@@ -2,7 +2,7 @@ import Foundation
 
 /// The export formats `--format` names.
 public enum DetectedFormat: String, Sendable, Hashable, CaseIterable {
-    case jsonl, simplex, telegram, whatsapp, discord, slack
+    case jsonl, simplex, telegram, whatsapp, discord, slack, meta
 }
 
 /// What detection found: the format, the opened container, and the entries to read.
@@ -35,6 +35,7 @@ public enum FormatDetector {
         (.simplex, "database", "SimpleX database (a zip or folder holding simplex_v1_chat.db)"),
         (.slack, "slack", "Slack (channels.json or users.json)"),
         (.discord, "discord", "DiscordChatExporter (JSON with guild and channel)"),
+        (.meta, "meta", MetaImporter.formatDescription),
         (.telegram, "telegram", "Telegram (JSON with messages and type, or personal_information or chats)"),
         (.simplex, "json", "SimpleX JSON (chatInfo and chatItems, or an apiChat response)"),
         (.whatsapp, "whatsapp", "WhatsApp (text whose lines start with a date and time header)"),
@@ -158,6 +159,8 @@ struct Sniffer {
                 markers.contains(Sniffer.baseName(name)) && name.split(separator: "/").count <= 2
             }
             return hasMarker ? container.entryNames.filter { $0.lowercased().hasSuffix(".json") } : []
+        case "meta":
+            return try MetaImporter.recognise(container)
         default:
             var out: [String] = []
             for name in candidates where try passes(kind, name) { out.append(name) }
