@@ -245,7 +245,7 @@ struct MetaRun {
     // MARK: One message
 
     private static let mediaKinds: [(key: String, type: ContentType)] = [
-        ("photos", .image), ("gifs", .image), ("videos", .video), ("audio_files", .voice), ("files", .file),
+        ("photos", .image), ("videos", .video), ("audio_files", .voice), ("gifs", .image), ("files", .file),
     ]
 
     private mutating func message(_ bytes: [UInt8], location: SourceLocation, thread t: inout Thread) throws {
@@ -265,7 +265,7 @@ struct MetaRun {
         let sender = m["sender_name"]?.stringValue ?? ""
         let text = m["content"]?.stringValue ?? ""
 
-        // Attachments, in the export's order: photos, gifs, videos, audio, files, sticker.
+        // Attachments: photos, videos, audio, gifs, files, then the sticker; the first decides the type.
         var files: [FileRef] = []
         var mediaType: ContentType?
         for kind in Self.mediaKinds {
