@@ -48,7 +48,7 @@ def thread(root, folder, participants, title, messages, per_file, **extra):
         obj.update(extra)
         write(f"{root}/{folder}/message_{n}.json", obj)
 
-for d in ["facebook-2024", "facebook-2024-later", "facebook-2023", "instagram-2024", "instagram-2022", "html", "instagram-old"]:
+for d in ["e2ee-secure-storage", "facebook-2024", "facebook-2024-later", "facebook-2023", "instagram-2024", "instagram-2022", "html", "instagram-old"]:
     shutil.rmtree(d, ignore_errors=True)
 
 T0 = 1717230000000  # 2024-06-01T08:20:00Z
@@ -184,4 +184,12 @@ os.makedirs("instagram-old", exist_ok=True)
 with open("instagram-old/messages.json", "w") as f:
     json.dump([{"participants": ["lena.travels", "jo.brandt"],
                 "conversation": [{"sender": "lena.travels", "created_at": "2018-03-01T10:00:00.000Z", "text": "hi"}]}], f)
+    f.write("\n")
+
+# The download of end-to-end encrypted chats ("secure storage"): refused for now.
+os.makedirs("e2ee-secure-storage/media", exist_ok=True)
+with open("e2ee-secure-storage/Lena Ortiz_1.json", "w") as f:
+    json.dump({"participants": ["Jo Brändt", "Lena Ortiz"], "threadName": "Lena Ortiz", "messages": [
+        {"senderName": "Lena Ortiz", "timestamp": 1720000000000, "text": "Now encrypted 🔒", "type": "text",
+         "media": [], "reactions": [], "isUnsent": False}]}, f, indent=2, ensure_ascii=False)
     f.write("\n")

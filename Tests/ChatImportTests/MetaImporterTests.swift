@@ -119,8 +119,8 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
 
     @Test func sharesCallsUnsentPlaceholdersAndEvents() throws {
         let share = try #require(at(sink, "meta:10158832", t0 + 300_000).first)
-        #expect(share.content.type == .link && share.content.text == "")
-        #expect(share.content.preview == LinkPreview(uri: "https://example.com/menu", title: "Menu — Café Olé"))
+        #expect(share.content.type == .link && share.content.text == "Menu — Café Olé", "a share shows its title once")
+        #expect(share.content.preview == LinkPreview(uri: "https://example.com/menu"))
         let unsent = try #require(at(sink, "meta:10158832", t0 + 360_000).first)
         #expect(unsent.isDeleted && unsent.content.text == "")
         let call = try #require(at(sink, "meta:10158832", t0 + 420_000).first)
@@ -174,10 +174,8 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
         #expect(sink.items.count == 4, "Liked a message and Reacted … make no items")
         let items = sink.items
         #expect(items[0].content.text == "你好！看这个" && items[0].reactions == [Reaction(emoji: "😂", count: 1)])
-        #expect(items[1].content.type == .link && items[1].content.text == "")
-        #expect(
-            items[1].content.preview
-                == LinkPreview(uri: "https://www.instagram.com/p/C8xyz/", title: "Sunset in Lisboa 🌅", description: "lena.travels"))
+        #expect(items[1].content.type == .link && items[1].content.text == "Sunset in Lisboa 🌅")
+        #expect(items[1].content.preview == LinkPreview(uri: "https://www.instagram.com/p/C8xyz/", description: "lena.travels"))
         #expect(items[2].content.text == "ขอบคุณครับ 🙏" && items[2].direction == .snd && items[2].content.type == .image)
         #expect(items[2].file?.size == 10)
         #expect(items[3].content.text == "שלום e\u{301} 👍🏽")
@@ -191,13 +189,16 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
         #expect(sink.issues.isEmpty)
     }
 
-    @Test func htmlAndOldInstagramAreRefusedWithWhatToDo() {
+    @Test func htmlOldInstagramAndSecureStorageAreRefusedWithWhatToDo() {
         #expect {
             try FormatDetector.detect(path: metaRoot("html"))
         } throws: { ($0 as? ImportError)?.message.contains("choose Format: JSON") == true }
         #expect {
             try FormatDetector.detect(path: metaRoot("instagram-old"))
         } throws: { ($0 as? ImportError)?.message.contains("old Instagram") == true }
+        #expect {
+            try FormatDetector.detect(path: metaRoot("e2ee-secure-storage"))
+        } throws: { ($0 as? ImportError)?.message.contains("end-to-end encrypted chats") == true }
     }
 
     @Test func otherFormatsAreNotClaimed() throws {

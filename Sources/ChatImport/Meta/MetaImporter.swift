@@ -26,12 +26,17 @@ package struct MetaImporter: ArchiveImporter {
         "This is the old Instagram download format (one messages.json with conversation lists), which cannot be imported. "
         + "Request a new download from Accounts Center and choose Format: JSON."
 
+    /// The refusal for the download of end-to-end encrypted chats ("secure storage").
+    static let secureStorageMessage =
+        "This is the download of Messenger's end-to-end encrypted chats (secure storage), which cannot be imported yet. "
+        + "The main Download your information export in Format: JSON can be imported."
+
     /// Makes an importer.
     package init() {}
 
     /// The thread files of `container` (or of the zips a folder holds, named `x.zip!entry`);
-    /// empty when this is not a Meta export. Throws for Meta's HTML variant and for the old
-    /// Instagram format, with what to do instead. Reads at most 64 KiB of each JSON entry.
+    /// empty when this is not a Meta export. Throws for Meta's HTML variant, the old Instagram
+    /// format and the encrypted chats' download, with what to do instead. Reads at most 64 KiB of each JSON entry.
     package static func recognise(_ container: any ExportContainer) throws -> [String] {
         let found = try threadFiles(in: container)
         if !found.isEmpty { return found }
@@ -49,6 +54,7 @@ package struct MetaImporter: ArchiveImporter {
     private static func threadFiles(in container: any ExportContainer) throws -> [String] {
         var found: [String] = []
         var html: String?
+        var secureStorage: String?
         for name in container.entryNames {
             let lower = name.lowercased()
             if lower.hasSuffix(".html") {
@@ -64,7 +70,12 @@ package struct MetaImporter: ArchiveImporter {
                 found.append(name)
             } else if s.root == .array, s.has("[].conversation"), s.has("[].participants") {
                 throw ImportError(oldInstagramMessage, at: SourceLocation(file: container.displayName(of: name)))
+            } else if s.root == .object, s.has("threadName"), s.has("participants"), s.has("messages") {
+                secureStorage = secureStorage ?? name
             }
+        }
+        if found.isEmpty, let secureStorage {
+            throw ImportError(secureStorageMessage, at: SourceLocation(file: container.displayName(of: secureStorage)))
         }
         if found.isEmpty, let html {
             throw ImportError(htmlMessage, at: SourceLocation(file: container.displayName(of: html)))

@@ -331,6 +331,11 @@ struct MetaRun {
         } else if sentence == .location, preview != nil {
             content.type = .link
         }
+        if !isEvent, content.text.isEmpty, files.isEmpty, let p = content.preview {
+            // A share without words shows its title (or its link) as its text, once.
+            content.text = p.title.isEmpty ? p.uri : p.title
+            content.preview?.title = ""
+        }
         let flags = [
             ("is_taken_down", "taken down by Meta"), ("is_geoblocked_for_viewer", "not available in your region"),
             ("is_unsent_image_by_messenger_kid_parent", "removed by a parent"),

@@ -36,7 +36,7 @@ struct DemoCommand: AsyncParsableCommand {
         var query: String
         /// Whether a chat id comes from this sample's format (importers prefix theirs).
         func owns(_ chatId: String) -> Bool {
-            format == "jsonl" ? !["simplex:", "telegram:", "whatsapp:", "discord:", "slack:"].contains { chatId.hasPrefix($0) }
+            format == "jsonl" ? !["simplex:", "telegram:", "whatsapp:", "discord:", "slack:", "meta:"].contains { chatId.hasPrefix($0) }
                 : chatId.hasPrefix(format + ":")
         }
     }
@@ -48,6 +48,7 @@ struct DemoCommand: AsyncParsableCommand {
         Sample(format: "whatsapp", path: "whatsapp/android-en-GB", query: "tomatoes"),
         Sample(format: "discord", path: "discord/dm", query: "boots"),
         Sample(format: "slack", path: "slack", query: "shed"),
+        Sample(format: "meta", path: "meta/facebook-2024", query: "café"),
     ]
 
     func pad(_ s: String) -> String { s + String(repeating: " ", count: max(1, 10 - s.count)) }

@@ -8,7 +8,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "auto, jsonl, simplex, telegram, whatsapp, discord or slack.")
+    @Option(help: "auto, jsonl, simplex, telegram, whatsapp, discord, slack or meta (Messenger, Instagram).")
     var format = "auto"
 
     @Option(
@@ -35,7 +35,7 @@ struct IngestCommand: AsyncParsableCommand {
     var paths: [String]
 
     func validate() throws {
-        guard format == "auto" || ["jsonl", "simplex", "telegram", "whatsapp", "discord", "slack"].contains(format) else {
+        guard format == "auto" || ["jsonl", "simplex", "telegram", "whatsapp", "discord", "slack", "meta"].contains(format) else {
             throw ValidationError("unknown --format \(format)")
         }
         if let tz = timezone, !Self.isZone(tz) {
