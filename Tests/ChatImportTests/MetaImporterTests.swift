@@ -201,6 +201,28 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
         } throws: { ($0 as? ImportError)?.message.contains("end-to-end encrypted chats") == true }
     }
 
+    @Test func badInputKeepsWhatItCan() throws {
+        let folder = TestTemporary.folder("meta-bad")
+        let json = """
+            {"participants": [{"name": "A"}, {"name": "B"}], "messages": [
+             {"sender_name": "A", "timestamp_ms": 2000, "content": "second"},
+             {"sender_name": "B", "content": "no time"},
+             {"sender_name": "A", "timestamp_ms": 1000, "content": 42},
+             {"sender_name": "B", "timestamp_ms": 500, "content": "first"},
+             {"sender_name": "A", "timestamp_ms": 3000, "content": "cut o
+            """
+        _ = try TestFiles.write(json, named: "messages/inbox/x_42/message_1.json", in: folder)
+        let sink = try importMeta(folder)
+        #expect(sink.chats.map(\.sourceId) == ["meta:42"])
+        #expect(sink.items.map(\.content.text) == ["first", "no time", "second"])
+        #expect(sink.items.map(\.isTimeUnknown) == [false, true, false])
+        #expect(sink.items[1].timestamp.milliseconds == 500)
+        #expect(sink.issues.map(\.severity) == [.warning, .skipped, .warning, .fatal])
+        #expect(sink.issues[0].message.contains("--me"))
+        #expect(sink.issues[3].location.byteOffset != nil)
+        #expect(Set(sink.items.map(\.sourceId)).count == 3)
+    }
+
     @Test func otherFormatsAreNotClaimed() throws {
         for sample in ["discord/guild", "telegram/single-chat", "slack", "simplex/android-group.json", "sample/chats-1.jsonl"] {
             #expect(try MetaImporter.recognise(FormatDetector.openContainer(path: corpusRoot + "/" + sample)).isEmpty, "\(sample)")

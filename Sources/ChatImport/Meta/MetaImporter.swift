@@ -62,7 +62,8 @@ package struct MetaImporter: ArchiveImporter {
                 continue
             }
             guard lower.hasSuffix(".json") else { continue }
-            let s = JSONPrefixScanner.scan(try container.prefix(of: name))
+            // An unreadable entry is reported when it is read, not here.
+            let s = JSONPrefixScanner.scan((try? container.prefix(of: name)) ?? [])
             if s.root == .object, s.has("participants"), s.has("messages"),
                 s.has("messages.[].timestamp_ms") || s.has("messages.[].sender_name") || s.has("thread_path")
                     || s.has("participants.[].name")
@@ -92,12 +93,7 @@ package struct MetaImporter: ArchiveImporter {
 
     /// Reads the export at `source.path` (a folder, or a zip).
     package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let container: any ExportContainer
-        if ZipContainer.hasZipMagic(try FileByteStream(path: source.path).read(maxLength: 4)) {
-            container = try ZipContainer(path: source.path)
-        } else {
-            container = try FolderContainer(path: source.path)
-        }
+        let container = try FormatDetector.openContainer(path: source.path)
         let entries = try Self.recognise(container)
         guard !entries.isEmpty else {
             throw ImportError("\(source.path): no Messenger or Instagram thread files (message_1.json) found")

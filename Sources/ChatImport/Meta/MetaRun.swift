@@ -178,13 +178,17 @@ struct MetaRun {
         } catch {
             failure = error
         }
-        if thread == nil {
-            guard !elements.isEmpty || failure == nil else {
-                if let failure {
-                    try sink.report(.fatal(SourceLocation(file: file, line: failure.line, byteOffset: failure.offset), failure.message))
-                }
-                return
+        if thread == nil, head["participants"] == nil {
+            // Participants come first in a thread file: without them this is not one.
+            if let failure {
+                try sink.report(.fatal(SourceLocation(file: file, line: failure.line, byteOffset: failure.offset), failure.message))
+            } else {
+                try sink.report(
+                    .fatal(SourceLocation(file: file), "not a Messenger or Instagram thread file (no participants); skipped"))
             }
+            return
+        }
+        if thread == nil {
             thread = try openThread(head: head, folder: folder)
         }
         guard var t = thread else { return }
@@ -260,6 +264,10 @@ struct MetaRun {
         }
         if let c = m["content"], c.stringValue == nil, !c.isNull {
             try sink.report(.skipped(location, "message content is not a string; skipped"))
+            return
+        }
+        guard m["timestamp_ms"] != nil || m["sender_name"] != nil else {
+            try sink.report(.skipped(location, "message has neither sender_name nor timestamp_ms; skipped"))
             return
         }
         let sender = m["sender_name"]?.stringValue ?? ""
