@@ -276,6 +276,14 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
         #expect(sink.chats.count == 3)
         let photo = try #require(at(sink, "meta:10158832", t0 + 120_000).first)
         #expect(photo.file?.path == "part2/" + lenaThread + "photos/café_1.jpg" && photo.file?.size == 15)
+        // The same download unzipped twice side by side: each thread file is read once.
+        for entry in json where entry.contains("/messages/") {
+            _ = try TestFiles.write(
+                [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/" + entry))), named: "again/" + entry, in: folder)
+        }
+        let twice = try importMeta(folder)
+        #expect(twice.items.map(\.sourceId) == whole.items.map(\.sourceId))
+        #expect(twice.issues.count == 5 && twice.issues.allSatisfy { $0.message.contains("read already") })
     }
 }
 

@@ -59,7 +59,16 @@ struct MetaRun {
                 Self.fileNumber($0) != Self.fileNumber($1) ? Self.fileNumber($0) > Self.fileNumber($1) : $0 < $1
             }
             var thread: Thread?
+            var numbers: Set<Int> = []
             for file in files {
+                // Two copies of one thread file (two downloads side by side) would repeat its messages.
+                guard numbers.insert(Self.fileNumber(file)).inserted else {
+                    try sink.report(
+                        .fatal(
+                            SourceLocation(file: container.displayName(of: file)),
+                            "another \(JSONField.lastPathComponent(file)) of this thread was read already; skipped"))
+                    continue
+                }
                 try read(file, folder: Self.folder(of: file), thread: &thread)
             }
         }
@@ -70,8 +79,8 @@ struct MetaRun {
     /// `instagram` when the export is Instagram's, else `messenger`.
     static func platform(of names: [String]) -> String {
         for name in names {
-            if name.hasPrefix("your_instagram_activity/") || name.hasSuffix("personal_information/personal_information.json")
-                || name.hasPrefix("followers_and_following/")
+            if name.hasPrefix("your_instagram_activity/") || name.contains("/your_instagram_activity/")
+                || name.hasSuffix("personal_information/personal_information.json")
             {
                 return "instagram"
             }
