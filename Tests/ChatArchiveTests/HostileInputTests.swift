@@ -297,6 +297,7 @@ import Testing
         ("whatsapp/android-en-GB/WhatsApp Chat with Allotment.txt", "jsonl"), ("whatsapp/android-en-GB/WhatsApp Chat with Allotment.txt", "telegram"),
         ("sample/chats-1.jsonl", "telegram"), ("sample/chats-1.jsonl", "simplex"), ("sample/chats-1.jsonl", "discord"),
         ("sample/chats-1.jsonl", "slack"), ("discord/dm", "telegram"), ("simplex/android-group.json", "discord"),
+        ("telegram/single-chat/result.json", "meta"), ("sample/chats-1.jsonl", "meta"),
     ])
     func aFileForcedToTheWrongFormatFailsInWords(fixture: String, format: String) async throws {
         let f = try Fixture()

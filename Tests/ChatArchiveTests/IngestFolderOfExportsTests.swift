@@ -8,7 +8,20 @@ import Testing
 /// as its own format, and the report says what each was read as and what was left out.
 @Suite struct IngestFolderOfExportsTests {
     static let corpus = TestArchive.corpusPath
-    static let parts = ["discord", "sample", "sample-bad", "simplex", "slack", "telegram", "whatsapp"]
+    static let parts = [
+        "discord", "matrix", "meta/facebook-2023", "meta/facebook-2024", "meta/facebook-2024-later", "meta/instagram-2022",
+        "meta/instagram-2024", "sample", "sample-bad", "signal", "simplex", "slack", "telegram", "whatsapp",
+    ]
+    static let formats = [
+        "discord", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal", "simplex", "slack", "telegram",
+        "whatsapp",
+    ]
+    /// What the Corpus holds beside its exports: refused exports (HTML, old and encrypted
+    /// downloads) and files that are not exports, each skipped with its reason.
+    static let skippedOutside = [
+        "meta/README.md", "meta/e2ee-secure-storage", "meta/html/your_facebook_activity/messages/inbox/lenaortiz_10158832",
+        "meta/instagram-old", "meta/make_fixtures.py",
+    ]
 
     func items(_ archive: Archive) throws -> [String] {
         try archive.database.writer.read { db in
@@ -19,12 +32,13 @@ import Testing
     @Test func everyExportOfTheCorpusIsIngestedAsWhenGivenAlone() throws {
         let whole = try Archive(path: TestArchive.temporaryPath())
         let report = try whole.ingestSync([Self.corpus])
-        #expect(report.exports.map { ($0.path as NSString).lastPathComponent } == Self.parts)
-        #expect(report.exports.map(\.format) == ["discord", "jsonl", "jsonl", "simplex", "slack", "telegram", "whatsapp"])
+        #expect(report.exports.map { String($0.path.dropFirst(Self.corpus.count + 1)) } == Self.parts)
+        #expect(report.exports.map(\.format) == Self.formats)
         #expect(report.exports.allSatisfy { $0.itemsRead > 0 && $0.filesRead > 0 })
-        #expect(report.skippedFiles.isEmpty)
+        #expect(report.skippedFiles.map { String($0.path.dropFirst(Self.corpus.count + 1)) } == Self.skippedOutside)
+        #expect(report.skippedFiles.allSatisfy { !$0.reason.isEmpty })
         let readmes = report.exports.flatMap(\.skipped).filter { $0.path.hasSuffix("README.md") }
-        #expect(readmes.count == 2)
+        #expect(readmes.count == 4)
         // Bad lines of sample-bad are reported with their line numbers, not fatal to the rest.
         #expect(report.errors.contains { $0.location.file.hasSuffix("sample-bad/bad.jsonl") && $0.location.line == 4 })
         #expect(!report.stoppedEarly && !report.interrupted)
@@ -35,7 +49,7 @@ import Testing
         #expect(try items(whole).count == report.itemsAdded)
         #expect(try whole.database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT DISTINCT format FROM ingestSource ORDER BY format")
-        } == ["discord", "jsonl", "simplex", "slack", "telegram", "whatsapp"])
+        } == ["discord", "jsonl", "matrix", "meta", "signal", "simplex", "slack", "telegram", "whatsapp"])
     }
 
     @Test func theCommandLineSaysPerExportWhatItWasReadAsAndWhatWasSkipped() throws {
@@ -55,12 +69,12 @@ import Testing
             #expect(report[field] != nil, "\(field)")
         }
         let exports = report["exports"]?.arrayValue ?? []
-        #expect(exports.compactMap { $0["format"]?.stringValue } == ["discord", "jsonl", "jsonl", "simplex", "slack", "telegram", "whatsapp"])
+        #expect(exports.compactMap { $0["format"]?.stringValue } == Self.formats)
         let sample = exports.first { $0["path"]?.stringValue == Self.corpus + "/sample" }
         #expect(sample?["filesRead"]?.numberValue == 3)
         #expect(sample?["skipped"]?.arrayValue?.first?["file"]?.stringValue == Self.corpus + "/sample/README.md")
         #expect(sample?["skipped"]?.arrayValue?.first?["reason"]?.stringValue?.isEmpty == false)
-        #expect(report["skipped"]?.arrayValue?.isEmpty == true)
+        #expect(report["skipped"]?.arrayValue?.count == Self.skippedOutside.count)
         #expect(report["interrupted"]?.boolValue == false)
     }
 }

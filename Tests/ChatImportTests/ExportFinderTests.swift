@@ -5,16 +5,21 @@ import Testing
 
 @Suite struct FormatRegistryTests {
     @Test func namesFollowTheDetectionOrderOnce() {
-        #expect(FormatDetector.formatNames == ["simplex", "slack", "discord", "telegram", "whatsapp", "jsonl"])
-        #expect(FormatRegistry.formats.map(\.name) == ["simplex", "slack", "discord", "telegram", "simplex", "whatsapp", "jsonl"])
-        #expect(FormatRegistry.format(named: "signal") == nil)
+        #expect(
+            FormatDetector.formatNames == ["simplex", "slack", "discord", "meta", "telegram", "matrix", "signal", "whatsapp", "jsonl"])
+        #expect(
+            FormatRegistry.formats.map(\.name) == [
+                "simplex", "slack", "discord", "meta", "telegram", "simplex", "matrix", "signal", "whatsapp", "jsonl",
+            ])
+        #expect(FormatRegistry.format(named: "imessage") == nil)
     }
 
     @Test func everyRegisteredFormatRecognisesItsSampleAndNoOther() throws {
         let samples: [(String, String)] = [
             ("slack", corpusRoot + "/slack"), ("discord", corpusRoot + "/discord/dm"), ("telegram", corpusRoot + "/telegram/account"),
             ("simplex", corpusRoot + "/simplex"), ("whatsapp", corpusRoot + "/whatsapp/android-en-GB"),
-            ("jsonl", corpusRoot + "/sample"),
+            ("jsonl", corpusRoot + "/sample"), ("matrix", corpusRoot + "/matrix"), ("signal", corpusRoot + "/signal/desktop"),
+            ("meta", corpusRoot + "/meta/facebook-2024"), ("meta", corpusRoot + "/meta/instagram-2024"),
         ]
         for (name, path) in samples {
             let container = SniffingContainer(try FormatDetector.openContainer(path: path))
@@ -44,7 +49,7 @@ import Testing
     @Test func unknownForcedFormatsNameTheKnownOnes() throws {
         let path = try TestFiles.write("x\n", named: "x.txt")
         let error = #expect(throws: ImportError.self) { try FormatDetector.detect(path: path, forced: "icq") }
-        #expect(error?.message.contains("simplex, slack, discord, telegram, whatsapp, jsonl") == true)
+        #expect(error?.message.contains("simplex, slack, discord, meta, telegram, matrix, signal, whatsapp, jsonl") == true)
     }
 
     @Test func sniffingReadsEachPrefixOnceAndCutsToTheLimit() throws {
@@ -60,9 +65,23 @@ import Testing
     @Test func theCorpusFolderIsSplitIntoItsExports() throws {
         let search = try ExportFinder.find(path: corpusRoot)
         let found = search.exports.map { (($0.detection.container.path as NSString).lastPathComponent, $0.detection.format) }
-        #expect(found.map(\.0) == ["discord", "sample", "sample-bad", "simplex", "slack", "telegram", "whatsapp"])
-        #expect(found.map(\.1) == ["discord", "jsonl", "jsonl", "simplex", "slack", "telegram", "whatsapp"])
-        #expect(search.skipped.isEmpty)
+        #expect(
+            found.map(\.0) == [
+                "discord", "matrix", "facebook-2023", "facebook-2024", "facebook-2024-later", "instagram-2022", "instagram-2024",
+                "sample", "sample-bad", "signal", "simplex", "slack", "telegram", "whatsapp",
+            ])
+        #expect(
+            found.map(\.1) == [
+                "discord", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal", "simplex", "slack", "telegram",
+                "whatsapp",
+            ])
+        // Refused exports (HTML, the old Instagram and the encrypted downloads) and stray files
+        // are skipped, each with its reason.
+        #expect(
+            search.skipped.map { ($0.path as NSString).lastPathComponent } == [
+                "README.md", "e2ee-secure-storage", "lenaortiz_10158832", "instagram-old", "make_fixtures.py",
+            ])
+        #expect(search.skipped.first { $0.path.hasSuffix("instagram-old") }?.reason.contains("old Instagram") == true)
         let sample = try #require(search.exports.first { $0.detection.container.path.hasSuffix("/sample") })
         #expect(sample.detection.entries == ["chats-1.jsonl", "chats-2.jsonl", "updates.jsonl"])
         #expect(sample.skipped.map { ($0.path as NSString).lastPathComponent } == ["README.md"])

@@ -139,3 +139,19 @@
 // | attachment paths `files/<hh>/<sha256>.<ext>`, long text, not exported | desktop 5, 10, 13, 17 | SG `attachmentsWithTheirExportedPaths`, `stickerViewOnce…` |
 // | group changes, calls and updates as events | desktop 7–9, 19, 20, 24, 25 | SG `eventsForGroupChangesCallsAndUpdates` |
 // | Android folder nesting | **not reproduced** (unverified): `files/` looked for beside and inside the backup folder | — |
+//
+// ## §7 Meta (Messenger, Instagram); `M` = `MetaImporterTests.swift`
+//
+// | trap | fixture | test |
+// |---|---|---|
+// | both layouts, FB and IG, owner from the profile or the one name in every thread | meta/facebook-2024, facebook-2023, instagram-2024, instagram-2022 | M `chatsMembersAndCounts`, `facebookUntil2023`, `instagram2024`, `instagramUntil2023…` |
+// | (1) mojibake in every string (names, title, reactions, share, uris, keys); text that is not mojibake left alone | facebook-2024, instagram-2024 | M `MetaMojibakeTests`, `textTimesSendersAndReactions`, `attachments` |
+// | (2) newest first over `message_N.json`; same millisecond | facebook-2024 (3 files) | M `itemsComeOldestFirstOverTheThreadFiles` |
+// | (3) split request: zips in a folder, parts unzipped side by side | built from facebook-2024 | M `MetaSplitExportTests` |
+// | (4) event sentences, calls, reaction echoes, attachment placeholders, other languages stay text | facebook-2024, instagram-2024 | M `sharesCallsUnsentPlaceholdersAndEvents`, `instagram2024`, `sentences` |
+// | (5) names are the only identity: a rename keeps the items | facebook-2024-later | M `ingestSearchReimportAndALaterExport` |
+// | (6) threads continued in the E2EE download | **not reproduced** (secure storage refused) | M `htmlOldInstagramAndSecureStorage…` |
+// | (7) HTML variant, old Instagram refused | meta/html, instagram-old | M `htmlOldInstagramAndSecureStorage…` |
+// | (8) unsent and share-only messages kept | facebook-2024 | M `sharesCallsUnsentPlaceholdersAndEvents` |
+// | (9) IG display names, `original_content_owner` handle | instagram-2024 | M `instagram2024` |
+// | CDN and bare-name uris, `..` uris, truncated file, bad records | facebook-2023, inline | M `facebookUntil2023`, `badInputKeepsWhatItCan` |

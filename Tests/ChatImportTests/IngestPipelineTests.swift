@@ -20,11 +20,12 @@ enum FormatSamples {
         case "slack": return corpusRoot + "/slack"
         case "matrix": return corpusRoot + "/matrix/with-attachments"
         case "signal": return corpusRoot + "/signal/desktop"
+        case "meta": return corpusRoot + "/meta/facebook-2024"
         default: throw ImportError("no sample for \(format)")
         }
     }
 
-    static let all = ["jsonl", "telegram", "whatsapp", "simplex-json", "simplex-db", "discord", "slack", "matrix", "signal"]
+    static let all = ["jsonl", "telegram", "whatsapp", "simplex-json", "simplex-db", "discord", "slack", "matrix", "signal", "meta"]
 
     /// What the importer alone reads, stopping at the first problem as `--strict` does.
     static func strictRead(_ path: String) throws -> (items: Int, issue: ImportIssue?) {

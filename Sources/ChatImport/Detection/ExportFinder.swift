@@ -52,19 +52,30 @@ package enum ExportFinder {
     private static func find(in folder: FolderContainer, into search: inout ExportSearch, isTop: Bool) throws {
         let sniffing = SniffingContainer(folder)
         var recognised: [(format: ImportFormat, entries: [String])] = []
+        // A format that recognises a file it refuses (an HTML or encrypted export) throws: the
+        // folder is then looked at file by file, so that the refusal only skips that one.
+        var refusal: ImportError?
         for format in FormatRegistry.formats where !recognised.contains(where: { $0.format.name == format.name }) {
-            let found = try format.recognise(sniffing)
-            if !found.isEmpty { recognised.append((format, found)) }
+            do {
+                let found = try format.recognise(sniffing)
+                if !found.isEmpty { recognised.append((format, found)) }
+            } catch let error as ImportError {
+                refusal = refusal ?? error
+            }
         }
         let children = self.children(of: folder.path)
         let holdsZips = children.contains { !$0.isFolder && isZip($0.path) }
-        if recognised.count == 1, let only = recognised.first, !holdsZips {
+        if refusal == nil, recognised.count == 1, let only = recognised.first,
+            !holdsZips || only.entries.contains(where: { $0.contains(".zip!") })
+        {
+            // One export; its zips too when the format reads inside them (a download split
+            // into several zips).
             let detection = Detection(format: only.format, container: folder, entries: only.entries)
             search.exports.append(ExportSearch.Found(detection: detection, skipped: unread(in: sniffing, besides: only.entries)))
             return
         }
         if recognised.isEmpty && !holdsZips && !children.contains(where: \.isFolder) {
-            let error = FormatDetector.unrecognised(sniffing)
+            let error = refusal ?? FormatDetector.unrecognised(sniffing)
             if isTop { throw error }
             search.skipped.append(ExportSearch.Skipped(path: folder.path, reason: reason(error, path: folder.path)))
             return

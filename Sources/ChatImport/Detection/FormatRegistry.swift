@@ -13,6 +13,7 @@ package enum FormatRegistry {
             read: { try SimplexImporter().read($0, entries: $1, into: $2, options: $3) }),
         ImportFormat(SlackImporter.self),
         ImportFormat(DiscordImporter.self),
+        ImportFormat(MetaImporter.self),
         ImportFormat(TelegramImporter.self),
         ImportFormat(
             name: SimplexImporter.formatName, description: SimplexImporter.jsonDescription,

@@ -36,7 +36,7 @@ struct DemoCommand: AsyncParsableCommand {
         var query: String
         /// Whether a chat id comes from this sample's format (importers prefix theirs).
         func owns(_ chatId: String) -> Bool {
-            format == "jsonl" ? !["simplex:", "telegram:", "whatsapp:", "discord:", "slack:", "matrix:", "signal:"].contains { chatId.hasPrefix($0) }
+            format == "jsonl" ? !["simplex:", "telegram:", "whatsapp:", "discord:", "slack:", "matrix:", "signal:", "meta:"].contains { chatId.hasPrefix($0) }
                 : chatId.hasPrefix(format + ":")
         }
     }
@@ -50,6 +50,7 @@ struct DemoCommand: AsyncParsableCommand {
         Sample(format: "slack", path: "slack", query: "shed"),
         Sample(format: "matrix", path: "matrix/with-attachments", query: "greenhouse"),
         Sample(format: "signal", path: "signal/desktop/signal-export-2026-01-01-00-00-00", query: "ropes"),
+        Sample(format: "meta", path: "meta/facebook-2024", query: "café"),
     ]
 
     func pad(_ s: String) -> String { s + String(repeating: " ", count: max(1, 10 - s.count)) }
