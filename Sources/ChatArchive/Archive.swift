@@ -121,7 +121,8 @@ public final class Archive: Sendable {
 
     /// Counts, sizes and index health.
     public func stats() async throws -> ArchiveStats {
-        try ArchiveError.mapping(path: database.path) { try ArchiveMaintenance.stats(database) }
+        if let damage = database.damage { throw damage }
+        return try ArchiveError.mapping(path: database.path) { try ArchiveMaintenance.stats(database) }
     }
 
     /// Full integrity check of the archive and its indexes: SQLite's, FTS5's, and the archive's
@@ -139,13 +140,16 @@ public final class Archive: Sendable {
     ///
     /// Returns the problems left, which only a backup or a new ingest can fix (empty when healthy).
     public func repair(progress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> [String] {
-        try ArchiveError.mapping(path: database.path, doing: "repair") { try ArchiveMaintenance.repair(database, progress: progress) }
+        // A damaged file is not written to: its problems are reported as they are.
+        if database.damage != nil { return try await check() }
+        return try ArchiveError.mapping(path: database.path, doing: "repair") { try ArchiveMaintenance.repair(database, progress: progress) }
     }
 
     /// Runs a read, turning SQLite's errors into ``ArchiveError``s (a damaged page is
     /// ``ArchiveError/Code/corrupt``, never a partial answer).
     private func reading<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
-        try await ArchiveError.mapping(path: database.path) { try await database.writer.read(body) }
+        if let damage = database.damage { throw damage }
+        return try await ArchiveError.mapping(path: database.path) { try await database.writer.read(body) }
     }
 }
 

@@ -108,7 +108,7 @@ import Testing
         switch phase {
         case .ingest: args = ["ingest", "--archive", archive, corpus]
         // Commands that only read never rebuild: an ingest (of nothing) opens for writing.
-        case .analyzerRebuild: args = ["ingest", "--archive", archive, try TestArchive.writeFile("", name: "empty.jsonl")]
+        case .analyzerRebuild: args = ["ingest", "--archive", archive, try TestArchive.writeFile(Lines.chat("crash-reopen") + "\n", name: "reopen.jsonl")]
         case .repair: args = ["check", "--repair", "--archive", archive]
         }
         let start = DispatchTime.now().uptimeNanoseconds
@@ -185,7 +185,7 @@ import Testing
             let read = try ChildProcess.run(cli, ["stats", "--json", "--archive", archive])
             #expect(read.status == 0, "kill \(kills): the archive does not open read-only: \(read.err)")
             let open = try ChildProcess.run(
-                cli, ["ingest", "--json", "--archive", archive, try TestArchive.writeFile("", name: "empty.jsonl")])
+                cli, ["ingest", "--json", "--archive", archive, try TestArchive.writeFile(Lines.chat("crash-reopen") + "\n", name: "reopen.jsonl")])
             #expect(open.status == 0, "kill \(kills): the archive does not open: \(open.err)")
             // 2. `check` passes.
             let check = try ChildProcess.run(cli, ["check", "--json", "--archive", archive])

@@ -163,7 +163,9 @@ import Testing
         let seed = try ChildProcess.run(cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"])
         try #require(seed.status == 0)
         // Hold the write lock from this process for a second.
-        let q = try DatabaseQueue(path: archive)
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true
+        let q = try DatabaseQueue(path: archive, configuration: config)
         try q.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
         let writer = try ChildProcess(cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-2.jsonl"])
         usleep(1_000_000)
@@ -288,7 +290,7 @@ import Testing
         let ingest = try ChildProcess.run(cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"])
         try #require(ingest.status == 0, "\(ingest.err)")
         let commands: [[String]] = [
-            ["search", "--json", "the"], ["chats", "--json"], ["items", "--json", "--chat", "g-trip", "--last", "5"], ["stats"], ["check"],
+            ["search", "--json", "the"], ["chats", "--json"], ["items", "--json", "--chat", "g-hiking", "--last", "5"], ["stats"], ["check"],
         ]
         let before = try commands.map { try ChildProcess.run(cli, $0 + ["--archive", archive]).out }
 
@@ -348,7 +350,7 @@ import Testing
         #expect(full.signal == nil)
         #expect(full.err.contains("the disk is full"), "\(full.err)")
         #expect(try Self.snapshot(archive).count > before, "committed batches are kept")
-        for c in [["search", "the"], ["chats"], ["stats"], ["items", "--chat", "g-trip", "--last", "3"]] {
+        for c in [["search", "the"], ["chats"], ["stats"], ["items", "--chat", "g-hiking", "--last", "3"]] {
             let r = try ChildProcess.run(cli, c + ["--archive", archive])
             #expect(r.status == 0, "\(c) on a full disk: \(r.err)")
         }

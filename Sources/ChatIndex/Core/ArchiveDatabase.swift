@@ -19,6 +19,9 @@ public final class ArchiveDatabase: Sendable {
     public let mode: ArchiveOpenMode
     /// How a read-only archive is read (nil in the other modes).
     package let readOnlyAccess: ReadOnlyAccess?
+    /// The damage SQLite's quick check found at open: reads and writes then throw it (only
+    /// ``ArchiveMaintenance``'s check reads on, to say what is wrong), and the connections only read.
+    package let damage: ArchiveError?
     /// Set once the archive passed its quick check before a first write.
     private let verifiedForWriting = VerifiedFlag()
 
@@ -44,8 +47,11 @@ public final class ArchiveDatabase: Sendable {
         let opened = try ArchiveOpening.open(path: path, mode: mode, onWait: onWait)
         writer = opened.writer
         readOnlyAccess = opened.access
+        damage = opened.damage
+        // Opening for writing ran the quick check (a new archive needs none).
+        if mode != .readOnly && damage == nil { verifiedForWriting.set() }
         try ArchiveError.mapping(path: path, doing: "open") {
-            if mode == .readOnly {
+            if mode == .readOnly || damage != nil {
                 try checkAnalyzerVersion()
             } else if rebuildsStaleIndexes {
                 try ensureAnalyzerVersion(progress: rebuildProgress)
@@ -60,6 +66,7 @@ public final class ArchiveDatabase: Sendable {
         path = ":memory:"
         mode = .create
         readOnlyAccess = nil
+        damage = nil
         writer = try ArchiveOpening.openInMemory()
         try ArchiveError.mapping(path: path, doing: "open") { try ensureAnalyzerVersion(progress: nil) }
     }
@@ -73,6 +80,7 @@ public final class ArchiveDatabase: Sendable {
         let opened = try ArchiveOpening.openReadOnly(path, forcing: access)
         writer = opened.writer
         readOnlyAccess = opened.access
+        damage = opened.damage
         try ArchiveError.mapping(path: path, doing: "open") { try checkAnalyzerVersion() }
     }
 
@@ -81,18 +89,13 @@ public final class ArchiveDatabase: Sendable {
     ///
     /// - Complexity: reads every page of the archive once: about 0.1 s per 100 MB when cached.
     package func verifyBeforeWriting() throws {
+        if let damage { throw damage }
         guard mode != .readOnly else {
             throw ArchiveError(.readOnly, "cannot write to the archive \(path): it was opened read-only")
         }
         guard path != ":memory:", !verifiedForWriting.isSet else { return }
-        let rows = try ArchiveError.mapping(path: path, doing: "check") {
-            try writer.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(3)") }
-        }
-        guard rows == ["ok"] else {
-            let first = rows.lazy.flatMap { $0.split(separator: "\n") }.first { !$0.hasPrefix("***") }.map(String.init)
-            throw ArchiveError(
-                .corrupt,
-                "the archive \(path) is damaged (SQLite's quick check: \(first ?? "no answer")), so nothing was written to it")
+        try ArchiveError.mapping(path: path, doing: "check") {
+            try writer.read { db in try ArchiveOpening.quickCheck(db, path: path) }
         }
         verifiedForWriting.set()
     }
@@ -102,7 +105,7 @@ public final class ArchiveDatabase: Sendable {
     /// written, a short-lived connection of its own; on read-only media a reader, and the body
     /// is told (`false`) to skip them.
     package func withIntegrityConnection<T>(_ body: (Database, _ canRunFTSChecks: Bool) throws -> T) throws -> T {
-        if mode != .readOnly { return try writer.writeWithoutTransaction { db in try body(db, true) } }
+        if mode != .readOnly && damage == nil { return try writer.writeWithoutTransaction { db in try body(db, true) } }
         if readOnlyAccess == .walReader, ArchiveOpening.isWritable(path) {
             var config = ArchiveOpening.configuration(readOnly: false)
             config.busyMode = .timeout(ArchiveOpening.writeWaitSeconds)
@@ -120,13 +123,10 @@ public final class ArchiveDatabase: Sendable {
         }
     }
 
-    /// Refuses an index built by a newer analyser: this version would tokenize queries
-    /// differently, and rebuilding it downwards would undo the newer program's work.
+    /// Refuses an index built by a newer analyser (see ``ArchiveOpening/newerAnalyzer(_:_:)``).
     private func checkAnalyzerVersion() throws {
         if let stored = try storedAnalyzerVersion(), stored > Analyzer.version {
-            throw ArchiveError(
-                .newerVersion,
-                "the archive \(path) was indexed by text analyser version \(stored), newer than this ChatArchive's version \(Analyzer.version); it was left untouched")
+            throw ArchiveOpening.newerAnalyzer(path, stored)
         }
     }
 

@@ -45,30 +45,65 @@ enum ArchiveOpening {
     /// How long a read-only connection waits in SQLite's rare busy cases (WAL recovery after a crash).
     static let readWaitSeconds: Double = 60
 
-    static func open(path: String, mode: ArchiveOpenMode, onWait: (@Sendable () -> Void)?) throws
-        -> (writer: any DatabaseWriter, access: ReadOnlyAccess?)
-    {
-        let state = try inspect(path, mode: mode)
+    /// An opened archive: its connections, how a read-only one is read, and the damage its
+    /// quick check found at open (then the connections only read).
+    typealias Opened = (writer: any DatabaseWriter, access: ReadOnlyAccess?, damage: ArchiveError?)
+
+    static func open(path: String, mode: ArchiveOpenMode, onWait: (@Sendable () -> Void)?) throws -> Opened {
+        let found = try inspect(path, mode: mode)
         if mode == .readOnly {
             return try openReadOnly(path)
         }
-        try checkWritable(path, exists: state != .missing)
+        try checkWritable(path, exists: found != .missing)
         var config = configuration(readOnly: false)
         config.busyMode = .callback(WriteWait(onWait: onWait).shouldRetry)
-        if state == .missing {
+        if found == .missing {
             let dir = (path as NSString).deletingLastPathComponent
             if !dir.isEmpty {
                 try? FileManager.default.createDirectory(
                     atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
             let fd = openFile(path, O_CREAT | O_RDWR | O_EXCL | O_CLOEXEC, 0o600)
-            guard fd >= 0 else {
+            // EEXIST: another program created it in the meantime; it is set up under the lock below.
+            guard fd >= 0 || errno == EEXIST else {
                 let err = errno
                 throw ArchiveError(
                     err == EACCES || err == EROFS || err == EPERM ? .readOnly : .io,
                     "cannot create the archive \(path): \(String(cString: strerror(err)))")
             }
-            close(fd)
+            if fd >= 0 { close(fd) }
+        }
+        // Setting up a new archive and migrating an old one happen under an exclusive lock on
+        // the file (flock, which SQLite's own locks ignore), so that two programs opening it at
+        // once do not both try; the file's state is read again under it.
+        let lock = try FileLock(path)
+        defer { lock.release() }
+        let state = try readHeader(path, mode: mode)
+        if state == .archive {
+            // GRDB's pool writes at open (it makes sure the WAL is not empty): first, with a
+            // reader, refuse what must stay untouched — a newer or foreign file, a damaged one.
+            // A damaged archive is opened read-only: `check` can still say what is wrong, and
+            // every read and write reports the damage.
+            let damage: ArchiveError? = try ArchiveError.mapping(path: path, doing: "open") {
+                let probe = try DatabaseQueue(path: uri(path, .walReader), configuration: configuration(readOnly: true))
+                defer { try? probe.close() }
+                // Outside a transaction: after SQLite met damage, a read transaction's COMMIT fails too.
+                return try probe.inDatabase { db in
+                    do {
+                        _ = try checkSchema(db, migrator: Migrations.make(), path: path)
+                        try quickCheck(db, path: path)
+                        return nil
+                    } catch let e as ArchiveError where e.code == .corrupt {
+                        return e
+                    } catch let e as DatabaseError where e.resultCode == .SQLITE_CORRUPT {
+                        return ArchiveError.database(e, path: path)
+                    }
+                }
+            }
+            if let damage {
+                let opened = try openReadOnly(path)
+                return (opened.writer, opened.access, damage)
+            }
         }
         return try ArchiveError.mapping(path: path, doing: "open") {
             if state != .archive {
@@ -83,7 +118,7 @@ enum ArchiveOpening {
             // Read first: an archive that is up to date is opened without taking the write lock.
             let upToDate = try pool.read { db in try checkSchema(db, migrator: migrator, path: path) }
             if !upToDate { try migrator.migrate(pool) }
-            return (pool, nil)
+            return (pool, nil, nil)
         }
     }
 
@@ -98,7 +133,7 @@ enum ArchiveOpening {
     /// Opens an existing archive read-only, in the access ``ReadOnlyAccess/choose(walExists:fileWritable:folderWritable:)``
     /// picks. A WAL reader that cannot set up its shared memory (a full disk) falls back to
     /// immutable when no log holds commits.
-    static func openReadOnly(_ path: String, forcing: ReadOnlyAccess? = nil) throws -> (writer: any DatabaseWriter, access: ReadOnlyAccess?) {
+    static func openReadOnly(_ path: String, forcing: ReadOnlyAccess? = nil) throws -> Opened {
         let folder = (path as NSString).deletingLastPathComponent
         let wal = path + "-wal"
         let access = forcing ?? ReadOnlyAccess.choose(
@@ -106,13 +141,22 @@ enum ArchiveOpening {
             folderWritable: Self.isWritable(folder.isEmpty ? "." : folder))
         do {
             let pool = try DatabasePool(path: uri(path, access), configuration: configuration(readOnly: true))
-            let upToDate = try pool.read { db in try checkSchema(db, migrator: Migrations.make(), path: path) }
+            let (upToDate, damage) = try pool.unsafeRead { db -> (Bool, ArchiveError?) in
+                let upToDate = try checkSchema(db, migrator: Migrations.make(), path: path)
+                do {
+                    // About 1 ms per 1,000 chats.
+                    if upToDate { try quickCheck(db, path: path, table: "chat") }
+                    return (upToDate, nil)
+                } catch let e as ArchiveError where e.code == .corrupt {
+                    return (upToDate, e)
+                }
+            }
             guard upToDate else {
                 throw ArchiveError(
                     .readOnly,
                     "the archive \(path) was written by an older ChatArchive and needs an upgrade of its format, which a read-only open does not make")
             }
-            return (pool, access)
+            return (pool, access, damage)
         } catch let e as DatabaseError where access == .walReader && forcing == nil && walIsEmpty(wal) && canFallBack(e) {
             return try openReadOnly(path, forcing: .immutable)
         } catch {
@@ -153,6 +197,12 @@ enum ArchiveOpening {
                 .newerVersion,
                 "the archive \(path) has format \(unknown.joined(separator: ", ")), written by a newer ChatArchive; this one knows formats up to \(migrator.migrations.last ?? "v1"); it was left untouched")
         }
+        if try db.tableExists("meta"),
+            let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'").flatMap({ Int($0) }),
+            stored > Analyzer.version
+        {
+            throw newerAnalyzer(path, stored)
+        }
         if try migrator.hasCompletedMigrations(db) { return true }
         if try migrator.appliedIdentifiers(db).isEmpty,
             try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'") ?? 0 > 0
@@ -173,6 +223,36 @@ enum ArchiveOpening {
             let why = err == EROFS ? "it is on a read-only disk" : "its \(what) is read-only (\(String(cString: strerror(err))))"
             throw ArchiveError(.readOnly, "cannot write to the archive \(path): \(why)")
         }
+    }
+
+    /// The refusal of an index built by a newer analyser: this version would tokenize queries
+    /// differently, and rebuilding it downwards would undo the newer program's work.
+    static func newerAnalyzer(_ path: String, _ stored: Int) -> ArchiveError {
+        ArchiveError(
+            .newerVersion,
+            "the archive \(path) was indexed by text analyser version \(stored), newer than this ChatArchive's version \(Analyzer.version); it was left untouched")
+    }
+
+    /// Runs SQLite's quick check (every page and b-tree, without matching indexes to tables)
+    /// and refuses a damaged archive.
+    ///
+    /// - Complexity: reads the whole file once.
+    ///
+    /// - Parameter table: check only this table and its indexes (what a reader does at open, for
+    ///   the chat table: its damage is not always met as an error by the chat list's reads).
+    static func quickCheck(_ db: Database, path: String, table: String? = nil) throws {
+        let rows: [String]
+        do {
+            rows = try String.fetchAll(db, sql: table.map { "PRAGMA quick_check('\($0)')" } ?? "PRAGMA quick_check(3)")
+        } catch let e as DatabaseError where e.resultCode == .SQLITE_CORRUPT || e.resultCode == .SQLITE_NOTADB {
+            throw ArchiveError.database(e, path: path)
+        }
+        guard rows != ["ok"] else { return }
+        let first = rows.lazy.flatMap { $0.split(separator: "\n") }.first { !$0.hasPrefix("***") }.map(String.init)
+        throw ArchiveError(
+            .corrupt,
+            "the archive \(path) is damaged (SQLite's quick check: \(first ?? "no answer"))"
+                + (table == nil ? ", so nothing was written to it" : ""))
     }
 
     /// What the path holds.
@@ -281,6 +361,28 @@ private final class WriteWait: @unchecked Sendable {
         if tell { onWait?() }
         usleep(tries < 20 ? 1_000 : 10_000)
         return true
+    }
+}
+
+/// An exclusive `flock` on a file, held while an archive is set up or migrated.
+private final class FileLock {
+    private var fd: Int32
+
+    init(_ path: String) throws {
+        fd = openFile(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw ArchiveError(.io, "cannot open the archive \(path): \(String(cString: strerror(errno)))")
+        }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { break }  // no lock support (some network file systems): go on without
+        }
+    }
+
+    func release() {
+        guard fd >= 0 else { return }
+        _ = flock(fd, LOCK_UN)
+        close(fd)
+        fd = -1
     }
 }
 
