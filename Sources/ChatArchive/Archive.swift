@@ -22,19 +22,35 @@ public final class Archive: Sendable {
     /// The underlying database (for tools and tests).
     public let database: ArchiveDatabase
 
-    /// Opens the archive at `path`, creating it (mode 0600) when missing.
+    /// How an archive is opened: ``ArchiveOpenMode/create`` (the default), ``ArchiveOpenMode/readWrite``
+    /// or ``ArchiveOpenMode/readOnly``.
+    public typealias OpenMode = ArchiveOpenMode
+
+    /// Opens the archive at `path`; in the default mode it is created (mode 0600) when missing.
     ///
     /// - Parameters:
-    ///   - path: the archive file; missing folders are created.
+    ///   - path: the archive file; missing folders are created in ``ArchiveOpenMode/create`` mode.
+    ///   - mode: ``ArchiveOpenMode/create``, ``ArchiveOpenMode/readWrite`` (must exist) or
+    ///     ``ArchiveOpenMode/readOnly`` (must exist; never creates, never writes).
     ///   - rebuildsStaleIndexes: rebuild the full-text indexes now if another analyser version
     ///     built them or a rebuild was interrupted (`false`: leave them for ``repair(progress:)``,
-    ///     as `chat-archive check` does).
+    ///     as `chat-archive check` does; a read-only archive is never rebuilt).
     ///   - rebuildProgress: called while indexes are rebuilt for a new analyser version.
+    ///   - onWait: called when a write waits for another program writing to the same archive.
+    /// - Throws: ``ArchiveError`` (``ArchiveError/Code/notFound``, ``ArchiveError/Code/notAnArchive``,
+    ///   ``ArchiveError/Code/newerVersion``, ``ArchiveError/Code/corrupt``…).
     public init(
-        path: String, rebuildsStaleIndexes: Bool = true, rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil
+        path: String, mode: OpenMode = .create, rebuildsStaleIndexes: Bool = true,
+        rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil
     ) throws {
-        database = try ArchiveDatabase(path: path, rebuildsStaleIndexes: rebuildsStaleIndexes, rebuildProgress: rebuildProgress)
+        database = try ArchiveDatabase(
+            path: path, mode: mode, rebuildsStaleIndexes: rebuildsStaleIndexes, rebuildProgress: rebuildProgress, onWait: onWait)
     }
+
+    private init(database: ArchiveDatabase) { self.database = database }
+
+    /// A new, empty archive in memory with the real schema and tokenizer, for tests and previews.
+    public static func inMemory() throws -> Archive { Archive(database: try ArchiveDatabase(inMemory: ())) }
 
     /// The default archive path: `$CHAT_ARCHIVE`, else `$XDG_DATA_HOME/chat-archive/archive.sqlite`
     /// (`~/.local/share/chat-archive/archive.sqlite`).
@@ -68,26 +84,29 @@ public final class Archive: Sendable {
         _ paths: [String], options: IngestOptions = IngestOptions(), isCancelled: @escaping @Sendable () -> Bool = { false },
         progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) throws -> IngestReport {
-        try IngestPipeline.run(paths, options: options, database: database, isCancelled: isCancelled, progress: progress)
+        try ArchiveError.mapping(path: database.path, doing: "write to") {
+            try database.verifyBeforeWriting()
+            return try IngestPipeline.run(paths, options: options, database: database, isCancelled: isCancelled, progress: progress)
+        }
     }
 
     // MARK: Queries
 
     /// The chat list: name search and/or a filter tab, newest activity first.
     public func chats(matching query: String? = nil, filter: ChatFilter = .all, limit: Int = 100) async throws -> [ChatRow] {
-        try await database.writer.read { db in try ChatList.chats(matching: query, filter: filter, limit: limit, in: db) }
+        try await reading { db in try ChatList.chats(matching: query, filter: filter, limit: limit, in: db) }
     }
 
     /// Message search in one chat or all chats.
     public func search(_ query: String, options: SearchOptions = SearchOptions()) async throws -> SearchPage {
-        try await database.writer.read { db in try MessageSearch.search(query, options: options, in: db) }
+        try await reading { db in try MessageSearch.search(query, options: options, in: db) }
     }
 
     /// A window of a chat's items.
     public func items(chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil) async throws
         -> ItemWindow
     {
-        try await database.writer.read { db in try ItemWindows.window(chat: chat, request, content: content, search: search, in: db) }
+        try await reading { db in try ItemWindows.window(chat: chat, request, content: content, search: search, in: db) }
     }
 
     /// Opens a search hit in its context: the window around it in its chat.
@@ -101,14 +120,19 @@ public final class Archive: Sendable {
     // MARK: Maintenance
 
     /// Counts, sizes and index health.
-    public func stats() async throws -> ArchiveStats { try ArchiveMaintenance.stats(database) }
+    public func stats() async throws -> ArchiveStats {
+        if let damage = database.damage { throw damage }
+        return try ArchiveError.mapping(path: database.path) { try ArchiveMaintenance.stats(database) }
+    }
 
     /// Full integrity check of the archive and its indexes: SQLite's, FTS5's, and the archive's
     /// own (index row counts, interrupted rebuilds, analyser version, chat-list counters).
     ///
     /// Returns every problem found, each in one sentence a user can act on (empty when healthy).
     /// Changes nothing.
-    public func check() async throws -> [String] { try ArchiveMaintenance.check(database) }
+    public func check() async throws -> [String] {
+        try ArchiveError.mapping(path: database.path) { try ArchiveMaintenance.check(database) }
+    }
 
     /// Rebuilds what ``check()`` finds broken and can be rebuilt from the stored items: SQLite's
     /// indexes, the full-text index and its vocabulary, the chat list's counters. Stored items,
@@ -116,7 +140,16 @@ public final class Archive: Sendable {
     ///
     /// Returns the problems left, which only a backup or a new ingest can fix (empty when healthy).
     public func repair(progress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> [String] {
-        try ArchiveMaintenance.repair(database, progress: progress)
+        // A damaged file is not written to: its problems are reported as they are.
+        if database.damage != nil { return try await check() }
+        return try ArchiveError.mapping(path: database.path, doing: "repair") { try ArchiveMaintenance.repair(database, progress: progress) }
+    }
+
+    /// Runs a read, turning SQLite's errors into ``ArchiveError``s (a damaged page is
+    /// ``ArchiveError/Code/corrupt``, never a partial answer).
+    private func reading<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        if let damage = database.damage { throw damage }
+        return try await ArchiveError.mapping(path: database.path) { try await database.writer.read(body) }
     }
 }
 

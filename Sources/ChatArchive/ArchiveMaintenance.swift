@@ -88,8 +88,9 @@ enum ArchiveMaintenance {
 
     static func problems(_ database: ArchiveDatabase) throws -> [Problem] {
         var problems: [Problem] = []
-        // FTS5's integrity check is an INSERT statement: it needs the writer.
-        try database.writer.writeWithoutTransaction { db in
+        // FTS5's integrity check is an INSERT statement (that changes nothing): it needs a
+        // connection that may write, which read-only media cannot give.
+        try database.withIntegrityConnection { db, canRunFTSChecks in
             // 1. The file's structure: pages, b-trees, and every table's indexes.
             do {
                 let rows = try String.fetchAll(db, sql: "PRAGMA integrity_check(100)")
@@ -121,7 +122,7 @@ enum ArchiveMaintenance {
                 return
             }
             do {
-                try checkIndexes(db, into: &problems)
+                try checkIndexes(db, ftsChecks: canRunFTSChecks, into: &problems)
             } catch let e as DatabaseError where !problems.contains(where: { $0.kind == .stored }) {
                 problems.append(damaged("SQLite cannot read it", e))
             } catch is DatabaseError {
@@ -137,13 +138,13 @@ enum ArchiveMaintenance {
             message: "the archive file is damaged: \(what) (\(e.message ?? e.description)); restore it from a backup, or ingest your exports again into a new archive")
     }
 
-    private static let repairHint = "`chat-archive check --repair` rebuilds it from the stored items"
+    private static let repairHint = "a repair rebuilds it from the stored items"
 
     /// The archive's own checks: its indexes against its items.
-    private static func checkIndexes(_ db: Database, into problems: inout [Problem]) throws {
+    private static func checkIndexes(_ db: Database, ftsChecks: Bool, into problems: inout [Problem]) throws {
         // 2. The full-text index, against the stored items.
         do {
-            try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES('integrity-check', 1)")
+            if ftsChecks { try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES('integrity-check', 1)") }
         } catch let e as DatabaseError {
             problems.append(Problem(
                 kind: .fullText,
@@ -161,7 +162,7 @@ enum ArchiveMaintenance {
         }
         // 3. The vocabulary behind infix and prefix search.
         do {
-            try db.execute(sql: "INSERT INTO termGram(termGram, rank) VALUES('integrity-check', 1)")
+            if ftsChecks { try db.execute(sql: "INSERT INTO termGram(termGram, rank) VALUES('integrity-check', 1)") }
             let terms = try Int.fetchOne(db, sql: "SELECT count(*) FROM term") ?? 0
             if terms == 0 && items > 0 {
                 problems.append(Problem(
@@ -175,13 +176,13 @@ enum ArchiveMaintenance {
         if try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'ftsStale'") == "1" {
             problems.append(Problem(
                 kind: .fullText,
-                message: "the full-text search index is incomplete: an ingest or index rebuild was interrupted; \(repairHint) (any command that opens the archive for writing does too)"))
+                message: "the full-text search index is incomplete: an ingest or index rebuild was interrupted; \(repairHint) (so does opening the archive for writing)"))
         } else if let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'").flatMap({ Int($0) }),
             stored != Analyzer.version
         {
             problems.append(Problem(
                 kind: .fullText,
-                message: "the full-text search index was built by text analyser version \(stored); this chat-archive uses version \(Analyzer.version), so searches may miss items; \(repairHint)"))
+                message: "the full-text search index was built by text analyser version \(stored); this ChatArchive uses version \(Analyzer.version), so searches may miss items; \(repairHint)"))
         }
         // 5. Stored data the indexes cannot fix.
         let orphans = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE chatId NOT IN (SELECT id FROM chat)") ?? 0
@@ -192,16 +193,16 @@ enum ArchiveMaintenance {
         }
         // 6. The chat-list name index, against the chats' names.
         do {
-            try db.execute(sql: "INSERT INTO chatNameGram(chatNameGram, rank) VALUES('integrity-check', 1)")
+            if ftsChecks { try db.execute(sql: "INSERT INTO chatNameGram(chatNameGram, rank) VALUES('integrity-check', 1)") }
             if let off = try Int.fetchOne(db, sql: chatNamesMismatchSQL), off != 0 {
                 problems.append(Problem(
                     kind: .chatNames,
-                    message: "the chat-name search index does not match the chats' names; chat-list searches may miss chats; `chat-archive check --repair` rebuilds it"))
+                    message: "the chat-name search index does not match the chats' names; chat-list searches may miss chats; a repair rebuilds it"))
             }
         } catch let e as DatabaseError {
             problems.append(Problem(
                 kind: .chatNames,
-                message: "the chat-name search index is damaged (SQLite: \(e.message ?? e.description)); chat-list searches may miss chats or fail; `chat-archive check --repair` rebuilds it"))
+                message: "the chat-name search index is damaged (SQLite: \(e.message ?? e.description)); chat-list searches may miss chats or fail; a repair rebuilds it"))
         }
         // 7. The chat list's counters, against the items.
         let bad = try Row.fetchAll(db, sql: "\(countersSQL) SELECT chat.sourceId, chat.itemCount, real.items FROM chat JOIN real ON real.id = chat.id \(counterMismatch) ORDER BY chat.id")
@@ -211,7 +212,7 @@ enum ArchiveMaintenance {
             let real: Int = first[2]
             problems.append(Problem(
                 kind: .counters,
-                message: "\(bad.count) chat\(bad.count == 1 ? " has" : "s have") wrong counts in the chat list (items, unread, mentions, reports or last item; e.g. chat \"\(name)\" says \(stored) items and holds \(real)); `chat-archive check --repair` recounts them"))
+                message: "\(bad.count) chat\(bad.count == 1 ? " has" : "s have") wrong counts in the chat list (items, unread, mentions, reports or last item; e.g. chat \"\(name)\" says \(stored) items and holds \(real)); a repair recounts them"))
         }
     }
 

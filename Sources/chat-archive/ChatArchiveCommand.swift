@@ -46,15 +46,36 @@ struct GlobalOptions: ParsableArguments {
 
     var archivePath: String { archive ?? Archive.defaultPath }
 
-    /// Opens the archive; `rebuildsStaleIndexes: false` leaves an outdated index as it is
-    /// (for `check`, which reports it).
-    func open(rebuildsStaleIndexes: Bool = true) throws -> Archive {
-        do {
-            return try Archive(path: archivePath, rebuildsStaleIndexes: rebuildsStaleIndexes) { done, total in
+    /// Opens the archive: commands that only read open it read-only (a missing archive is
+    /// "no archive at PATH" and nothing is created); `rebuildsStaleIndexes: false` leaves an
+    /// outdated index as it is (for `check`, which reports it). A write that waits for another
+    /// program says so on stderr.
+    func open(_ mode: Archive.OpenMode, rebuildsStaleIndexes: Bool = true) throws -> Archive {
+        let path = archivePath
+        return try Archive(
+            path: path, mode: mode, rebuildsStaleIndexes: rebuildsStaleIndexes,
+            rebuildProgress: { done, total in
                 if Terminal.stderrIsTerminal { Terminal.progressLine("rebuilding the search index", done: done, total: total) }
-            }
-        } catch let e as ArchiveError {
-            throw CLIError(e.message)
+            },
+            onWait: { Terminal.eprint("waiting for another chat-archive writing to \(path)…") })
+    }
+}
+
+extension ArchiveError {
+    /// The library's sentence with the command-line advice for its code.
+    var commandLineMessage: String {
+        switch code {
+        case .corrupt:
+            return message
+                + "; run `chat-archive check --repair` to rebuild what can be rebuilt (copy the file first), or restore the archive from a backup"
+        case .newerVersion: return message + "; use a newer chat-archive"
+        case .notFound where !message.contains("symbolic link"):
+            return message + " (`chat-archive ingest` creates one)"
+        case .readOnly where message.contains("needs an upgrade"):
+            return message + "; run `chat-archive check --repair` once where it can be written"
+        case .busy: return message + "; try again when the other chat-archive has finished"
+        case .unknownChat: return message + " (see `chat-archive chats`)"
+        default: return message
         }
     }
 }
@@ -75,7 +96,7 @@ extension AsyncParsableCommand {
         } catch let e as SearchError {
             fail(e.message, json: json)
         } catch let e as ArchiveError {
-            fail(e.message, json: json)
+            fail(e.commandLineMessage, json: json)
         } catch let e as ImportError {
             fail(e.description, json: json)
         } catch let e as ValidationError {

@@ -88,7 +88,7 @@ import Testing
         let path = try Self.makeArchive()
         try Self.tamper(path, "UPDATE itemFts_data SET block = zeroblob(length(block)) WHERE id > 10")
         let problems = try await check(path)
-        #expect(problems.contains { $0.hasPrefix("the full-text search index is damaged or does not match the stored items") && $0.contains("check --repair") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("the full-text search index is damaged or does not match the stored items") && $0.contains("a repair rebuilds it") }, "\(problems)")
         try await expectRepairKeepsItems(path)
     }
 
@@ -99,7 +99,7 @@ import Testing
                 SELECT 'delete', id, text, extra, tags FROM item ORDER BY id LIMIT 3
             """)
         let problems = try await check(path)
-        #expect(problems.contains("the full-text search index has 57 entries for 60 stored items: 3 stored items are missing from it and cannot be found by search; `chat-archive check --repair` rebuilds it from the stored items"), "\(problems)")
+        #expect(problems.contains("the full-text search index has 57 entries for 60 stored items: 3 stored items are missing from it and cannot be found by search; a repair rebuilds it from the stored items"), "\(problems)")
         try await expectRepairKeepsItems(path)
     }
 
@@ -109,7 +109,7 @@ import Testing
         #expect(try await check(path).contains { $0.hasPrefix("the full-text search index is incomplete: an ingest or index rebuild was interrupted") })
         try await expectRepairKeepsItems(path)
         try Self.tamper(path, "UPDATE meta SET value = '0' WHERE key = 'analyzerVersion'")
-        #expect(try await check(path).contains { $0.hasPrefix("the full-text search index was built by text analyser version 0; this chat-archive uses version \(Analyzer.version)") })
+        #expect(try await check(path).contains { $0.hasPrefix("the full-text search index was built by text analyser version 0; this ChatArchive uses version \(Analyzer.version)") })
         try await expectRepairKeepsItems(path)
     }
 
@@ -133,7 +133,7 @@ import Testing
         let names = try await Archive(path: path).chats().map(\.displayName)
         try Self.tamper(path, damage)
         let problems = try await check(path)
-        #expect(problems == ["the chat-name search index does not match the chats' names; chat-list searches may miss chats; `chat-archive check --repair` rebuilds it"])
+        #expect(problems == ["the chat-name search index does not match the chats' names; chat-list searches may miss chats; a repair rebuilds it"])
         try await expectRepairKeepsItems(path)
         // Every chat is found again by its own name.
         let archive = try Archive(path: path)
@@ -149,7 +149,7 @@ import Testing
         // The last byte of the index's only page: the row id of its first entry.
         try Self.flip(path, at: root * pageSize - 1)
         let problems = try await check(path)
-        #expect(problems.contains { $0.hasPrefix("the database index item_chat_ts does not match its table") && $0.contains("check --repair") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("the database index item_chat_ts does not match its table") && $0.contains("a repair rebuilds it") }, "\(problems)")
         try await expectRepairKeepsItems(path)
     }
 

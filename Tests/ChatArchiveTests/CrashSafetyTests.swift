@@ -107,7 +107,8 @@ import Testing
         let args: [String]
         switch phase {
         case .ingest: args = ["ingest", "--archive", archive, corpus]
-        case .analyzerRebuild: args = ["stats", "--archive", archive]
+        // Commands that only read never rebuild: an ingest (of nothing) opens for writing.
+        case .analyzerRebuild: args = ["ingest", "--archive", archive, try TestArchive.writeFile(Lines.chat("crash-reopen") + "\n", name: "reopen.jsonl")]
         case .repair: args = ["check", "--repair", "--archive", archive]
         }
         let start = DispatchTime.now().uptimeNanoseconds
@@ -179,8 +180,12 @@ import Testing
             killedIn[phase, default: 0] += 1
             let partial = (try? Self.archiveKeys(archive))?.rows
 
-            // 1. The archive opens (an interrupted rebuild is redone on opening).
-            let open = try ChildProcess.run(cli, ["stats", "--json", "--archive", archive])
+            // 1. The archive opens read-only as it is, and for writing (an interrupted rebuild
+            // is redone on opening for writing).
+            let read = try ChildProcess.run(cli, ["stats", "--json", "--archive", archive])
+            #expect(read.status == 0, "kill \(kills): the archive does not open read-only: \(read.err)")
+            let open = try ChildProcess.run(
+                cli, ["ingest", "--json", "--archive", archive, try TestArchive.writeFile(Lines.chat("crash-reopen") + "\n", name: "reopen.jsonl")])
             #expect(open.status == 0, "kill \(kills): the archive does not open: \(open.err)")
             // 2. `check` passes.
             let check = try ChildProcess.run(cli, ["check", "--json", "--archive", archive])

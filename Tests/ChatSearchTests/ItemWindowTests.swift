@@ -78,9 +78,9 @@ import Testing
         await #expect {
             _ = try await a.items(chat: "c", .around(42, count: 3))
         } throws: { e in
-            (e as? SearchError)?.message.contains("no item with id 42") == true
+            (e as? ArchiveError).map { $0.code == .unknownItem && $0.message.contains("no item with id 42") } == true
         }
-        await #expect(throws: SearchError.self) { _ = try await a.items(chat: "nope", .last(3)) }
+        await #expect { _ = try await a.items(chat: "nope", .last(3)) } throws: { ($0 as? ArchiveError)?.code == .unknownChat }
     }
 
     @Test func searchHitsOpenInContext() async throws {

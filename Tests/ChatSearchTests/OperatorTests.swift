@@ -290,7 +290,7 @@ import Testing
     }
 
     @Test func unknownChatIsAnError() async throws {
-        await #expect(throws: SearchError.self) { _ = try await Self.search("fox", SearchOptions(chat: "nope")) }
+        await #expect { _ = try await Self.search("fox", SearchOptions(chat: "nope")) } throws: { ($0 as? ArchiveError)?.code == .unknownChat }
     }
 
     // MARK: Order

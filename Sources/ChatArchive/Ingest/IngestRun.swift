@@ -42,7 +42,12 @@ extension IngestPipeline {
         report.itemsAdded = summary.itemsAdded
         report.itemsUpdated = summary.itemsUpdated
         report.itemsUnchanged = summary.itemsUnchanged
-        report.count(sink.issues, writerSkipped: summary.itemsSkipped)
+        // Records the archive could not place (an item or member of a chat no record described).
+        // Their items are in the writer's skipped count already: these issues count none.
+        let placeless = writer.issues.map {
+            ImportIssue(SourceLocation(file: paths.count == 1 ? paths[0] : ""), $0, severity: .skipped, count: 0)
+        }
+        report.count(sink.issues + placeless, writerSkipped: summary.itemsSkipped)
         report.exports = sink.exports
         report.skippedFiles = sink.skippedFiles
         try recordSources(paths, options: options, report: report, database: database)

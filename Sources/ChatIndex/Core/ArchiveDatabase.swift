@@ -3,115 +3,117 @@ import ChatText
 import Foundation
 import GRDB
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Errors opening or maintaining an archive.
-public struct ArchiveError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// The archive file: one SQLite database in WAL mode, its schema, and the analyser that
 /// indexed it.
 ///
 /// Opening an archive registers the `chat` FTS5 tokenizer on every connection, runs pending
 /// migrations, and rebuilds the full-text indexes from stored display text when the archive
-/// was built by another analyser version (never re-importing).
+/// was built by another analyser version (never re-importing). A read-only open does none of
+/// the writing: it reads the archive as it is, or refuses it with an ``ArchiveError``.
 public final class ArchiveDatabase: Sendable {
-    /// The connection pool: one writer, concurrent readers.
-    public let writer: DatabasePool
-    /// The path of the archive file.
+    /// The connections: on disk a pool (one writer, concurrent readers), in memory a queue.
+    public let writer: any DatabaseWriter
+    /// The path of the archive file (`:memory:` for an in-memory archive).
     public let path: String
+    /// How the archive was opened.
+    public let mode: ArchiveOpenMode
+    /// How a read-only archive is read (nil in the other modes).
+    package let readOnlyAccess: ReadOnlyAccess?
+    /// The damage SQLite's quick check found at open: reads and writes then throw it (only
+    /// ``ArchiveMaintenance``'s check reads on, to say what is wrong), and the connections only read.
+    package let damage: ArchiveError?
+    /// Set once the archive passed its quick check before a first write.
+    private let verifiedForWriting = VerifiedFlag()
 
     /// Opens or creates the archive at `path` (created readable by its owner only).
     ///
     /// - Parameters:
-    ///   - path: the archive file; missing folders are created (mode 0700).
-    ///   - readOnly: open an existing archive for reading only; a missing one is an error.
+    ///   - path: the archive file; in ``ArchiveOpenMode/create`` mode missing folders are created (mode 0700).
+    ///   - mode: create when missing (the default), open an existing archive to read and write, or
+    ///     only to read.
     ///   - rebuildsStaleIndexes: rebuild the full-text indexes now when they were built by another
     ///     analyser version or an earlier rebuild was interrupted. `chat-archive check` opens
-    ///     with `false`, so that it reports what it finds instead of mending it silently.
+    ///     with `false`, so that it reports what it finds instead of mending it silently. A
+    ///     read-only open never rebuilds.
     ///   - rebuildProgress: called with (done, total) while indexes are rebuilt.
+    ///   - onWait: called when a write has waited a moment for another program's write to end
+    ///     (and again on each later wait); the write then proceeds when the other one commits.
     public init(
-        path: String, readOnly: Bool = false, rebuildsStaleIndexes: Bool = true,
-        rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil
+        path: String, mode: ArchiveOpenMode = .create, rebuildsStaleIndexes: Bool = true,
+        rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil
     ) throws {
         self.path = path
-        let fm = FileManager.default
-        let exists = fm.fileExists(atPath: path)
-        if !exists {
-            guard !readOnly else { throw ArchiveError("no archive at \(path); run `chat-archive ingest` first") }
-            let dir = (path as NSString).deletingLastPathComponent
-            if !dir.isEmpty { try? fm.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
-            let fd = open(path, O_CREAT | O_RDWR | O_EXCL, 0o600)
-            guard fd >= 0 else {
-                throw ArchiveError("cannot create the archive \(path): \(String(cString: strerror(errno)))")
+        self.mode = mode
+        let opened = try ArchiveOpening.open(path: path, mode: mode, onWait: onWait)
+        writer = opened.writer
+        readOnlyAccess = opened.access
+        damage = opened.damage
+        // Opening for writing ran the quick check (a new archive needs none).
+        if mode != .readOnly && damage == nil { verifiedForWriting.set() }
+        try ArchiveError.mapping(path: path, doing: "open") {
+            if mode == .readOnly || damage != nil {
+                try checkAnalyzerVersion()
+            } else if rebuildsStaleIndexes {
+                try ensureAnalyzerVersion(progress: rebuildProgress)
+            } else {
+                try checkAnalyzerVersion()
             }
-            close(fd)
-        } else {
-            try ArchiveDatabase.checkIsSQLite(path)
-        }
-        var config = Configuration()
-        config.readonly = false
-        config.maximumReaderCount = 4
-        config.prepareDatabase { db in
-            guard let handle = db.sqliteConnection else { throw ArchiveError("no SQLite connection") }
-            let rc = FTS5Registration.register(on: handle)
-            guard rc == 0 else { throw ArchiveError("cannot register the chat tokenizer (SQLite code \(rc))") }
-            try db.execute(sql: "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = OFF")
-            // Readers map the file (no copy into each connection's cache; the OS shares the
-            // pages). The writer does not, so an ingest's memory stays its own working set.
-            if db.configuration.readonly { try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
-        }
-        do {
-            if !exists {
-                // Page size must be set before the first table is created, and before WAL.
-                let q = try DatabaseQueue(path: path, configuration: config)
-                try q.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA page_size = 8192; VACUUM") }
-                try q.close()
-            }
-            writer = try DatabasePool(path: path, configuration: config)
-            try writer.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            }
-            try Migrations.make().migrate(writer)
-        } catch let e as DatabaseError {
-            throw ArchiveError(Self.openFailure(path, e))
-        }
-        if rebuildsStaleIndexes { try ensureAnalyzerVersion(progress: rebuildProgress) }
-    }
-
-    /// Words an SQLite failure to open or migrate an archive for its user.
-    static func openFailure(_ path: String, _ e: DatabaseError) -> String {
-        let detail = e.message ?? e.description
-        switch e.resultCode {
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-            return "the archive \(path) is damaged and cannot be opened (SQLite: \(detail)); restore it from a backup, or ingest your exports again into a new archive"
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return "the archive \(path) is busy: another chat-archive is writing to it; try again when it has finished"
-        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
-            return "cannot open the archive \(path): permission denied or the folder is missing (SQLite: \(detail))"
-        case .SQLITE_FULL:
-            return "cannot open the archive \(path): the disk is full"
-        default:
-            return "cannot open the archive \(path): \(detail)"
         }
     }
 
-    /// Refuses files that are not SQLite databases with a clear message.
-    static func checkIsSQLite(_ path: String) throws {
-        guard let h = FileHandle(forReadingAtPath: path) else {
-            throw ArchiveError("cannot read the archive \(path)")
+    /// A new, empty archive in memory, with the real schema and tokenizer (for tests and previews).
+    package init(inMemory: Void) throws {
+        path = ":memory:"
+        mode = .create
+        readOnlyAccess = nil
+        damage = nil
+        writer = try ArchiveOpening.openInMemory()
+        try ArchiveError.mapping(path: path, doing: "open") { try ensureAnalyzerVersion(progress: nil) }
+    }
+
+    /// Opens an existing archive read-only in the given access (tests compare both accesses
+    /// on media where the choice would always fall on one).
+    package init(readOnlyAt path: String, access: ReadOnlyAccess) throws {
+        self.path = path
+        mode = .readOnly
+        _ = try ArchiveOpening.inspect(path, mode: .readOnly)
+        let opened = try ArchiveOpening.openReadOnly(path, forcing: access)
+        writer = opened.writer
+        readOnlyAccess = opened.access
+        damage = opened.damage
+        try ArchiveError.mapping(path: path, doing: "open") { try checkAnalyzerVersion() }
+    }
+
+    /// Checks once per open, before the first write, that SQLite's quick check passes, so that
+    /// nothing is written into a damaged archive (a read transaction: it never blocks writers).
+    ///
+    /// - Complexity: reads every page of the archive once: about 0.1 s per 100 MB when cached.
+    package func verifyBeforeWriting() throws {
+        if let damage { throw damage }
+        guard mode != .readOnly else {
+            throw ArchiveError(.readOnly, "cannot write to the archive \(path): it was opened read-only")
         }
-        defer { try? h.close() }
-        let head = h.readData(ofLength: 16)
-        if head.isEmpty { return }  // an empty file becomes a new archive
-        guard head.elementsEqual(Array("SQLite format 3\0".utf8)) else {
-            throw ArchiveError("\(path) is not a chat-archive file (not an SQLite database)")
+        guard path != ":memory:", !verifiedForWriting.isSet else { return }
+        try ArchiveError.mapping(path: path, doing: "check") {
+            try writer.read { db in try ArchiveOpening.quickCheck(db, path: path) }
         }
+        verifiedForWriting.set()
+    }
+
+    /// Runs `body` on a connection that may run FTS5's integrity checks, which are `INSERT`
+    /// commands that change nothing: the writer; for a read-only archive whose file can be
+    /// written, a short-lived connection of its own; on read-only media a reader, and the body
+    /// is told (`false`) to skip them.
+    package func withIntegrityConnection<T>(_ body: (Database, _ canRunFTSChecks: Bool) throws -> T) throws -> T {
+        if mode != .readOnly && damage == nil { return try writer.writeWithoutTransaction { db in try body(db, true) } }
+        if readOnlyAccess == .walReader, ArchiveOpening.isWritable(path) {
+            var config = ArchiveOpening.configuration(readOnly: false)
+            config.busyMode = .timeout(ArchiveOpening.writeWaitSeconds)
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            defer { try? queue.close() }
+            return try queue.writeWithoutTransaction { db in try body(db, true) }
+        }
+        return try writer.read { db in try body(db, false) }
     }
 
     /// The analyser version the FTS indexes were built with.
@@ -121,7 +123,15 @@ public final class ArchiveDatabase: Sendable {
         }
     }
 
+    /// Refuses an index built by a newer analyser (see ``ArchiveOpening/newerAnalyzer(_:_:)``).
+    private func checkAnalyzerVersion() throws {
+        if let stored = try storedAnalyzerVersion(), stored > Analyzer.version {
+            throw ArchiveOpening.newerAnalyzer(path, stored)
+        }
+    }
+
     private func ensureAnalyzerVersion(progress: (@Sendable (Int64, Int64) -> Void)?) throws {
+        try checkAnalyzerVersion()
         let stored = try storedAnalyzerVersion()
         let stale = try writer.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'ftsStale'") == "1"

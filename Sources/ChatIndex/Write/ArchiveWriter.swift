@@ -297,8 +297,13 @@ struct PreparedItem {
 /// The writer thread's side: every database write and every cache of database ids.
 private final class BatchStore: @unchecked Sendable {
     private let database: ArchiveDatabase
-    /// The archive had no items when this ingest began: ids need no lookup.
-    private let startedEmpty: Bool
+    /// The archive had no items when this ingest began and no other writer has committed
+    /// since: ids need no lookup.
+    private var startedEmpty: Bool
+    /// `PRAGMA data_version` and the writer connection's change count when this store's last
+    /// transaction ended: when either moved, another program or another writer of this one
+    /// committed in between (see ``noticeOtherWriters(_:)``).
+    private var lastSeen: (dataVersion: Int64, changes: Int)?
     private var chatIds: [String: Int64] = [:]
     private var memberIds: [MemberKey: Int64] = [:]
     private var memberNames: [Int64: [String: Int64]] = [:]
@@ -387,6 +392,8 @@ private final class BatchStore: @unchecked Sendable {
                 checkpointer.walRestarted()
             }
             try database.writer.write { db in
+                let dataVersion = try noticeOtherWriters(db)
+                defer { lastSeen = (dataVersion, db.totalChangesCount) }
                 var fts: [FTSOp] = []
                 pendingInsert.removeAll(keepingCapacity: true)
                 nextSeq.removeAll(keepingCapacity: true)
@@ -414,10 +421,31 @@ private final class BatchStore: @unchecked Sendable {
             }
         } catch {
             failure = error
+            lastSeen = nil
             aggregates.removeAll()
             chatTail.removeAll()
             needsRenumber.removeAll()
         }
+    }
+
+    /// Ids and positions are allocated from what is committed, inside the batch's transaction:
+    /// when another writer (another process, or live writes through the same connection) has
+    /// committed since this store's last batch, the cached chat, member and position lookups
+    /// are dropped and every id slot is looked up, so two writers never take the same id.
+    /// Returns the `data_version` seen.
+    private func noticeOtherWriters(_ db: Database) throws -> Int64 {
+        let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+        if let last = lastSeen, last.dataVersion == version, last.changes == db.totalChangesCount { return version }
+        let othersWrote = try lastSeen != nil || Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") == true
+        if othersWrote {
+            startedEmpty = false
+        }
+        chatIds.removeAll()
+        memberIds.removeAll()
+        memberNames.removeAll()
+        userMember.removeAll()
+        chatTail.removeAll()
+        return version
     }
 
     // MARK: - Chats and members
@@ -569,7 +597,12 @@ private final class BatchStore: @unchecked Sendable {
 
         // Insert first; an existing (chat, source id) is found by the conflict.
         var id = try allocateId(for: item.timestamp, db)
-        let insert = try db.cachedStatement(
+        var inserted = false
+        var pos: Int64 = 0
+        while true {
+            // Fetched on each attempt: GRDB drops a statement that failed from its cache, and
+            // a failed statement cannot be reset for reuse.
+            let insert = try db.cachedStatement(
             sql: """
                 INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, tags, flags, sourceText,
                                  fileName, fileSize, previewUri, previewTitle, previewDescription, duration, reason,
@@ -578,9 +611,6 @@ private final class BatchStore: @unchecked Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(chatId, sourceId) DO NOTHING
                 """)
-        var inserted = false
-        var pos: Int64 = 0
-        while true {
             do {
                 pos = try position(ts: item.timestamp.milliseconds, id: id, chat: chat, db)
                 insert.setUncheckedArguments([
@@ -595,7 +625,8 @@ private final class BatchStore: @unchecked Sendable {
                 inserted = db.changesCount > 0
                 break
             } catch let e as DatabaseError where e.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
-                id += 1  // the time slot overflowed into this id: take the next one
+                // The time slot overflowed into this id: take the first free one after it.
+                id = try firstFreeId(from: id, db)
                 nextSeq[slotBase(item.timestamp)] = id + 1
             }
         }
@@ -720,8 +751,23 @@ private final class BatchStore: @unchecked Sendable {
             }
         }
         if startedEmpty { usedSlots.insert(base) }
+        // A full slot (more than 1024 items in one millisecond) continues after the run of
+        // ids that follows it, which may hold the next milliseconds' items.
+        if next > base + 1023 { next = try firstFreeId(from: next, db) }
         nextSeq[base] = next + 1
         return next
+    }
+
+    /// The first id at or after `start` that no committed or written item holds.
+    ///
+    /// - Complexity: one rowid lookup per id of the run of taken ids that begins at `start`.
+    private func firstFreeId(from start: Int64, _ db: Database) throws -> Int64 {
+        let sql = """
+            SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM item WHERE id = ?1) THEN ?1 ELSE
+                (SELECT i.id + 1 FROM item i WHERE i.id >= ?1 AND NOT EXISTS (SELECT 1 FROM item j WHERE j.id = i.id + 1)
+                 ORDER BY i.id LIMIT 1) END
+            """
+        return try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: [start]) ?? start
     }
 
     /// Applies this batch's counter changes; the last item comes from the (chat, ts, id) index.

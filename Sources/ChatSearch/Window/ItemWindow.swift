@@ -46,7 +46,7 @@ public struct ItemWindow: Sendable, Hashable {
 
 /// Windows of a chat's items, ordered by `(ts, id)`.
 public enum ItemWindows {
-    /// A window of a chat's items; an unknown chat or anchor id throws ``SearchError``.
+    /// A window of a chat's items; an unknown chat or anchor id throws ``ArchiveError`` (``ArchiveError/Code/unknownChat``, ``ArchiveError/Code/unknownItem``).
     ///
     /// - Parameters:
     ///   - chat: the chat's source id.
@@ -58,12 +58,12 @@ public enum ItemWindows {
         chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil, in db: Database
     ) throws -> ItemWindow {
         guard let chatId = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat]) else {
-            throw SearchError(message: "no chat with id \"\(chat)\" (see `chat-archive chats`)")
+            throw ArchiveError(.unknownChat, "no chat with id \"\(chat)\"")
         }
         let filtered = content != nil || !(search ?? "").isEmpty
         func anchor(_ id: Int64) throws -> (ts: Int64, id: Int64) {
             guard let ts = try Int64.fetchOne(db.cachedStatement(sql: "SELECT ts FROM item WHERE id = ? AND chatId = ?"), arguments: [id, chatId]) else {
-                throw SearchError(message: "no item with id \(id) in chat \"\(chat)\"")
+                throw ArchiveError(.unknownItem, "no item with id \(id) in chat \"\(chat)\"")
             }
             return (ts, id)
         }

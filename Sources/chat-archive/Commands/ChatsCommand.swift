@@ -24,7 +24,7 @@ struct ChatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors(json: global.json) {
-            let archive = try global.open()
+            let archive = try global.open(.readOnly)
             let rows = try await archive.chats(matching: query, filter: ChatFilter(filter) ?? .all, limit: limit)
             if global.json {
                 let o = JSONOut()

@@ -19,7 +19,8 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors(json: global.json) {
             // Opened as it is: an outdated or half-rebuilt index is reported, not mended silently.
-            let archive = try global.open(rebuildsStaleIndexes: false)
+            // Without --repair it only reads: opened read-only, it works on read-only media too.
+            let archive = try global.open(repair ? .readWrite : .readOnly, rebuildsStaleIndexes: false)
             var problems = try await archive.check()
             var repaired = false
             if repair && !problems.isEmpty {
@@ -41,6 +42,7 @@ struct CheckCommand: AsyncParsableCommand {
                 print(repaired ? "repaired: the indexes were rebuilt from the stored items; the archive is now healthy" : "ok: the archive and its indexes are healthy")
             } else {
                 for p in problems { print("problem: \(p)") }
+                if !repair { print("`chat-archive check --repair` rebuilds what can be rebuilt from the stored items") }
             }
             if !problems.isEmpty { throw ExitCode(1) }
         }

@@ -31,6 +31,9 @@ struct IngestCommand: AsyncParsableCommand {
     @Flag(help: "Stop at the first problem, warnings included (everything stored before it stays).")
     var strict = false
 
+    @Option(name: .customLong("batch-size"), help: .hidden)
+    var batchSize = 10_000
+
     @Argument(help: "Export files, folders or zips.")
     var paths: [String]
 
@@ -68,7 +71,13 @@ struct IngestCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors(json: global.json) {
-            let archive = try global.open()
+            // Nothing to read: say so before an archive is created.
+            if let missing = paths.first(where: { !FileManager.default.fileExists(atPath: $0) }),
+                paths.allSatisfy({ !FileManager.default.fileExists(atPath: $0) })
+            {
+                throw CLIError("no such file or folder: \(missing)")
+            }
+            let archive = try global.open(.create)
             let started = Date()
             let bar = ProgressBar(enabled: Terminal.stderrIsTerminal && !global.json)
             let interrupt = IngestInterrupt()
@@ -79,7 +88,8 @@ struct IngestCommand: AsyncParsableCommand {
                 options: IngestOptions(
                     format: format, strict: strict,
                     importOptions: ImportOptions(
-                        timeZoneIdentifier: timezone, ownerName: me, dateOrder: dateOrder.flatMap(Self.dateOrder), chatKey: chatName)),
+                        timeZoneIdentifier: timezone, ownerName: me, dateOrder: dateOrder.flatMap(Self.dateOrder), chatKey: chatName),
+                    batchSize: batchSize),
                 isCancelled: { interrupt.caughtSignal != nil }
             ) { p in bar.update(p) }
             bar.finish()

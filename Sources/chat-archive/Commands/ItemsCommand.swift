@@ -41,7 +41,7 @@ struct ItemsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors(json: global.json) {
-            let archive = try global.open()
+            let archive = try global.open(.readOnly)
             let window = try await archive.items(
                 chat: chat, try request(), content: content.flatMap(ContentFilter.init(rawValue:)), search: search)
             if global.json {

@@ -42,7 +42,7 @@ struct SearchCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors(json: global.json) {
-            let archive = try global.open()
+            let archive = try global.open(.readOnly)
             let page = try await archive.search(
                 query,
                 options: SearchOptions(

@@ -9,7 +9,7 @@ struct StatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors(json: global.json) {
-            let s = try await global.open().stats()
+            let s = try await global.open(.readOnly).stats()
             if global.json {
                 let o = JSONOut()
                 o.object {

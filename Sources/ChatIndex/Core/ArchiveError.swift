@@ -1,0 +1,115 @@
+import GRDB
+
+/// An archive could not be opened, read or written: a ``Code`` to switch on, one sentence
+/// for the user, and the underlying cause.
+///
+/// Messages say what happened to which archive; they never name a command to run (an app
+/// and the command line give different advice).
+public struct ArchiveError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public enum Code: String, Sendable, Hashable, CaseIterable, Encodable {
+        /// No archive exists at the path (and the mode does not create one).
+        case notFound
+        /// The path holds something that is not an archive (a folder, another kind of file).
+        case notAnArchive
+        /// A newer ChatArchive wrote the archive (its format or its text analyser).
+        case newerVersion
+        /// The archive cannot be written: read-only file, folder or media, or opened read-only.
+        case readOnly
+        /// Another process kept the archive locked for longer than the wait allows.
+        case busy
+        /// The archive file is damaged.
+        case corrupt
+        /// The disk is full.
+        case diskFull
+        /// No chat has the given id.
+        case unknownChat
+        /// No item has the given id.
+        case unknownItem
+        /// Any other input or output failure.
+        case io
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// One sentence for the user.
+    public var message: String
+    /// The error that caused this one, when there is one (often a GRDB `DatabaseError`).
+    public var underlying: (any Error & Sendable)?
+
+    /// Makes an error of `code` with `message` and its cause.
+    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// An ``Code/io`` error with `message` (kept for callers written before codes existed).
+    public init(_ message: String) { self.init(.io, message) }
+
+    /// The message.
+    public var description: String { message }
+}
+
+extension ArchiveError {
+    /// Words an SQLite failure on the archive at `path`, by its result code.
+    ///
+    /// - Parameter doing: what failed, as a verb phrase ("open", "read", "write to").
+    package static func database(_ e: DatabaseError, path: String, doing: String = "read") -> ArchiveError {
+        let detail = e.message ?? "SQLite error \(e.resultCode.rawValue)"
+        let code: Code
+        let message: String
+        switch e.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            code = .corrupt
+            message = "the archive \(path) is damaged (SQLite: \(detail))"
+        case .SQLITE_FULL:
+            code = .diskFull
+            message = "cannot \(doing) the archive \(path): the disk is full"
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            code = .busy
+            message = "cannot \(doing) the archive \(path): another program kept it locked for too long"
+        case .SQLITE_READONLY:
+            code = .readOnly
+            message = "cannot \(doing) the archive \(path): it is read-only (a read-only file, folder or disk)"
+        case .SQLITE_PERM, .SQLITE_AUTH:
+            code = .readOnly
+            message = "cannot \(doing) the archive \(path): permission denied"
+        case .SQLITE_CANTOPEN:
+            code = .io
+            message = "cannot \(doing) the archive \(path): the file or its folder cannot be opened (SQLite: \(detail))"
+        default:
+            code = .io
+            message = "cannot \(doing) the archive \(path): \(detail)"
+        }
+        return ArchiveError(code, message, underlying: e)
+    }
+
+    /// `error` as an ``ArchiveError``: itself when it is one, SQLite's errors by their code,
+    /// anything else as ``Code/io``.
+    package static func wrapping(_ error: any Error, path: String, doing: String = "read") -> any Error {
+        switch error {
+        case let e as ArchiveError: return e
+        case let e as DatabaseError: return database(e, path: path, doing: doing)
+        default: return error
+        }
+    }
+
+    /// Runs `body`, turning SQLite's errors into ``ArchiveError``s about `path`.
+    package static func mapping<T>(path: String, doing: String = "read", _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw wrapping(error, path: path, doing: doing)
+        }
+    }
+
+    /// The `async` form of ``mapping(path:doing:_:)``.
+    package static func mapping<T>(path: String, doing: String = "read", _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw wrapping(error, path: path, doing: doing)
+        }
+    }
+}

@@ -1,0 +1,403 @@
+import ChatText
+import Dispatch
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How an archive is opened.
+public enum ArchiveOpenMode: Sendable, Hashable {
+    /// Opens the archive, creating it (mode 0600, its folders 0700) when missing.
+    case create
+    /// Opens an existing archive to read and write it; a missing one is ``ArchiveError/Code/notFound``.
+    case readWrite
+    /// Opens an existing archive only to read it: never creates, never writes, works on a
+    /// read-only file, folder or disk.
+    case readOnly
+}
+
+/// How a read-only archive is read.
+package enum ReadOnlyAccess: Sendable, Hashable {
+    /// SQLite's read-only mode (`mode=ro`): a WAL reader that sees other programs' commits.
+    case walReader
+    /// SQLite's immutable mode (`immutable=1`): no locks, no `-wal` or `-shm` file, for a file
+    /// nobody can write (read-only file, folder or disk, or a full disk).
+    case immutable
+
+    /// The access for an archive file: immutable only when no program can be writing it (no
+    /// write-ahead log exists, and neither the file nor its folder can be written, so none can
+    /// be created); otherwise a WAL reader, which must see what the log holds.
+    package static func choose(walExists: Bool, fileWritable: Bool, folderWritable: Bool) -> ReadOnlyAccess {
+        if walExists { return .walReader }
+        return fileWritable && folderWritable ? .walReader : .immutable
+    }
+}
+
+/// Opening an archive file: path checks, SQLite configuration, modes and migrations.
+enum ArchiveOpening {
+    /// How long a write waits for another program's write before giving up (a whole index
+    /// rebuild of a large archive is one transaction).
+    static let writeWaitSeconds: Double = 600
+    /// How long a read-only connection waits in SQLite's rare busy cases (WAL recovery after a crash).
+    static let readWaitSeconds: Double = 60
+
+    /// An opened archive: its connections, how a read-only one is read, and the damage its
+    /// quick check found at open (then the connections only read).
+    typealias Opened = (writer: any DatabaseWriter, access: ReadOnlyAccess?, damage: ArchiveError?)
+
+    static func open(path: String, mode: ArchiveOpenMode, onWait: (@Sendable () -> Void)?) throws -> Opened {
+        let found = try inspect(path, mode: mode)
+        if mode == .readOnly {
+            return try openReadOnly(path)
+        }
+        try checkWritable(path, exists: found != .missing)
+        var config = configuration(readOnly: false)
+        config.busyMode = .callback(WriteWait(onWait: onWait).shouldRetry)
+        if found == .missing {
+            let dir = (path as NSString).deletingLastPathComponent
+            if !dir.isEmpty {
+                try? FileManager.default.createDirectory(
+                    atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+            let fd = openFile(path, O_CREAT | O_RDWR | O_EXCL | O_CLOEXEC, 0o600)
+            // EEXIST: another program created it in the meantime; it is set up under the lock below.
+            guard fd >= 0 || errno == EEXIST else {
+                let err = errno
+                throw ArchiveError(
+                    err == EACCES || err == EROFS || err == EPERM ? .readOnly : .io,
+                    "cannot create the archive \(path): \(String(cString: strerror(err)))")
+            }
+            if fd >= 0 { close(fd) }
+        }
+        // Setting up a new archive and migrating an old one happen under an exclusive lock on
+        // the file (flock, which SQLite's own locks ignore), so that two programs opening it at
+        // once do not both try; the file's state is read again under it.
+        let lock = try FileLock(path)
+        defer { lock.release() }
+        let state = try readHeader(path, mode: mode)
+        if state == .archive {
+            // GRDB's pool writes at open (it makes sure the WAL is not empty): first, with a
+            // reader, refuse what must stay untouched — a newer or foreign file, a damaged one.
+            // A damaged archive is opened read-only: `check` can still say what is wrong, and
+            // every read and write reports the damage.
+            let damage: ArchiveError? = try ArchiveError.mapping(path: path, doing: "open") {
+                let probe = try DatabaseQueue(path: uri(path, .walReader), configuration: configuration(readOnly: true))
+                defer { try? probe.close() }
+                // Outside a transaction: after SQLite met damage, a read transaction's COMMIT fails too.
+                return try probe.inDatabase { db in
+                    do {
+                        _ = try checkSchema(db, migrator: Migrations.make(), path: path)
+                        try quickCheck(db, path: path)
+                        return nil
+                    } catch let e as ArchiveError where e.code == .corrupt {
+                        return e
+                    } catch let e as DatabaseError where e.resultCode == .SQLITE_CORRUPT {
+                        return ArchiveError.database(e, path: path)
+                    }
+                }
+            }
+            if let damage {
+                let opened = try openReadOnly(path)
+                return (opened.writer, opened.access, damage)
+            }
+        }
+        return try ArchiveError.mapping(path: path, doing: "open") {
+            if state != .archive {
+                // Page size must be set before the first table is created, and before WAL.
+                let q = try DatabaseQueue(path: path, configuration: config)
+                try q.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA page_size = 8192; VACUUM") }
+                try q.close()
+            }
+            let pool = try DatabasePool(path: path, configuration: config)
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            let migrator = Migrations.make()
+            // Read first: an archive that is up to date is opened without taking the write lock.
+            let upToDate = try pool.read { db in try checkSchema(db, migrator: migrator, path: path) }
+            if !upToDate { try migrator.migrate(pool) }
+            return (pool, nil, nil)
+        }
+    }
+
+    static func openInMemory() throws -> any DatabaseWriter {
+        try ArchiveError.mapping(path: ":memory:", doing: "open") {
+            let queue = try DatabaseQueue(configuration: configuration(readOnly: false))
+            try Migrations.make().migrate(queue)
+            return queue
+        }
+    }
+
+    /// Opens an existing archive read-only, in the access ``ReadOnlyAccess/choose(walExists:fileWritable:folderWritable:)``
+    /// picks. A WAL reader that cannot set up its shared memory (a full disk) falls back to
+    /// immutable when no log holds commits.
+    static func openReadOnly(_ path: String, forcing: ReadOnlyAccess? = nil) throws -> Opened {
+        let folder = (path as NSString).deletingLastPathComponent
+        let wal = path + "-wal"
+        let access = forcing ?? ReadOnlyAccess.choose(
+            walExists: FileManager.default.fileExists(atPath: wal), fileWritable: Self.isWritable(path),
+            folderWritable: Self.isWritable(folder.isEmpty ? "." : folder))
+        do {
+            let pool = try DatabasePool(path: uri(path, access), configuration: configuration(readOnly: true))
+            let (upToDate, damage) = try pool.unsafeRead { db -> (Bool, ArchiveError?) in
+                let upToDate = try checkSchema(db, migrator: Migrations.make(), path: path)
+                do {
+                    // About 1 ms per 1,000 chats.
+                    if upToDate { try quickCheck(db, path: path, table: "chat") }
+                    return (upToDate, nil)
+                } catch let e as ArchiveError where e.code == .corrupt {
+                    return (upToDate, e)
+                }
+            }
+            guard upToDate else {
+                throw ArchiveError(
+                    .readOnly,
+                    "the archive \(path) was written by an older ChatArchive and needs an upgrade of its format, which a read-only open does not make")
+            }
+            return (pool, access, damage)
+        } catch let e as DatabaseError where access == .walReader && forcing == nil && walIsEmpty(wal) && canFallBack(e) {
+            return try openReadOnly(path, forcing: .immutable)
+        } catch {
+            throw ArchiveError.wrapping(error, path: path, doing: "open")
+        }
+    }
+
+    private static func canFallBack(_ e: DatabaseError) -> Bool {
+        [.SQLITE_IOERR, .SQLITE_FULL, .SQLITE_CANTOPEN, .SQLITE_READONLY].contains(e.resultCode)
+    }
+
+    private static func walIsEmpty(_ wal: String) -> Bool {
+        var st = stat()
+        return stat(wal, &st) != 0 || st.st_size == 0
+    }
+
+    /// `path` as an SQLite URI with the access's parameters.
+    static func uri(_ path: String, _ access: ReadOnlyAccess) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var escaped = ""
+        for ch in absolute.unicodeScalars {
+            switch ch {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(ch)
+            }
+        }
+        return "file:" + escaped + (access == .immutable ? "?immutable=1" : "?mode=ro")
+    }
+
+    /// Refuses an archive a newer ChatArchive migrated, and any SQLite file that is not an
+    /// archive; returns whether every migration is applied.
+    private static func checkSchema(_ db: Database, migrator: DatabaseMigrator, path: String) throws -> Bool {
+        if try migrator.hasBeenSuperseded(db) {
+            let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
+            throw ArchiveError(
+                .newerVersion,
+                "the archive \(path) has format \(unknown.joined(separator: ", ")), written by a newer ChatArchive; this one knows formats up to \(migrator.migrations.last ?? "v1"); it was left untouched")
+        }
+        if try db.tableExists("meta"),
+            let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'").flatMap({ Int($0) }),
+            stored > Analyzer.version
+        {
+            throw newerAnalyzer(path, stored)
+        }
+        if try migrator.hasCompletedMigrations(db) { return true }
+        if try migrator.appliedIdentifiers(db).isEmpty,
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'") ?? 0 > 0
+        {
+            throw ArchiveError(.notAnArchive, "\(path) is not a chat-archive file (an SQLite database of another program)")
+        }
+        return false
+    }
+
+    /// Refuses to open for writing an archive whose file or folder cannot be written (SQLite
+    /// would fail later with a vaguer error): a WAL archive needs its `-wal` and `-shm` files
+    /// beside it.
+    private static func checkWritable(_ path: String, exists: Bool) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        for (target, what) in [(exists ? path : nil, "file"), (folder.isEmpty ? "." : folder, "folder")] {
+            guard let target, access(target, F_OK) == 0, access(target, W_OK) != 0 else { continue }
+            let err = errno
+            let why = err == EROFS ? "it is on a read-only disk" : "its \(what) is read-only (\(String(cString: strerror(err))))"
+            throw ArchiveError(.readOnly, "cannot write to the archive \(path): \(why)")
+        }
+    }
+
+    /// The refusal of an index built by a newer analyser: this version would tokenize queries
+    /// differently, and rebuilding it downwards would undo the newer program's work.
+    static func newerAnalyzer(_ path: String, _ stored: Int) -> ArchiveError {
+        ArchiveError(
+            .newerVersion,
+            "the archive \(path) was indexed by text analyser version \(stored), newer than this ChatArchive's version \(Analyzer.version); it was left untouched")
+    }
+
+    /// Runs SQLite's quick check (every page and b-tree, without matching indexes to tables)
+    /// and refuses a damaged archive.
+    ///
+    /// - Complexity: reads the whole file once.
+    ///
+    /// - Parameter table: check only this table and its indexes (what a reader does at open, for
+    ///   the chat table: its damage is not always met as an error by the chat list's reads).
+    static func quickCheck(_ db: Database, path: String, table: String? = nil) throws {
+        let rows: [String]
+        do {
+            rows = try String.fetchAll(db, sql: table.map { "PRAGMA quick_check('\($0)')" } ?? "PRAGMA quick_check(3)")
+        } catch let e as DatabaseError where e.resultCode == .SQLITE_CORRUPT || e.resultCode == .SQLITE_NOTADB {
+            throw ArchiveError.database(e, path: path)
+        }
+        guard rows != ["ok"] else { return }
+        let first = rows.lazy.flatMap { $0.split(separator: "\n") }.first { !$0.hasPrefix("***") }.map(String.init)
+        throw ArchiveError(
+            .corrupt,
+            "the archive \(path) is damaged (SQLite's quick check: \(first ?? "no answer"))"
+                + (table == nil ? ", so nothing was written to it" : ""))
+    }
+
+    /// What the path holds.
+    enum PathState { case missing, empty, archive }
+
+    /// Checks the path before SQLite or Foundation touch it: a folder, a dangling symbolic
+    /// link, a missing file (unless created), or a file that is not SQLite each get one sentence.
+    static func inspect(_ path: String, mode: ArchiveOpenMode) throws -> PathState {
+        guard !path.isEmpty else { throw ArchiveError(.notFound, "no archive path was given") }
+        var st = stat()
+        if lstat(path, &st) != 0 {
+            let err = errno
+            if err == ENOENT || err == ENOTDIR {
+                if mode != .create { throw ArchiveError(.notFound, "no archive at \(path)") }
+                let parent = (path as NSString).deletingLastPathComponent
+                var pst = stat()
+                if !parent.isEmpty, stat(parent, &pst) == 0, pst.st_mode & S_IFMT != S_IFDIR {
+                    throw ArchiveError(.io, "cannot create the archive \(path): \(parent) is not a folder")
+                }
+                return .missing
+            }
+            throw ArchiveError(err == EACCES ? .readOnly : .io, "cannot open the archive \(path): \(String(cString: strerror(err)))")
+        }
+        if st.st_mode & S_IFMT == S_IFLNK {
+            var target = stat()
+            if stat(path, &target) != 0 {
+                throw ArchiveError(.notFound, "no archive at \(path): it is a symbolic link to a file that does not exist")
+            }
+            st = target
+        }
+        if st.st_mode & S_IFMT == S_IFDIR {
+            throw ArchiveError(.notAnArchive, "\(path) is a folder, not an archive file")
+        }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            throw ArchiveError(.notAnArchive, "\(path) is not a regular file, so it cannot be an archive")
+        }
+        return try readHeader(path, mode: mode)
+    }
+
+    /// Reads the first bytes with POSIX calls (Foundation's `FileHandle` traps on some errors).
+    private static func readHeader(_ path: String, mode: ArchiveOpenMode) throws -> PathState {
+        let fd = openFile(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let err = errno
+            throw ArchiveError(
+                err == EACCES || err == EPERM ? .readOnly : .io, "cannot read the archive \(path): \(String(cString: strerror(err)))")
+        }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 16)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 16) }
+        if n < 0 { throw ArchiveError(.io, "cannot read the archive \(path): \(String(cString: strerror(errno)))") }
+        if n == 0 {
+            // An empty file becomes a new archive, unless it may only be read.
+            if mode == .readOnly { throw ArchiveError(.notAnArchive, "\(path) is an empty file, not an archive") }
+            return .empty
+        }
+        guard n == 16, head.elementsEqual(Array("SQLite format 3\0".utf8)) else {
+            throw ArchiveError(.notAnArchive, "\(path) is not a chat-archive file (not an SQLite database)")
+        }
+        return .archive
+    }
+
+    static func configuration(readOnly: Bool) -> Configuration {
+        var config = Configuration()
+        config.readonly = readOnly
+        config.maximumReaderCount = 4
+        // Readers wait in SQLite's rare busy cases (WAL recovery after a crash).
+        if readOnly { config.busyMode = .timeout(readWaitSeconds) }
+        config.prepareDatabase { db in
+            guard let handle = db.sqliteConnection else { throw ArchiveError("no SQLite connection") }
+            let rc = FTS5Registration.register(on: handle)
+            guard rc == 0 else { throw ArchiveError("cannot register the chat tokenizer (SQLite code \(rc))") }
+            try db.execute(sql: "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = OFF")
+            // Readers map the file (no copy into each connection's cache; the OS shares the
+            // pages). The writer does not, so an ingest's memory stays its own working set.
+            if db.configuration.readonly { try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+        }
+        return config
+    }
+}
+
+/// The writer's busy handler: waits for another program's write with short sleeps, tells the
+/// caller once a wait has lasted a moment, and gives up after ``ArchiveOpening/writeWaitSeconds``.
+private final class WriteWait: @unchecked Sendable {
+    private let onWait: (@Sendable () -> Void)?
+    private let lock = NSLock()
+    private var started: UInt64 = 0
+    private var told = false
+
+    init(onWait: (@Sendable () -> Void)?) { self.onWait = onWait }
+
+    func shouldRetry(_ tries: Int) -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let tell: Bool
+        let elapsed: Double
+        lock.lock()
+        if tries == 0 {
+            started = now
+            told = false
+        }
+        elapsed = Double(now - started) / 1e9
+        tell = !told && elapsed > 0.3
+        if tell { told = true }
+        lock.unlock()
+        if elapsed > ArchiveOpening.writeWaitSeconds { return false }
+        if tell { onWait?() }
+        usleep(tries < 20 ? 1_000 : 10_000)
+        return true
+    }
+}
+
+/// An exclusive `flock` on a file, held while an archive is set up or migrated.
+private final class FileLock {
+    private var fd: Int32
+
+    init(_ path: String) throws {
+        fd = openFile(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw ArchiveError(.io, "cannot open the archive \(path): \(String(cString: strerror(errno)))")
+        }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { break }  // no lock support (some network file systems): go on without
+        }
+    }
+
+    func release() {
+        guard fd >= 0 else { return }
+        _ = flock(fd, LOCK_UN)
+        close(fd)
+        fd = -1
+    }
+}
+
+/// A flag set once, read from any thread.
+final class VerifiedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
+/// `open(2)` (a file-level function: `ArchiveOpening.open` would hide it).
+private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { open(path, flags, mode) }
+
+extension ArchiveOpening {
+    /// Whether this process may write `path` (`access(2)`: false on a read-only mount too).
+    static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
+}
