@@ -54,9 +54,8 @@ import Testing
             for typed in ["h", "he", "hei", "heine"] {
                 page = try await archive.search(typed, options: SearchOptions(chat: "g1", limit: 20))
             }
-            let hits = page?.hits ?? []
-            #expect(hits.map(\.item.sourceId) == ["1001"])
-            let hit = try #require(hits.first)
+            #expect(page?.hits.map(\.item.sourceId) == ["1001"])
+            let hit = try #require(page?.hits.first)
             // Ranges are UTF-16 offsets, as NSString and NSAttributedString count.
             let text = hit.item.text as NSString
             let highlighted = hit.ranges.map { text.substring(with: NSRange(location: $0.lowerBound, length: $0.count)) }

@@ -77,6 +77,7 @@ import Testing
     @Test func membersOfAnIngestedArchiveAreSearchableAfterTheMigration() async throws {
         let (archive, _) = try TestArchive.make(jsonl: [
             Lines.chat("g1"), Lines.member("g1", "m1", "Zoë"), Lines.member("g1", "m2", "Łukasz"),
+            #"{"kind":"member","chatId":"g1","memberId":"m3","displayName":"Zoltan","left":true}"#,
             Lines.item("g1", "1", ts: "2024-05-01T10:00:00Z", text: "hi", member: "m2"),
         ].joined(separator: "\n"))
         #expect(try await archive.members(chat: "g1", matching: "").map(\.memberId) == ["m2", "m1"])

@@ -339,7 +339,7 @@ final class BatchStore: @unchecked Sendable {
     }
 
     /// Changes to a chat's counters made by one batch.
-    private struct ChatAggregateDelta {
+    struct ChatAggregateDelta {
         var items = 0
         var unread = 0
         var unreadMentions = 0
@@ -758,17 +758,6 @@ final class BatchStore: @unchecked Sendable {
         memberLastTs.removeAll()
     }
 
-    /// Forgets every cached database id and per-chat state (a live write starts from the tables).
-    func forgetCachedState() {
-        chatIds.removeAll()
-        memberIds.removeAll()
-        memberNames.removeAll()
-        userMember.removeAll()
-        chatTail.removeAll()
-        needsRenumber.removeAll()
-        aggregates.removeAll()
-        memberLastTs.removeAll()
-    }
 }
 
 /// A set of 64-bit keys that may answer "maybe" for keys never inserted (one hash, 2^26 bits).

@@ -10,6 +10,10 @@ import GRDB
 /// Reading marks only the item flags: an item's `unread` index tag is then a superset of the
 /// unread items, and searches for `is:unread` check the flags (see `CompiledQuery`), so that
 /// marking 10,000 items read rewrites no index row.
+///
+/// The vocabulary of infix search (``TermVocabulary``) only grows: a term of a deleted item
+/// stays listed, and a query word expanding to it ORs one posting list that matches nothing.
+/// Results stay exact; ``ArchiveDatabase/rebuildIndexes(progress:)`` drops such terms.
 package enum LiveEdits {
     /// The error for a chat the archive does not hold.
     package static func unknownChat(_ chat: String) -> ArchiveError {
@@ -114,15 +118,16 @@ package enum LiveEdits {
         // The partial index item_unread holds exactly the rows to change (flags & 6 = 4).
         try db.cachedStatement(
             sql: """
-                UPDATE item SET flags = flags & ~4, contentHash = 0
+                UPDATE item INDEXED BY item_unread SET flags = flags & ~4, contentHash = 0
                 WHERE chatId = ? AND flags & 6 = 4 AND (ts, id) <= (?, ?)
                 """
         ).execute(arguments: [chatId, bound.ts, bound.id])
         try db.cachedStatement(
             sql: """
                 UPDATE chat SET
-                    unreadCount = (SELECT count(*) FROM item WHERE chatId = ?1 AND flags & 6 = 4),
-                    unreadMentions = (SELECT count(*) FROM item WHERE chatId = ?1 AND flags & 6 = 4 AND flags & 32 <> 0)
+                    unreadCount = (SELECT count(*) FROM item INDEXED BY item_unread WHERE chatId = ?1 AND flags & 6 = 4),
+                    unreadMentions = (SELECT count(*) FROM item INDEXED BY item_unread
+                                      WHERE chatId = ?1 AND flags & 6 = 4 AND flags & 32 <> 0)
                 WHERE id = ?1
                 """
         ).execute(arguments: [chatId])
@@ -247,22 +252,8 @@ package enum LiveEdits {
         ).execute(arguments: [chat, anchor.ts, anchor.id, base])
     }
 
-    /// Counter changes, as the writer counts them (see the check of the chat list's counters).
-    struct CounterDelta {
-        var items: Int64 = 0
-        var unread: Int64 = 0
-        var mentions: Int64 = 0
-        var reports: Int64 = 0
-
-        mutating func add(flags: Int64, contentType: Int64, sign: Int64) {
-            items += sign
-            let live = flags & ItemFlags.deleted.rawValue == 0
-            if live && flags & ItemFlags.unread.rawValue != 0 { unread += sign }
-            let mentionUnread = ItemFlags.unread.rawValue | ItemFlags.mentionsUser.rawValue
-            if live && flags & mentionUnread == mentionUnread { mentions += sign }
-            if live && contentType == ContentType.report.code { reports += sign }
-        }
-    }
+    /// Counter changes, counted as the writer counts them.
+    typealias CounterDelta = BatchStore.ChatAggregateDelta
 
     /// Applies counter changes and finds the chat's last item again by the (chat, ts, id) index.
     static func apply(_ d: CounterDelta, chat: Int64, _ db: Database) throws {
@@ -275,6 +266,6 @@ package enum LiveEdits {
                     lastTs = (SELECT ts FROM item WHERE chatId = :c ORDER BY ts DESC, id DESC LIMIT 1)
                 WHERE id = :c
                 """
-        ).execute(arguments: ["c": chat, "items": d.items, "unread": d.unread, "mentions": d.mentions, "reports": d.reports])
+        ).execute(arguments: ["c": chat, "items": d.items, "unread": d.unread, "mentions": d.unreadMentions, "reports": d.reports])
     }
 }
