@@ -7,7 +7,8 @@ import Testing
 /// changes, the end when the task is cancelled; and readers during live writes never see half
 /// of one.
 @Suite struct ObservationTests {
-    /// Takes values from an observation until `done` accepts one (or 5 s pass: then `nil`).
+    /// Takes values from an observation until `done` accepts one (or 120 s pass, a bound for a
+    /// hang only: then `nil`). The first value runs `change`.
     static func firstValue<T: Sendable & Equatable>(
         _ observation: ArchiveObservation<T>, where done: @escaping @Sendable (T) -> Bool, after change: @escaping @Sendable () async throws -> Void
     ) async throws -> T? {
@@ -25,7 +26,7 @@ import Testing
                 return nil
             }
             group.addTask {
-                try await Task.sleep(nanoseconds: 5_000_000_000)
+                try await Task.sleep(nanoseconds: 120_000_000_000)
                 return nil
             }
             let first = try await group.next() ?? nil
