@@ -114,7 +114,7 @@ struct LiveBench {
             try upsert([item])
             let returned = Clock.now
             guard let seen = observed.wait(for: item.sourceId) else { continue }
-            delays.append(Double(seen - returned) / 1e6)
+            delays.append(Double(seen > returned ? seen - returned : 0) / 1e6)  // seen before the call returned: 0
         }
         delays.sort()
         if !delays.isEmpty {
