@@ -214,7 +214,17 @@ enum ArchiveMaintenance {
                 kind: .counters,
                 message: "\(bad.count) chat\(bad.count == 1 ? " has" : "s have") wrong counts in the chat list (items, unread, mentions, reports or last item; e.g. chat \"\(name)\" says \(stored) items and holds \(real)); a repair recounts them"))
         }
+        if let off = try Int.fetchOne(db, sql: positionsMismatchSQL), off > 0 {
+            problems.append(Problem(
+                kind: .counters,
+                message: "\(off) item\(off == 1 ? " has" : "s have") a wrong position in \(off == 1 ? "its" : "their") chat; counts of newer items in windows are off; `chat-archive check --repair` recounts them"))
+        }
     }
+
+    /// Items whose stored position in their chat is not their rank by `(ts, id)` (navInfo counts from positions).
+    private static let positionsMismatchSQL = """
+        SELECT count(*) FROM (SELECT pos, row_number() OVER (PARTITION BY chatId ORDER BY ts, id) AS n FROM item) WHERE pos <> n
+        """
 
     /// What the chat-list name index should hold for each chat (see migration v2).
     private static let chatNamesMismatchSQL = """
@@ -282,7 +292,10 @@ enum ArchiveMaintenance {
                         \(countersSQL)
                         UPDATE chat SET itemCount = real.items, unreadCount = real.unread, unreadMentions = real.mentions,
                             reportCount = real.reports, lastItemId = real.lastItemId, lastTs = real.lastTs
-                        FROM real WHERE real.id = chat.id
+                        FROM real WHERE real.id = chat.id;
+                        UPDATE item SET pos = r.n
+                        FROM (SELECT id, row_number() OVER (PARTITION BY chatId ORDER BY ts, id) AS n FROM item) AS r
+                        WHERE item.id = r.id AND item.pos <> r.n;
                         """)
                 }
             }

@@ -90,11 +90,13 @@ public struct Member: Sendable, Hashable {
     public var localAlias: String
     /// This member is the archive's owner.
     public var isUser: Bool
+    /// The member left the group or was removed (kept for their messages; not offered for mentions).
+    public var hasLeft: Bool
 
     /// Makes a member; names other than the display name default to empty.
     public init(
         chatSourceId: String, sourceId: String, displayName: String, fullName: String = "", localAlias: String = "",
-        isUser: Bool = false
+        isUser: Bool = false, hasLeft: Bool = false
     ) {
         self.chatSourceId = chatSourceId
         self.sourceId = sourceId
@@ -102,6 +104,7 @@ public struct Member: Sendable, Hashable {
         self.fullName = fullName
         self.localAlias = localAlias
         self.isUser = isUser
+        self.hasLeft = hasLeft
     }
 
     /// The name a person sees: the local alias when set, else the display name.

@@ -43,6 +43,8 @@ struct Bench: ParsableCommand {
     var readersDuringIngest = false
     @Option(help: "With --readers-during-ingest: reader threads.") var readers = 2
     @Option(help: "With --readers-during-ingest: pause of each reader between reads, in ms.") var readerPauseMs = 5
+    @Flag(help: "With --dir and --reuse: only measure live writes, observation and mention autocomplete (adds to the archive).")
+    var live = false
 
     func run() throws {
         let fm = FileManager.default
@@ -108,6 +110,11 @@ struct Bench: ParsableCommand {
                     }
                 }
                 print("around(id, 50) in \(windowChat) (\(ids.count) items): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms")
+                return
+            }
+            if live {
+                try LiveBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
+                if json { print(report.json) } else { print(report.table) }
                 return
             }
             if let query {
@@ -227,6 +234,9 @@ struct Bench: ParsableCommand {
 
         // 5. Queries.
         try QueryBench(archive: archive, repeats: repeats, seed: seed, trigram: alternativeIndex).run(into: &report)
+
+        // 6. Live writes, observation and mention autocomplete (after the queries: they add items).
+        try LiveBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
 
         if json { print(report.json) } else { print(report.table) }
         if keep || dir != nil { FileHandle.standardError.write(Data("work folder: \(work)\n".utf8)) }

@@ -155,7 +155,7 @@ enum JSONLinesRecord {
         Member(
             chatSourceId: try string(v, "chatId"), sourceId: try string(v, "memberId"),
             displayName: try optString(v, "displayName") ?? "", fullName: try optString(v, "fullName") ?? "",
-            localAlias: try optString(v, "localAlias") ?? "", isUser: try bool(v, "isUser"))
+            localAlias: try optString(v, "localAlias") ?? "", isUser: try bool(v, "isUser"), hasLeft: try bool(v, "left"))
     }
 
     static func item(_ v: JSONValue, raw: String) throws(Failure) -> Item {

@@ -147,6 +147,24 @@ enum Migrations {
                 UPDATE chat SET unreadCount = (SELECT count(*) FROM item WHERE item.chatId = chat.id AND item.flags & 4 = 4);
                 """)
         }
+        m.registerMigration("v3-memberActivity") { db in
+            // Mention autocomplete: each member's folded name words (see MemberNames), whether
+            // they left, and the time of their newest message, by which the list is ordered.
+            try db.execute(sql: """
+                ALTER TABLE member ADD COLUMN searchKey TEXT NOT NULL DEFAULT '';
+                ALTER TABLE member ADD COLUMN hasLeft INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE member ADD COLUMN lastTs INTEGER;
+                UPDATE member SET lastTs = (SELECT max(ts) FROM item WHERE item.memberId = member.id AND item.dir <> 2);
+                -- Autocomplete walks a chat's members newest writer first, testing names in the index.
+                CREATE INDEX member_recent ON member(chatId, lastTs DESC, isUser, hasLeft, searchKey, nameKey);
+                """)
+            let members = try Row.fetchAll(db, sql: "SELECT id, displayName, fullName, localAlias FROM member")
+            let update = try db.makeStatement(sql: "UPDATE member SET searchKey = ? WHERE id = ?")
+            for row in members {
+                let key = MemberNames.searchKey(row["displayName"] as String, row["fullName"] as String, row["localAlias"] as String)
+                try update.execute(arguments: [key, row["id"] as Int64])
+            }
+        }
         return m
     }
 }

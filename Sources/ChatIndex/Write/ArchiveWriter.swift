@@ -54,10 +54,10 @@ public final class ArchiveWriter {
         return s
     }
 
-    fileprivate enum Pending {
+    enum Pending {
         /// A chat with its name keys (transliteration is slow: it runs on the caller's thread).
         case chat(Chat, nameKey: String, translitKey: String)
-        case member(Member, nameKey: String)
+        case member(Member, nameKey: String, searchKey: String)
         case item(PreparedItem)
     }
 
@@ -85,7 +85,9 @@ public final class ArchiveWriter {
 
     public func add(_ member: Member) throws {
         let member = member.storable
-        pending.append(.member(member, nameKey: ChatNames.key(member.displayName, member.fullName, member.localAlias)))
+        pending.append(.member(
+            member, nameKey: ChatNames.key(member.displayName, member.fullName, member.localAlias),
+            searchKey: MemberNames.searchKey(member)))
     }
 
     public func add(_ item: Item) throws {
@@ -143,7 +145,7 @@ public final class ArchiveWriter {
 /// Copies the WAL back into the database on a thread of its own, so that the writer's commits
 /// never stop for it (the writer's automatic checkpoint is off during an ingest). Passive
 /// checkpoints run concurrently with writes.
-private final class Checkpointer: @unchecked Sendable {
+final class Checkpointer: @unchecked Sendable {
     private let path: String
     private let queue = DispatchQueue(label: "chat-archive.checkpoint", qos: .utility)
     private let group = DispatchGroup()
@@ -282,7 +284,7 @@ struct PreparedItem {
         return out + "]"
     }
 
-    private static func reactionsJSON(_ r: [Reaction]) -> String {
+    static func reactionsJSON(_ r: [Reaction]) -> String {
         var out = "["
         for (k, x) in r.enumerated() {
             if k > 0 { out += "," }
@@ -295,7 +297,7 @@ struct PreparedItem {
 }
 
 /// The writer thread's side: every database write and every cache of database ids.
-private final class BatchStore: @unchecked Sendable {
+final class BatchStore: @unchecked Sendable {
     private let database: ArchiveDatabase
     /// The archive had no items when this ingest began and no other writer has committed
     /// since: ids need no lookup.
@@ -312,8 +314,10 @@ private final class BatchStore: @unchecked Sendable {
     /// used by an earlier batch is found by the primary-key conflict and skipped).
     private var nextSeq: [Int64: Int64] = [:]
     /// Slots used by this ingest (a one-hash filter of 2^26 bits, 8 MB: false positives cost a lookup).
-    private var usedSlots = SlotFilter()
+    private lazy var usedSlots = SlotFilter()
     private var aggregates: [Int64: ChatAggregateDelta] = [:]
+    /// The newest item time of each sender written by this batch (mention autocomplete's recency).
+    private var memberLastTs: [Int64: Int64] = [:]
     /// The newest item of each chat written by this ingest and its position.
     private var chatTail: [Int64: (ts: Int64, id: Int64, pos: Int64)] = [:]
     /// Chats that received an item before their newest one: positions are renumbered.
@@ -340,7 +344,7 @@ private final class BatchStore: @unchecked Sendable {
     }
 
     /// Changes to a chat's counters made by one batch.
-    private struct ChatAggregateDelta {
+    struct ChatAggregateDelta {
         var items = 0
         var unread = 0
         var unreadMentions = 0
@@ -358,11 +362,11 @@ private final class BatchStore: @unchecked Sendable {
     }
 
     private let terms: TermSet
-    private let checkpointer: Checkpointer
+    private let checkpointer: Checkpointer?
     /// WAL frames (8 KiB pages) beyond which the writer checkpoints itself between batches.
     private let walFrameLimit = 16_384
 
-    init(database: ArchiveDatabase, startedEmpty: Bool, terms: TermSet, checkpointer: Checkpointer) {
+    init(database: ArchiveDatabase, startedEmpty: Bool, terms: TermSet, checkpointer: Checkpointer?) {
         self.database = database
         self.startedEmpty = startedEmpty
         self.terms = terms
@@ -378,51 +382,25 @@ private final class BatchStore: @unchecked Sendable {
         try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 1000") }
     }
 
-    func write(_ batch: Batch) {
+    fileprivate func write(_ batch: Batch) {
         guard failure == nil else { return }
         do {
             if !autocheckpointOff {
                 try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
                 autocheckpointOff = true
             }
-            if checkpointer.walFrames > walFrameLimit {
+            if let checkpointer, checkpointer.walFrames > walFrameLimit {
                 // Copy back the little the background checkpoints left, so that this batch's
                 // transaction starts the WAL over instead of growing it.
                 try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
                 checkpointer.walRestarted()
             }
-            try database.writer.write { db in
-                let dataVersion = try noticeOtherWriters(db)
-                defer { lastSeen = (dataVersion, db.totalChangesCount) }
-                var fts: [FTSOp] = []
-                pendingInsert.removeAll(keepingCapacity: true)
-                nextSeq.removeAll(keepingCapacity: true)
-                for record in batch.records {
-                    switch record {
-                    case .chat(let c, let nameKey, let translitKey): try write(c, nameKey: nameKey, translitKey: translitKey, db)
-                    case .member(let m, let nameKey): try write(m, nameKey: nameKey, db)
-                    case .item(let i): try write(i, db, fts: &fts)
-                    }
-                }
-                if !fts.isEmpty {
-                    fts.sort { ($0.rowid, $0.isDelete ? 0 : 1) < ($1.rowid, $1.isDelete ? 0 : 1) }
-                    let insert = try db.cachedStatement(sql: "INSERT INTO itemFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
-                    let delete = try db.cachedStatement(
-                        sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
-                    for op in fts {
-                        let statement = op.isDelete ? delete : insert
-                        statement.setUncheckedArguments([op.rowid, op.text, op.extra, op.tags])
-                        try TokenizedDocument.armed(op.textTokens, op.extraTokens) { try statement.execute() }
-                    }
-                }
-                try TermVocabulary.insert(terms.drain(), into: db)
-                try renumberPositions(db)
-                try updateChatAggregates(db)
-            }
+            try database.writer.write { db in try apply(batch.records, db) }
         } catch {
             failure = error
             lastSeen = nil
             aggregates.removeAll()
+            memberLastTs.removeAll()
             chatTail.removeAll()
             needsRenumber.removeAll()
         }
@@ -446,6 +424,54 @@ private final class BatchStore: @unchecked Sendable {
         userMember.removeAll()
         chatTail.removeAll()
         return version
+    }
+
+    /// Writes records in the caller's transaction: chats, members, items, their full-text rows
+    /// (in rowid order), new vocabulary terms, positions and chat counters. The one path by which
+    /// both an ingest's batches and an app's live writes reach the tables.
+    func apply(_ records: [ArchiveWriter.Pending], _ db: Database) throws {
+        // Another writer may have committed since this store's last transaction.
+        let dataVersion: Int64
+        do {
+            dataVersion = try noticeOtherWriters(db)
+        } catch {
+            lastSeen = nil
+            throw error
+        }
+        do {
+            try applyRecords(records, db)
+        } catch {
+            lastSeen = nil
+            throw error
+        }
+        lastSeen = (dataVersion, db.totalChangesCount)
+    }
+
+    private func applyRecords(_ records: [ArchiveWriter.Pending], _ db: Database) throws {
+        var fts: [FTSOp] = []
+        pendingInsert.removeAll(keepingCapacity: true)
+        nextSeq.removeAll(keepingCapacity: true)
+        for record in records {
+            switch record {
+            case .chat(let c, let nameKey, let translitKey): try write(c, nameKey: nameKey, translitKey: translitKey, db)
+            case .member(let m, let nameKey, let searchKey): try write(m, nameKey: nameKey, searchKey: searchKey, db)
+            case .item(let i): try write(i, db, fts: &fts)
+            }
+        }
+        if !fts.isEmpty {
+            fts.sort { ($0.rowid, $0.isDelete ? 0 : 1) < ($1.rowid, $1.isDelete ? 0 : 1) }
+            let insert = try db.cachedStatement(sql: "INSERT INTO itemFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
+            let delete = try db.cachedStatement(
+                sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
+            for op in fts {
+                let statement = op.isDelete ? delete : insert
+                statement.setUncheckedArguments([op.rowid, op.text, op.extra, op.tags])
+                try TokenizedDocument.armed(op.textTokens, op.extraTokens) { try statement.execute() }
+            }
+        }
+        try TermVocabulary.insert(terms.drain(), into: db)
+        try renumberPositions(db)
+        try updateChatAggregates(db)
     }
 
     // MARK: - Chats and members
@@ -485,7 +511,7 @@ private final class BatchStore: @unchecked Sendable {
     }
 
     @discardableResult
-    private func write(_ m: Member, nameKey: String, _ db: Database) throws -> Int64? {
+    private func write(_ m: Member, nameKey: String, searchKey: String, _ db: Database) throws -> Int64? {
         guard let chat = try chatId(m.chatSourceId, db) else {
             issues.append("member \(m.sourceId) of unknown chat \(m.chatSourceId) skipped")
             return nil
@@ -493,14 +519,15 @@ private final class BatchStore: @unchecked Sendable {
         let id = try Int64.fetchOne(
             db.cachedStatement(
             sql: """
-                INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey, hasLeft)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(chatId, sourceId) DO UPDATE SET
                     displayName = excluded.displayName, fullName = excluded.fullName,
-                    localAlias = excluded.localAlias, isUser = excluded.isUser, nameKey = excluded.nameKey
+                    localAlias = excluded.localAlias, isUser = excluded.isUser, nameKey = excluded.nameKey,
+                    searchKey = excluded.searchKey, hasLeft = excluded.hasLeft
                 RETURNING id
                 """),
-            arguments: [chat, m.sourceId, m.displayName, m.fullName, m.localAlias, m.isUser, nameKey])
+            arguments: [chat, m.sourceId, m.displayName, m.fullName, m.localAlias, m.isUser, nameKey, searchKey, m.hasLeft])
         guard let id else { return nil }
         memberIds[MemberKey(chat: chat, source: m.sourceId)] = id
         memberNames[chat] = nil
@@ -521,8 +548,8 @@ private final class BatchStore: @unchecked Sendable {
         let shown = name ?? sourceId
         let id = try Int64.fetchOne(
             db,
-            sql: "INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey) VALUES (?, ?, ?, '', '', 0, ?) RETURNING id",
-            arguments: [chat, sourceId, shown, ChatNames.key(shown, "", "")])
+            sql: "INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey) VALUES (?, ?, ?, '', '', 0, ?, ?) RETURNING id",
+            arguments: [chat, sourceId, shown, ChatNames.key(shown, "", ""), MemberNames.searchKey(shown, "", "")])
         memberIds[key] = id
         memberNames[chat] = nil
         return id
@@ -631,6 +658,7 @@ private final class BatchStore: @unchecked Sendable {
             }
         }
         if inserted {
+            if let member, item.direction != .event { memberLastTs[member] = max(memberLastTs[member] ?? .min, item.timestamp.milliseconds) }
             placed(id: id, ts: item.timestamp.milliseconds, pos: pos, chat: chat)
             summary.itemsAdded += 1
             aggregates[chat, default: ChatAggregateDelta()].add(flags: flags.rawValue, contentType: contentType, sign: 1)
@@ -788,7 +816,11 @@ private final class BatchStore: @unchecked Sendable {
             try update.execute()
         }
         aggregates.removeAll()
+        let active = try db.cachedStatement(sql: "UPDATE member SET lastTs = max(coalesce(lastTs, ?2), ?2) WHERE id = ?1")
+        for (member, ts) in memberLastTs { try active.execute(arguments: [member, ts]) }
+        memberLastTs.removeAll()
     }
+
 }
 
 /// A set of 64-bit keys that may answer "maybe" for keys never inserted (one hash, 2^26 bits).

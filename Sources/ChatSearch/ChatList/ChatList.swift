@@ -27,7 +27,7 @@ public enum ChatFilter: Sendable, Hashable {
     }
 
     /// The SQL condition over `chat` implementing SimpleX's rule for the tab.
-    var condition: (String, [DatabaseValueConvertible]) {
+    package var condition: (String, [DatabaseValueConvertible]) {
         switch self {
         case .all: return ("1", [])
         case .unread:

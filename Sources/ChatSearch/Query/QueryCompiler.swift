@@ -31,8 +31,10 @@ struct CompiledQuery {
     func matchesSQL(columns: String = "", ascending: Bool = false) -> String {
         let select = "SELECT f.rowid\(columns) FROM itemFts f"
         var sql = "\(select) WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
-        if excludesDeleted {
-            sql = "\(select) JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ? AND i.flags & \(ItemFlags.deleted.rawValue) = 0"
+        if excludesDeleted || requiresUnread {
+            sql = "\(select) JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
+            if excludesDeleted { sql += " AND i.flags & \(ItemFlags.deleted.rawValue) = 0" }
+            if requiresUnread { sql += " AND i.flags & \(ItemFlags.unread.rawValue) <> 0" }
         }
         return sql + (ascending ? " ORDER BY f.rowid ASC" : " ORDER BY f.rowid DESC LIMIT ?")
     }
@@ -44,6 +46,9 @@ struct CompiledQuery {
     /// Whether deleted items are left out: by the item's flags in a join, which costs FTS5 no
     /// extra posting list to walk per candidate (a `NOT` of the deleted tag did).
     var excludesDeleted = true
+    /// `is:unread`: the unread tag is a superset (marking items read changes their flags, not
+    /// their index rows), so the item's flags decide, in the same join.
+    var requiresUnread = false
     var highlighter: Highlighter
 }
 
@@ -297,6 +302,7 @@ enum QueryCompiler {
         var c = CompiledQuery(match: match, isUnsatisfiable: unsatisfiable, excludesDeleted: !scope.includeDeleted, highlighter: highlighter)
         if let a = q.after { c.minRowid = max(a.milliseconds, 0) &* 1024 }
         if let b = q.before { c.maxRowid = max(b.milliseconds, 0) &* 1024 }
+        c.requiresUnread = q.isUnread
         return c
     }
 }

@@ -183,9 +183,10 @@ public enum MessageSearch {
         if compiled.isUnsatisfiable { return [] }
         let upper = min(compiled.maxRowid, below ?? Int64.max)
         let lower = max(compiled.minRowid, above.map { $0 + 1 } ?? Int64.min)
+        let unread = compiled.requiresUnread ? " AND EXISTS (SELECT 1 FROM item WHERE item.id = itemFts.rowid AND item.flags & 4 <> 0)" : ""
         return try Int64.fetchAll(
             db.cachedStatement(
-                sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid \(descending ? "DESC" : "ASC") LIMIT ?"),
+                sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ?\(unread) ORDER BY rowid \(descending ? "DESC" : "ASC") LIMIT ?"),
             arguments: [compiled.match, upper, lower, limit])
     }
 }

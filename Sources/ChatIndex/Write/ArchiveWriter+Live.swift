@@ -1,0 +1,60 @@
+import ChatModel
+import ChatText
+import GRDB
+
+/// An app's upserts of chats, members and items: analysed before the transaction, then written
+/// by the ingest's own writer code (``BatchStore/apply(_:_:)``) inside one transaction, so that
+/// spans, mentions, the vocabulary, the full-text rows, positions and chat counters are made
+/// exactly as an ingest makes them.
+package struct LiveUpsert: @unchecked Sendable {
+    fileprivate let records: [ArchiveWriter.Pending]
+    fileprivate let terms: TermSet
+    /// Chat source ids the members and items need, other than those of the chats upserted with them.
+    fileprivate let neededChats: [String]
+
+    /// Analyses the values (markdown, display text, tokens, name keys) on the caller's thread.
+    package init(chats: [Chat] = [], members: [Member] = [], items: [Item] = []) {
+        let terms = TermSet()
+        var records: [ArchiveWriter.Pending] = []
+        records.reserveCapacity(chats.count + members.count + items.count)
+        for c in chats {
+            let c = c.storable
+            records.append(.chat(
+                c, nameKey: ChatNames.key(c.displayName, c.fullName, c.localAlias),
+                translitKey: ChatNames.transliterationKey(c.displayName, c.fullName, c.localAlias)))
+        }
+        for m in members {
+            let m = m.storable
+            records.append(.member(
+                m, nameKey: ChatNames.key(m.displayName, m.fullName, m.localAlias), searchKey: MemberNames.searchKey(m)))
+        }
+        for i in items {
+            let prepared = PreparedItem(i.storable)
+            terms.add(prepared.textTokens)
+            if let extra = prepared.extraTokens { terms.add(extra) }
+            records.append(.item(prepared))
+        }
+        let upserted = Set(chats.map(\.sourceId.storable))
+        var needed: [String] = []
+        var seen = Set<String>()
+        for id in (members.map(\.chatSourceId) + items.map(\.chatSourceId)).map(\.storable) where !upserted.contains(id) && seen.insert(id).inserted {
+            needed.append(id)
+        }
+        self.records = records
+        self.terms = terms
+        self.neededChats = needed
+    }
+
+    /// Writes the values in the caller's transaction. Throws ``ArchiveError`` naming the first
+    /// chat that neither exists nor is upserted in the same call (nothing is written then).
+    package func write(to database: ArchiveDatabase, _ db: Database) throws {
+        for chat in neededChats {
+            guard try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat]) != nil else {
+                throw LiveEdits.unknownChat(chat)
+            }
+        }
+        guard !records.isEmpty else { return }
+        let store = BatchStore(database: database, startedEmpty: false, terms: terms, checkpointer: nil)
+        try store.apply(records, db)
+    }
+}

@@ -1,0 +1,271 @@
+import ChatModel
+import ChatText
+import GRDB
+
+/// An app's edits of stored items and chats, each run in the caller's transaction: deletions,
+/// read state, pins, reactions and chat settings. Chat counters (items, unread, mentions,
+/// reports, last item) and item positions are kept exact; the full-text row of an item whose
+/// filter tags change is rewritten in the same transaction.
+///
+/// Reading marks only the item flags: an item's `unread` index tag is then a superset of the
+/// unread items, and searches for `is:unread` check the flags (see `CompiledQuery`), so that
+/// marking 10,000 items read rewrites no index row.
+///
+/// The vocabulary of infix search (``TermVocabulary``) only grows: a term of a deleted item
+/// stays listed, and a query word expanding to it ORs one posting list that matches nothing.
+/// Results stay exact; ``ArchiveDatabase/rebuildIndexes(progress:)`` drops such terms.
+package enum LiveEdits {
+    /// The error for a chat the archive does not hold.
+    package static func unknownChat(_ chat: String) -> ArchiveError {
+        ArchiveError(.unknownChat, "no chat with id \"\(chat)\" in the archive")
+    }
+
+    /// The error for an item the chat does not hold.
+    package static func unknownItem(_ item: String, chat: String) -> ArchiveError {
+        ArchiveError(.unknownItem, "no item with id \"\(item)\" in chat \"\(chat)\"")
+    }
+
+    /// The archive id of a chat, by source id.
+    package static func chatId(_ chat: String, _ db: Database) throws -> Int64 {
+        guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat.storable]) else {
+            throw unknownChat(chat)
+        }
+        return id
+    }
+
+    /// What the edits need of a stored item.
+    struct StoredItem {
+        var id: Int64
+        var ts: Int64
+        var pos: Int64
+        var flags: Int64
+        var contentType: Int64
+        var text: String
+        var extra: String
+        var tags: String
+    }
+
+    /// The stored items of `chat` with these source ids, in the order given (duplicates once);
+    /// throws for the first id the chat does not hold.
+    static func items(_ sourceIds: [String], chat: Int64, chatSource: String, _ db: Database) throws -> [StoredItem] {
+        let lookup = try db.cachedStatement(
+            sql: "SELECT id, ts, pos, flags, contentType, text, extra, tags FROM item WHERE chatId = ? AND sourceId = ?")
+        var out: [StoredItem] = []
+        var seen = Set<String>()
+        for s in sourceIds where seen.insert(s).inserted {
+            guard let r = try Row.fetchOne(lookup, arguments: [chat, s.storable]) else { throw unknownItem(s, chat: chatSource) }
+            out.append(StoredItem(
+                id: r[0], ts: r[1], pos: r[2], flags: r[3], contentType: r[4], text: r[5], extra: r[6], tags: r[7]))
+        }
+        return out
+    }
+
+    // MARK: - Deletion
+
+    /// SimpleX's "marked deleted": the items stay in windows as placeholders (flag `deleted`),
+    /// leave search results (unless deleted items are asked for) and the chat's counters.
+    package static func markDeleted(chat: String, items sourceIds: [String], _ db: Database) throws {
+        let chatId = try chatId(chat, db)
+        let rows = try items(sourceIds, chat: chatId, chatSource: chat, db)
+        try setFlags(rows.filter { $0.flags & ItemFlags.deleted.rawValue == 0 }, chat: chatId, db) {
+            $0 | ItemFlags.deleted.rawValue
+        }
+    }
+
+    /// Removes items: gone from windows, search and counters; later items move up one position each.
+    package static func delete(chat: String, items sourceIds: [String], _ db: Database) throws {
+        let chatId = try chatId(chat, db)
+        let rows = try items(sourceIds, chat: chatId, chatSource: chat, db).sorted { $0.id < $1.id }
+        guard !rows.isEmpty else { return }
+        let ftsDelete = try db.cachedStatement(
+            sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
+        let delete = try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?")
+        var delta = CounterDelta()
+        for r in rows {
+            try ftsDelete.execute(arguments: [r.id, r.text, r.extra, r.tags])
+            try delete.execute(arguments: [r.id])
+            delta.add(flags: r.flags, contentType: r.contentType, sign: -1)
+        }
+        guard let first = rows.min(by: { ($0.ts, $0.id) < ($1.ts, $1.id) }) else { return }
+        try renumber(chat: chatId, after: (first.ts, first.id), from: first.pos - 1, db)
+        try apply(delta, chat: chatId, db)
+    }
+
+    /// Removes a chat with its members, items, spans, mentions, tags and full-text rows.
+    package static func delete(chat: String, _ db: Database) throws {
+        let chatId = try chatId(chat, db)
+        let ftsDelete = try db.cachedStatement(
+            sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
+        // All rows first: the full-text deletes must not run while the cursor reads the items.
+        let rows = try Row.fetchAll(db, sql: "SELECT id, text, extra, tags FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId])
+        for r in rows { try ftsDelete.execute(arguments: [r[0], r[1], r[2], r[3]]) }
+        // Items, spans, mentions, members and tags go by their foreign keys; the name index by trigger.
+        try db.execute(sql: "DELETE FROM item WHERE chatId = ?", arguments: [chatId])
+        try db.execute(sql: "DELETE FROM chat WHERE id = ?", arguments: [chatId])
+    }
+
+    // MARK: - Read state
+
+    /// Marks read every unread item of the chat up to `through` by `(ts, id)` (every one when
+    /// `nil`), marked-deleted ones included (as in SimpleX, they count as unread until read).
+    package static func markRead(chat: String, through item: String?, _ db: Database) throws {
+        let chatId = try chatId(chat, db)
+        var bound = (ts: Int64.max, id: Int64.max)
+        if let item {
+            let r = try items([item], chat: chatId, chatSource: chat, db)[0]
+            bound = (r.ts, r.id)
+        }
+        // The partial index item_unreadAll holds exactly the rows to change (flags & 4 = 4).
+        try db.cachedStatement(
+            sql: """
+                UPDATE item INDEXED BY item_unreadAll SET flags = flags & ~4, contentHash = 0
+                WHERE chatId = ? AND flags & 4 = 4 AND (ts, id) <= (?, ?)
+                """
+        ).execute(arguments: [chatId, bound.ts, bound.id])
+        try db.cachedStatement(
+            sql: """
+                UPDATE chat SET
+                    unreadCount = (SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE chatId = ?1 AND flags & 4 = 4),
+                    unreadMentions = (SELECT count(*) FROM item INDEXED BY item_unreadAll
+                                      WHERE chatId = ?1 AND flags & 4 = 4 AND flags & 2 = 0 AND flags & 32 <> 0)
+                WHERE id = ?1
+                """
+        ).execute(arguments: [chatId])
+    }
+
+    /// Sets the chat's "marked unread" flag (SimpleX's `unreadChat`).
+    package static func setMarkedUnread(chat: String, _ value: Bool, _ db: Database) throws {
+        let chatId = try chatId(chat, db)
+        try db.execute(sql: "UPDATE chat SET unreadChat = ? WHERE id = ?", arguments: [value, chatId])
+    }
+
+    // MARK: - Pins and reactions
+
+    /// Pins or unpins items (the `is:pinned` filter follows).
+    package static func setPinned(chat: String, items sourceIds: [String], _ pinned: Bool, _ db: Database) throws {
+        let chatId = try chatId(chat, db)
+        let rows = try items(sourceIds, chat: chatId, chatSource: chat, db)
+        let bit = ItemFlags.pinned.rawValue
+        try setFlags(rows.filter { ($0.flags & bit != 0) != pinned }, chat: chatId, db) { pinned ? $0 | bit : $0 & ~bit }
+    }
+
+    /// Replaces an item's reaction counts.
+    package static func setReactions(chat: String, item: String, _ reactions: [Reaction], _ db: Database) throws {
+        let chatId = try chatId(chat, db)
+        let row = try items([item], chat: chatId, chatSource: chat, db)[0]
+        let json = reactions.isEmpty ? nil : PreparedItem.reactionsJSON(reactions)
+        try db.execute(sql: "UPDATE item SET reactions = ?, contentHash = 0 WHERE id = ?", arguments: [json, row.id])
+    }
+
+    // MARK: - Chat settings
+
+    /// Changes of a chat's settings; `nil` fields are left as they are.
+    package struct ChatSettings: Sendable {
+        package var favorite: Bool?
+        package var notifications: NotificationMode?
+        package var tags: [String]?
+        package var localAlias: String?
+        /// `.some(nil)` clears the draft.
+        package var draft: String??
+        package init(
+            favorite: Bool? = nil, notifications: NotificationMode? = nil, tags: [String]? = nil, localAlias: String? = nil,
+            draft: String?? = nil
+        ) {
+            self.favorite = favorite
+            self.notifications = notifications
+            self.tags = tags
+            self.localAlias = localAlias
+            self.draft = draft
+        }
+    }
+
+    /// Applies chat settings; a new alias updates the chat-list name index.
+    package static func update(chat: String, _ s: ChatSettings, _ db: Database) throws {
+        let chatId = try chatId(chat, db)
+        if let f = s.favorite { try db.execute(sql: "UPDATE chat SET favorite = ? WHERE id = ?", arguments: [f, chatId]) }
+        if let n = s.notifications {
+            try db.execute(sql: "UPDATE chat SET notifications = ? WHERE id = ?", arguments: [n.rawValue, chatId])
+        }
+        if let d = s.draft { try db.execute(sql: "UPDATE chat SET draft = ? WHERE id = ?", arguments: [d, chatId]) }
+        if let tags = s.tags {
+            try db.execute(sql: "DELETE FROM chatTag WHERE chatId = ?", arguments: [chatId])
+            for tag in Set(tags) where !tag.isEmpty {
+                try db.execute(sql: "INSERT INTO chatTag(chatId, tag) VALUES (?, ?)", arguments: [chatId, tag])
+            }
+        }
+        if let alias = s.localAlias {
+            guard let r = try Row.fetchOne(db, sql: "SELECT displayName, fullName FROM chat WHERE id = ?", arguments: [chatId]) else {
+                return
+            }
+            let (display, full): (String, String) = (r[0], r[1])
+            try db.execute(
+                sql: "UPDATE chat SET localAlias = ?, nameKey = ?, translitKey = ? WHERE id = ?",
+                arguments: [
+                    alias, ChatNames.key(display, full, alias), ChatNames.transliterationKey(display, full, alias), chatId,
+                ])
+        }
+    }
+
+    // MARK: - Internal
+
+    /// Changes the flags of items, their index tags (`deleted`, `pinned`) and full-text rows,
+    /// and the chat's counters.
+    private static func setFlags(_ rows: [StoredItem], chat: Int64, _ db: Database, _ change: (Int64) -> Int64) throws {
+        guard !rows.isEmpty else { return }
+        let ftsDelete = try db.cachedStatement(
+            sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
+        let ftsInsert = try db.cachedStatement(sql: "INSERT INTO itemFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
+        let update = try db.cachedStatement(sql: "UPDATE item SET flags = ?, tags = ?, contentHash = 0 WHERE id = ?")
+        var delta = CounterDelta()
+        for r in rows.sorted(by: { $0.id < $1.id }) {
+            let flags = change(r.flags)
+            let tags = retagged(r.tags, flags: ItemFlags(rawValue: flags))
+            delta.add(flags: r.flags, contentType: r.contentType, sign: -1)
+            delta.add(flags: flags, contentType: r.contentType, sign: 1)
+            if tags != r.tags {
+                try ftsDelete.execute(arguments: [r.id, r.text, r.extra, r.tags])
+                try ftsInsert.execute(arguments: [r.id, r.text, r.extra, tags])
+            }
+            try update.execute(arguments: [flags, tags, r.id])
+        }
+        try apply(delta, chat: chat, db)
+    }
+
+    /// The tags with the `deleted` and `pinned` tokens as the flags say (the `unread` token is
+    /// left: it may only overstate, and searches check the flags).
+    static func retagged(_ tags: String, flags: ItemFlags) -> String {
+        var tokens = tags.split(separator: " ").map(String.init).filter { $0 != IndexTerms.deleted && $0 != IndexTerms.pinned }
+        if flags.contains(.deleted) { tokens.append(IndexTerms.deleted) }
+        if flags.contains(.pinned) { tokens.append(IndexTerms.pinned) }
+        return tokens.joined(separator: " ")
+    }
+
+    /// Renumbers the positions of a chat's items after `(ts, id)`, the first of them taking `base + 1`.
+    static func renumber(chat: Int64, after anchor: (ts: Int64, id: Int64), from base: Int64, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                UPDATE item SET pos = r.n
+                FROM (SELECT id, ?4 + row_number() OVER (ORDER BY ts, id) AS n FROM item
+                      WHERE chatId = ?1 AND (ts, id) > (?2, ?3)) AS r
+                WHERE item.id = r.id AND item.pos <> r.n
+                """
+        ).execute(arguments: [chat, anchor.ts, anchor.id, base])
+    }
+
+    /// Counter changes, counted as the writer counts them.
+    typealias CounterDelta = BatchStore.ChatAggregateDelta
+
+    /// Applies counter changes and finds the chat's last item again by the (chat, ts, id) index.
+    static func apply(_ d: CounterDelta, chat: Int64, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                UPDATE chat SET
+                    itemCount = itemCount + :items, unreadCount = unreadCount + :unread,
+                    unreadMentions = unreadMentions + :mentions, reportCount = reportCount + :reports,
+                    lastItemId = (SELECT id FROM item WHERE chatId = :c ORDER BY ts DESC, id DESC LIMIT 1),
+                    lastTs = (SELECT ts FROM item WHERE chatId = :c ORDER BY ts DESC, id DESC LIMIT 1)
+                WHERE id = :c
+                """
+        ).execute(arguments: ["c": chat, "items": d.items, "unread": d.unread, "mentions": d.unreadMentions, "reports": d.reports])
+    }
+}

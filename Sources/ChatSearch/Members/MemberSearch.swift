@@ -1,0 +1,104 @@
+import ChatIndex
+import ChatModel
+import ChatText
+import GRDB
+
+/// A member of a group as mention autocomplete lists it.
+public struct ChatMember: Sendable, Hashable, Encodable {
+    /// The member's source id (what a mention's target names).
+    public var memberId: String
+    /// The member's name as the group shows it.
+    public var displayName: String
+    /// The member's longer name (`""` when none).
+    public var fullName: String
+    /// The user's local name for the member (`""` when none).
+    public var localAlias: String
+    /// The time of the member's newest message in the archive; `nil` when they wrote none.
+    public var lastActivity: Timestamp?
+    /// The query matched the start of a word of one of the names (else a part inside a word).
+    public var isWordPrefixMatch: Bool
+
+    /// Creates a member row (for previews and tests of apps that embed the library).
+    public init(
+        memberId: String, displayName: String, fullName: String = "", localAlias: String = "", lastActivity: Timestamp? = nil,
+        isWordPrefixMatch: Bool = true
+    ) {
+        self.memberId = memberId
+        self.displayName = displayName
+        self.fullName = fullName
+        self.localAlias = localAlias
+        self.lastActivity = lastActivity
+        self.isWordPrefixMatch = isWordPrefixMatch
+    }
+
+    /// What the compose bar inserts for this member, as SimpleX writes mentions: `@name`, or
+    /// `@'name'` when the name holds a space or punctuation.
+    public var mentionText: String {
+        let plain = !displayName.isEmpty && displayName.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-"
+                || $0.properties.generalCategory == .nonspacingMark || $0.properties.generalCategory == .spacingMark
+        }
+        return plain ? "@" + displayName : "@'" + displayName + "'"
+    }
+
+    enum CodingKeys: String, CodingKey { case memberId, displayName, fullName, localAlias, lastActivity, mentionText }
+
+    /// Encodes the fields and ``mentionText``.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(memberId, forKey: .memberId)
+        try c.encode(displayName, forKey: .displayName)
+        try c.encode(fullName, forKey: .fullName)
+        try c.encode(localAlias, forKey: .localAlias)
+        try c.encodeIfPresent(lastActivity?.rfc3339, forKey: .lastActivity)
+        try c.encode(mentionText, forKey: .mentionText)
+    }
+}
+
+/// Mention autocomplete: the members of a group whose names match what follows the `@`.
+public enum MemberSearch {
+    /// Members of `chat` whose display name, full name or local alias contains `query` after the
+    /// analyser's folding (`zo` finds Zoë, `lu` finds Łukasz, `dm` finds Дмитрий through its
+    /// transliteration). Matches at the start of a word come before matches inside one; within
+    /// each, members who wrote most recently come first. The user and members who left are not
+    /// listed. An empty query lists the most recent writers.
+    ///
+    /// - Complexity: one pass over the chat's members in a covering index, newest writers first,
+    ///   stopping at `limit` word-start matches.
+    public static func members(chat: String, matching query: String, limit: Int = 10, in db: Database) throws -> [ChatMember] {
+        guard let chatId = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat]) else {
+            throw SearchError(message: "no chat with id \"\(chat)\" in the archive")
+        }
+        let n = max(1, min(limit, 1_000))
+        let key = TextNormalizer.normalize(query.trimmingSpaces)
+        let columns = "sourceId, displayName, fullName, localAlias, lastTs"
+        // The walk follows member_recent (chatId, lastTs DESC, …): word-start matches first,
+        // stopping at a page; matches inside words only when the page is not full.
+        let recent = "FROM member INDEXED BY member_recent WHERE chatId = ? AND isUser = 0 AND hasLeft = 0"
+        let order = "ORDER BY lastTs DESC, id LIMIT ?"
+        var out: [ChatMember] = []
+        func fetch(_ sql: String, _ args: StatementArguments, prefix: Bool) throws {
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: args)
+            while let r = try rows.next() {
+                let ts: Int64? = r[4]
+                out.append(ChatMember(
+                    memberId: r[0], displayName: r[1], fullName: r[2], localAlias: r[3],
+                    lastActivity: ts.map { Timestamp(milliseconds: $0) }, isWordPrefixMatch: prefix))
+            }
+        }
+        if key.isEmpty {
+            try fetch("SELECT \(columns) \(recent) \(order)", [chatId, n], prefix: true)
+            return out
+        }
+        try fetch(
+            "SELECT \(columns) \(recent) AND instr(searchKey, char(10) || ?) > 0 \(order)", [chatId, key, n], prefix: true)
+        if out.count < n {
+            try fetch(
+                """
+                SELECT \(columns) \(recent) AND instr(searchKey, char(10) || ?) = 0
+                    AND (instr(searchKey, ?) > 0 OR instr(nameKey, ?) > 0) \(order)
+                """, [chatId, key, key, key, n - out.count], prefix: false)
+        }
+        return out
+    }
+}
