@@ -309,6 +309,8 @@ private final class BatchStore: @unchecked Sendable {
     /// Slots used by this ingest (a one-hash filter of 2^26 bits, 8 MB: false positives cost a lookup).
     private var usedSlots = SlotFilter()
     private var aggregates: [Int64: ChatAggregateDelta] = [:]
+    /// This batch's changes to the archive-wide counters.
+    private var counters = ArchiveCounters.Delta()
     /// The newest item of each chat written by this ingest and its position.
     private var chatTail: [Int64: (ts: Int64, id: Int64, pos: Int64)] = [:]
     /// Chats that received an item before their newest one: positions are renumbered.
@@ -410,10 +412,12 @@ private final class BatchStore: @unchecked Sendable {
                 try TermVocabulary.insert(terms.drain(), into: db)
                 try renumberPositions(db)
                 try updateChatAggregates(db)
+                try counters.apply(db)
             }
         } catch {
             failure = error
             aggregates.removeAll()
+            counters = ArchiveCounters.Delta()
             chatTail.removeAll()
             needsRenumber.removeAll()
         }
@@ -602,6 +606,7 @@ private final class BatchStore: @unchecked Sendable {
             placed(id: id, ts: item.timestamp.milliseconds, pos: pos, chat: chat)
             summary.itemsAdded += 1
             aggregates[chat, default: ChatAggregateDelta()].add(flags: flags.rawValue, contentType: contentType, sign: 1)
+            counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
             pendingInsert[id] = fts.count
             fts.append(FTSOp(rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
                              textTokens: prepared.textTokens, extraTokens: prepared.extraTokens))
@@ -617,6 +622,8 @@ private final class BatchStore: @unchecked Sendable {
             summary.itemsUpdated += 1
             aggregates[chat, default: ChatAggregateDelta()].add(flags: old["flags"], contentType: old["contentType"], sign: -1)
             aggregates[chat, default: ChatAggregateDelta()].add(flags: flags.rawValue, contentType: contentType, sign: 1)
+            counters.add(flags: old["flags"], text: old["text"], sign: -1)
+            counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
             let newRow = FTSOp(rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
                                textTokens: prepared.textTokens, extraTokens: prepared.extraTokens)
             if let k = pendingInsert[id] {
@@ -646,7 +653,9 @@ private final class BatchStore: @unchecked Sendable {
             try update.execute()
             if (old["ts"] as Int64) != item.timestamp.milliseconds { needsRenumber.insert(chat) }
             try db.cachedStatement(sql: "DELETE FROM itemSpan WHERE itemId = ?").execute(arguments: [id])
+            counters.spans -= Int64(db.changesCount)
             try db.cachedStatement(sql: "DELETE FROM itemMention WHERE itemId = ?").execute(arguments: [id])
+            counters.mentions -= Int64(db.changesCount)
         }
         if !analyzed.spans.isEmpty {
             let span = try db.cachedStatement(
@@ -655,6 +664,7 @@ private final class BatchStore: @unchecked Sendable {
                 span.setUncheckedArguments([id, k, s.start, s.end, s.format.typeName, FormatCoding.json(s.format)])
                 try span.execute()
             }
+            counters.spans += Int64(analyzed.spans.count)
         }
         if !mentionRows.isEmpty {
             let mention = try db.cachedStatement(
@@ -662,6 +672,7 @@ private final class BatchStore: @unchecked Sendable {
             for m in mentionRows {
                 mention.setUncheckedArguments([id, m.name, m.member, m.isUser])
                 try mention.execute()
+                counters.mentions += Int64(db.changesCount)
             }
         }
     }
