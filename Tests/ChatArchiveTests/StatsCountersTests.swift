@@ -50,7 +50,7 @@ import Testing
         #expect(actual.count == 6, sourceLocation: sourceLocation)
         #expect(stored == actual, sourceLocation: sourceLocation)
         let stats = try await Archive(path: path).stats()
-        let scanned = try ArchiveDatabase(path: path).writer.read { db in
+        let scanned = try await ArchiveDatabase(path: path).writer.read { db in
             (
                 items: try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? -1,
                 deleted: try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE flags & 2") ?? -1,
@@ -106,7 +106,7 @@ import Testing
             try TestArchive.writeFile(Self.lines(edited: false).joined(separator: "\n"))
         ])
         let database = try ArchiveDatabase(path: path, rebuildsStaleIndexes: false)
-        try database.writer.write { db in
+        try await database.writer.write { db in
             try db.execute(sql: "UPDATE archiveCounter SET value = value + 5 WHERE name = 'textBytes'")
         }
         let problems = try await Archive(path: path, rebuildsStaleIndexes: false).check()
@@ -126,7 +126,7 @@ import Testing
         ])
         let before = try await Archive(path: path).stats()
         let database = try ArchiveDatabase(path: path, rebuildsStaleIndexes: false)
-        try database.writer.write { db in try db.execute(sql: "DROP TABLE archiveCounter") }
+        try await database.writer.write { db in try db.execute(sql: "DROP TABLE archiveCounter") }
         let after = try await Archive(path: path).stats()
         #expect(after.items == before.items && after.deletedItems == before.deletedItems)
         #expect(
