@@ -43,15 +43,19 @@ public struct ArchiveStats: Sendable, Hashable {
 
 /// Statistics and integrity checks.
 enum ArchiveMaintenance {
+    /// Reads counters instead of scanning: items per source from the chats' `itemCount`, the
+    /// other totals from ``ArchiveCounters`` (both kept by the writer and verified by `check`).
+    /// An archive without the counter table (opened read-only before migrating) is scanned.
+    /// - Complexity: O(chats + members) rows of narrow indexes; no item is read.
     static func stats(_ database: ArchiveDatabase) throws -> ArchiveStats {
         try database.writer.read { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
             var bySource: [String: Int] = [:]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT chat.source AS s, count(item.id) AS n FROM chat LEFT JOIN item ON item.chatId = chat.id GROUP BY chat.source")
-            {
-                bySource[row["s"]] = row["n"]
+            for row in try Row.fetchAll(db, sql: "SELECT source, sum(itemCount) FROM chat GROUP BY source") {
+                bySource[row[0]] = row[1]
             }
+            let totals = try ArchiveCounters.stored(db) ?? ArchiveCounters.actual(db)
+            func total(_ name: String) -> Int { Int(totals[name] ?? 0) }
             let ingests = try Row.fetchAll(db, sql: "SELECT path, format, ingestedAt FROM ingestSource ORDER BY id").map {
                 (path: $0["path"] as String, format: $0["format"] as String, at: $0["ingestedAt"] as Int64)
             }
@@ -59,11 +63,11 @@ enum ArchiveMaintenance {
             func size(_ p: String) -> Int64 { ((try? fm.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.int64Value ?? 0 }
             return ArchiveStats(
                 chats: try count("SELECT count(*) FROM chat"), members: try count("SELECT count(*) FROM member"),
-                items: try count("SELECT count(*) FROM item"), deletedItems: try count("SELECT count(*) FROM item WHERE flags & 2"),
-                unreadItems: try count("SELECT count(*) FROM item WHERE flags & 4"),
-                spans: try count("SELECT count(*) FROM itemSpan"), mentions: try count("SELECT count(*) FROM itemMention"),
-                vocabularyTerms: try count("SELECT count(*) FROM term"),
-                textBytes: try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(CAST(text AS BLOB))), 0) FROM item") ?? 0,
+                items: bySource.values.reduce(0, +), deletedItems: total(ArchiveCounters.deletedItems),
+                unreadItems: total(ArchiveCounters.unreadItems),
+                spans: total(ArchiveCounters.spans), mentions: total(ArchiveCounters.mentions),
+                vocabularyTerms: total(ArchiveCounters.terms),
+                textBytes: totals[ArchiveCounters.textBytes] ?? 0,
                 fileBytes: size(database.path) + size(database.path + "-wal"),
                 analyzerVersion: try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'").flatMap { Int($0) },
                 indexIsStale: try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'ftsStale'") == "1",
@@ -73,7 +77,7 @@ enum ArchiveMaintenance {
 
     /// One problem `check` found: what it is, in words, and whether `--repair` can fix it.
     struct Problem {
-        enum Kind { case sqliteIndex, fullText, vocabulary, counters, chatNames, stored }
+        enum Kind { case sqliteIndex, fullText, vocabulary, counters, totals, chatNames, stored }
         var kind: Kind
         var message: String
         /// Rebuilt from the stored items by ``repair(_:)``.
@@ -219,6 +223,17 @@ enum ArchiveMaintenance {
                 kind: .counters,
                 message: "\(off) item\(off == 1 ? " has" : "s have") a wrong position in \(off == 1 ? "its" : "their") chat; counts of newer items in windows are off; `chat-archive check --repair` recounts them"))
         }
+        // 8. The archive-wide totals `stats` shows, against the stored rows.
+        if let stored = try ArchiveCounters.stored(db) {
+            let actual = try ArchiveCounters.actual(db)
+            let wrong = actual.keys.sorted().filter { stored[$0] != actual[$0] }
+            if !wrong.isEmpty {
+                let shown = wrong.map { "\(ArchiveCounters.words($0)): \(stored[$0].map(String.init) ?? "none") stored, \(actual[$0] ?? 0) counted" }
+                problems.append(Problem(
+                    kind: .totals,
+                    message: "the archive's totals shown by `stats` are wrong (\(shown.joined(separator: "; "))); `chat-archive check --repair` recounts them"))
+            }
+        }
     }
 
     /// Items whose stored position in their chat is not their rank by `(ts, id)` (navInfo counts from positions).
@@ -283,6 +298,11 @@ enum ArchiveMaintenance {
                             SELECT id, nameKey, iif(translitKey = nameKey, '', translitKey) FROM chat;
                         """)
                 }
+            }
+        }
+        if kinds.contains(.totals) {
+            try attempt("recount the archive's totals") {
+                try database.writer.write { db in try ArchiveCounters.recount(db) }
             }
         }
         if kinds.contains(.counters) {

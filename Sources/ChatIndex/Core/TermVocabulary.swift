@@ -13,18 +13,22 @@ enum TermVocabulary {
         guard !terms.isEmpty else { return }
         let insert = try db.cachedStatement(sql: "INSERT INTO term(term) VALUES (?) ON CONFLICT(term) DO NOTHING")
         let gram = try db.cachedStatement(sql: "INSERT INTO termGram(rowid, term) VALUES (?, ?)")
+        var added: Int64 = 0
         for t in terms {
             try insert.execute(arguments: [t])
             if db.changesCount > 0 {
                 try gram.execute(arguments: [db.lastInsertedRowID, t])
+                added += 1
             }
         }
+        try ArchiveCounters.add(added, to: ArchiveCounters.terms, db)
     }
 
     /// Replaces the vocabulary with the terms of the `text` and `extra` columns of the
     /// full-text index, without the character n-grams of scripts written without spaces.
     static func rebuild(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM term; INSERT INTO termGram(termGram) VALUES('delete-all')")
+        try db.execute(sql: "UPDATE archiveCounter SET value = 0 WHERE name = ?", arguments: [ArchiveCounters.terms])
         try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.itemFtsVocab USING fts5vocab(main, itemFts, col)")
         defer { try? db.execute(sql: "DROP TABLE IF EXISTS temp.itemFtsVocab") }
         let terms = try String.fetchCursor(

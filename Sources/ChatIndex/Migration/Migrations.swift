@@ -165,6 +165,20 @@ enum Migrations {
                 try update.execute(arguments: [key, row["id"] as Int64])
             }
         }
+        m.registerMigration("v3-statsCounters") { db in
+            // Archive-wide counts for `stats` (``ArchiveCounters``), kept by the writer in each
+            // batch's transaction instead of counted by scanning every item on each call.
+            try db.execute(sql: """
+                CREATE TABLE archiveCounter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID;
+                INSERT INTO archiveCounter(name, value)
+                    SELECT 'deletedItems', count(*) FROM item WHERE flags & 2
+                    UNION ALL SELECT 'unreadItems', count(*) FROM item WHERE flags & 4
+                    UNION ALL SELECT 'spans', count(*) FROM itemSpan
+                    UNION ALL SELECT 'mentions', count(*) FROM itemMention
+                    UNION ALL SELECT 'textBytes', coalesce(sum(length(CAST(text AS BLOB))), 0) FROM item
+                    UNION ALL SELECT 'terms', count(*) FROM term;
+                """)
+        }
         return m
     }
 }

@@ -318,6 +318,8 @@ final class BatchStore: @unchecked Sendable {
     private var aggregates: [Int64: ChatAggregateDelta] = [:]
     /// The newest item time of each sender written by this batch (mention autocomplete's recency).
     private var memberLastTs: [Int64: Int64] = [:]
+    /// This batch's changes to the archive-wide counters.
+    private var counters = ArchiveCounters.Delta()
     /// The newest item of each chat written by this ingest and its position.
     private var chatTail: [Int64: (ts: Int64, id: Int64, pos: Int64)] = [:]
     /// Chats that received an item before their newest one: positions are renumbered.
@@ -401,6 +403,7 @@ final class BatchStore: @unchecked Sendable {
             lastSeen = nil
             aggregates.removeAll()
             memberLastTs.removeAll()
+            counters = ArchiveCounters.Delta()
             chatTail.removeAll()
             needsRenumber.removeAll()
         }
@@ -442,6 +445,7 @@ final class BatchStore: @unchecked Sendable {
             try applyRecords(records, db)
         } catch {
             lastSeen = nil
+            counters = ArchiveCounters.Delta()
             throw error
         }
         lastSeen = (dataVersion, db.totalChangesCount)
@@ -472,6 +476,7 @@ final class BatchStore: @unchecked Sendable {
         try TermVocabulary.insert(terms.drain(), into: db)
         try renumberPositions(db)
         try updateChatAggregates(db)
+        try counters.apply(db)
     }
 
     // MARK: - Chats and members
@@ -662,6 +667,7 @@ final class BatchStore: @unchecked Sendable {
             placed(id: id, ts: item.timestamp.milliseconds, pos: pos, chat: chat)
             summary.itemsAdded += 1
             aggregates[chat, default: ChatAggregateDelta()].add(flags: flags.rawValue, contentType: contentType, sign: 1)
+            counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
             pendingInsert[id] = fts.count
             fts.append(FTSOp(rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
                              textTokens: prepared.textTokens, extraTokens: prepared.extraTokens))
@@ -677,6 +683,8 @@ final class BatchStore: @unchecked Sendable {
             summary.itemsUpdated += 1
             aggregates[chat, default: ChatAggregateDelta()].add(flags: old["flags"], contentType: old["contentType"], sign: -1)
             aggregates[chat, default: ChatAggregateDelta()].add(flags: flags.rawValue, contentType: contentType, sign: 1)
+            counters.add(flags: old["flags"], text: old["text"], sign: -1)
+            counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
             let newRow = FTSOp(rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
                                textTokens: prepared.textTokens, extraTokens: prepared.extraTokens)
             if let k = pendingInsert[id] {
@@ -706,7 +714,9 @@ final class BatchStore: @unchecked Sendable {
             try update.execute()
             if (old["ts"] as Int64) != item.timestamp.milliseconds { needsRenumber.insert(chat) }
             try db.cachedStatement(sql: "DELETE FROM itemSpan WHERE itemId = ?").execute(arguments: [id])
+            counters.spans -= Int64(db.changesCount)
             try db.cachedStatement(sql: "DELETE FROM itemMention WHERE itemId = ?").execute(arguments: [id])
+            counters.mentions -= Int64(db.changesCount)
         }
         if !analyzed.spans.isEmpty {
             let span = try db.cachedStatement(
@@ -715,6 +725,7 @@ final class BatchStore: @unchecked Sendable {
                 span.setUncheckedArguments([id, k, s.start, s.end, s.format.typeName, FormatCoding.json(s.format)])
                 try span.execute()
             }
+            counters.spans += Int64(analyzed.spans.count)
         }
         if !mentionRows.isEmpty {
             let mention = try db.cachedStatement(
@@ -722,6 +733,7 @@ final class BatchStore: @unchecked Sendable {
             for m in mentionRows {
                 mention.setUncheckedArguments([id, m.name, m.member, m.isUser])
                 try mention.execute()
+                counters.mentions += Int64(db.changesCount)
             }
         }
     }

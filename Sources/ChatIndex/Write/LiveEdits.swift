@@ -81,11 +81,18 @@ package enum LiveEdits {
             sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
         let delete = try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?")
         var delta = CounterDelta()
+        var totals = ArchiveCounters.Delta()
+        let spans = try db.cachedStatement(sql: "SELECT count(*) FROM itemSpan WHERE itemId = ?")
+        let mentions = try db.cachedStatement(sql: "SELECT count(*) FROM itemMention WHERE itemId = ?")
         for r in rows {
+            totals.spans -= try Int64.fetchOne(spans, arguments: [r.id]) ?? 0
+            totals.mentions -= try Int64.fetchOne(mentions, arguments: [r.id]) ?? 0
             try ftsDelete.execute(arguments: [r.id, r.text, r.extra, r.tags])
             try delete.execute(arguments: [r.id])
             delta.add(flags: r.flags, contentType: r.contentType, sign: -1)
+            totals.add(flags: r.flags, text: r.text, sign: -1)
         }
+        try totals.apply(db)
         guard let first = rows.min(by: { ($0.ts, $0.id) < ($1.ts, $1.id) }) else { return }
         try renumber(chat: chatId, after: (first.ts, first.id), from: first.pos - 1, db)
         try apply(delta, chat: chatId, db)
@@ -99,6 +106,24 @@ package enum LiveEdits {
         // All rows first: the full-text deletes must not run while the cursor reads the items.
         let rows = try Row.fetchAll(db, sql: "SELECT id, text, extra, tags FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId])
         for r in rows { try ftsDelete.execute(arguments: [r[0], r[1], r[2], r[3]]) }
+        // The archive-wide counters lose what the chat held.
+        let held = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT
+                    (SELECT count(*) FROM item WHERE chatId = ?1 AND flags & 2),
+                    (SELECT count(*) FROM item WHERE chatId = ?1 AND flags & 4),
+                    (SELECT coalesce(sum(length(CAST(text AS BLOB))), 0) FROM item WHERE chatId = ?1),
+                    (SELECT count(*) FROM itemSpan WHERE itemId IN (SELECT id FROM item WHERE chatId = ?1)),
+                    (SELECT count(*) FROM itemMention WHERE itemId IN (SELECT id FROM item WHERE chatId = ?1))
+                """, arguments: [chatId])
+        if let held {
+            try ArchiveCounters.add(-(held[0] as Int64), to: ArchiveCounters.deletedItems, db)
+            try ArchiveCounters.add(-(held[1] as Int64), to: ArchiveCounters.unreadItems, db)
+            try ArchiveCounters.add(-(held[2] as Int64), to: ArchiveCounters.textBytes, db)
+            try ArchiveCounters.add(-(held[3] as Int64), to: ArchiveCounters.spans, db)
+            try ArchiveCounters.add(-(held[4] as Int64), to: ArchiveCounters.mentions, db)
+        }
         // Items, spans, mentions, members and tags go by their foreign keys; the name index by trigger.
         try db.execute(sql: "DELETE FROM item WHERE chatId = ?", arguments: [chatId])
         try db.execute(sql: "DELETE FROM chat WHERE id = ?", arguments: [chatId])
@@ -122,6 +147,7 @@ package enum LiveEdits {
                 WHERE chatId = ? AND flags & 4 = 4 AND (ts, id) <= (?, ?)
                 """
         ).execute(arguments: [chatId, bound.ts, bound.id])
+        try ArchiveCounters.add(-Int64(db.changesCount), to: ArchiveCounters.unreadItems, db)
         try db.cachedStatement(
             sql: """
                 UPDATE chat SET
@@ -217,17 +243,21 @@ package enum LiveEdits {
         let ftsInsert = try db.cachedStatement(sql: "INSERT INTO itemFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
         let update = try db.cachedStatement(sql: "UPDATE item SET flags = ?, tags = ?, contentHash = 0 WHERE id = ?")
         var delta = CounterDelta()
+        var totals = ArchiveCounters.Delta()
         for r in rows.sorted(by: { $0.id < $1.id }) {
             let flags = change(r.flags)
             let tags = retagged(r.tags, flags: ItemFlags(rawValue: flags))
             delta.add(flags: r.flags, contentType: r.contentType, sign: -1)
             delta.add(flags: flags, contentType: r.contentType, sign: 1)
+            totals.add(flags: r.flags, text: "", sign: -1)
+            totals.add(flags: flags, text: "", sign: 1)
             if tags != r.tags {
                 try ftsDelete.execute(arguments: [r.id, r.text, r.extra, r.tags])
                 try ftsInsert.execute(arguments: [r.id, r.text, r.extra, tags])
             }
             try update.execute(arguments: [flags, tags, r.id])
         }
+        try totals.apply(db)
         try apply(delta, chat: chat, db)
     }
 

@@ -19,7 +19,11 @@ enum Terminal {
     /// `text` with the UTF-16 `ranges` highlighted.
     static func highlighted(_ text: String, ranges: [Range<Int>]) -> String {
         guard !ranges.isEmpty else { return text }
-        let u = Array(text.utf16)
+        return highlighted(units: Array(text.utf16), ranges: ranges)
+    }
+
+    /// The UTF-16 `u` as text, with the `ranges` of it highlighted.
+    private static func highlighted(units u: [UInt16], ranges: [Range<Int>]) -> String {
         var out = ""
         var pos = 0
         for r in ranges where r.lowerBound >= pos && r.upperBound <= u.count {
@@ -55,7 +59,7 @@ enum Terminal {
         var out = ""
         for (k, w) in windows.enumerated() {
             if k > 0 || w.range.lowerBound > 0 { out += k > 0 ? " … " : "…" }
-            out += highlighted(String(decoding: u[w.range], as: UTF16.self), ranges: w.matches)
+            out += highlighted(units: Array(u[w.range]), ranges: w.matches)
         }
         if let last = windows.last, last.range.upperBound < u.count { out += "…" }
         let shown = windows.reduce(0) { $0 + $1.matches.count }
