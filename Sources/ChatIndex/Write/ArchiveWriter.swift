@@ -39,6 +39,8 @@ public final class ArchiveWriter {
     private let checkpointer: Checkpointer
     /// Terms of the prepared items, drained into the vocabulary by each batch's transaction.
     private let terms = TermSet()
+    /// The `export` row the items added now come from (see ``setExport(_:)``).
+    private var exportId: Int64?
 
     /// Problems with individual records (unknown chat…), already counted as skipped.
     public var issues: [String] {
@@ -103,11 +105,18 @@ public final class ArchiveWriter {
         try waitForWriter()
         checkpointer.request()
         guard !pending.isEmpty else { return }
-        let batch = Batch(records: pending)
+        let batch = Batch(records: pending, exportId: exportId)
         pending = []
         pendingItems = 0
         let store = self.store
         queue.async(group: inFlight) { store.write(batch) }
+    }
+
+    /// Records the items added from now on, those with attachments, as coming from the export
+    /// `id` (a row of the `export` table; `nil`: none), so that their files can be read back.
+    public func setExport(_ id: Int64?) throws {
+        try flush()
+        exportId = id
     }
 
     /// Flushes, waits until everything is committed, and returns the summary.
@@ -200,6 +209,7 @@ private final class Checkpointer: @unchecked Sendable {
 /// A batch handed from the caller's thread to the writer thread (which alone touches it then).
 private struct Batch: @unchecked Sendable {
     var records: [ArchiveWriter.Pending]
+    var exportId: Int64?
 }
 
 /// An item analysed on the caller's thread: everything that needs no database.
@@ -393,7 +403,11 @@ private final class BatchStore: @unchecked Sendable {
                     switch record {
                     case .chat(let c, let nameKey, let translitKey): try write(c, nameKey: nameKey, translitKey: translitKey, db)
                     case .member(let m, let nameKey): try write(m, nameKey: nameKey, db)
-                    case .item(let i): try write(i, db, fts: &fts)
+                    case .item(let i):
+                        try write(i, db, fts: &fts)
+                        if let export = batch.exportId, i.item.file != nil || !i.item.moreFiles.isEmpty {
+                            try recordExport(export, of: i.item, db)
+                        }
                     }
                 }
                 if !fts.isEmpty {
@@ -417,6 +431,16 @@ private final class BatchStore: @unchecked Sendable {
             chatTail.removeAll()
             needsRenumber.removeAll()
         }
+    }
+
+    /// Remembers which export an item's attachments are in.
+    private func recordExport(_ export: Int64, of item: Item, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO itemExport(itemId, exportId)
+                SELECT item.id, ? FROM item JOIN chat ON chat.id = item.chatId WHERE chat.sourceId = ? AND item.sourceId = ?
+                """
+        ).execute(arguments: [export, item.chatSourceId, item.sourceId])
     }
 
     // MARK: - Chats and members
