@@ -13,6 +13,7 @@ import urllib.parse
 import urllib.request
 
 from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -154,7 +155,8 @@ def browse(driver, url, base, token):
     query = "Heinestraße"
     status, body = http(base + "/api/search?q=" + urllib.parse.quote(query), token)
     hits = json.loads(body)["hits"]
-    driver.find_element(By.TAG_NAME, "body").send_keys("/")
+    driver.execute_script("document.activeElement && document.activeElement.blur()")
+    ActionChains(driver).send_keys("/").perform()
     g = driver.switch_to.active_element
     check(g.get_attribute("id") == "global-search", "/ focuses the search field")
     g.send_keys(query)

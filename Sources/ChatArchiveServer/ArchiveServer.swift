@@ -133,7 +133,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     private func decide(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        let host = request.headers[HTTPField.Name("Host")!] ?? request.head.authority
+        let host = HeaderName.host.flatMap { request.headers[$0] } ?? request.head.authority
         guard policy.isAllowed(host: host) else {
             return ArchiveServer.json(.error(403, "forbidden", "this server answers only to the address it printed"))
         }
@@ -170,8 +170,18 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
                 "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
         }
         headers[.xContentTypeOptions] = "nosniff"
-        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-        headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
-        headers[HTTPField.Name("Cross-Origin-Resource-Policy")!] = "same-origin"
+        for (name, value) in [
+            (HeaderName.referrerPolicy, "no-referrer"), (HeaderName.frameOptions, "DENY"), (HeaderName.resourcePolicy, "same-origin"),
+        ] {
+            if let name { headers[name] = value }
+        }
     }
+}
+
+/// Header names HTTPTypes does not predefine.
+package enum HeaderName {
+    package static let host = HTTPFields.Element.Name("Host")
+    static let referrerPolicy = HTTPFields.Element.Name("Referrer-Policy")
+    static let frameOptions = HTTPFields.Element.Name("X-Frame-Options")
+    static let resourcePolicy = HTTPFields.Element.Name("Cross-Origin-Resource-Policy")
 }

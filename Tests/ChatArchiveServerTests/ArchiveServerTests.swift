@@ -14,7 +14,7 @@ import Testing
         let f = try ServerFixture()
         try await f.test { client in
             var h = HTTPFields()
-            h[HTTPField.Name("Host")!] = ServerFixture.host
+            h[hostHeader] = ServerFixture.host
             try await client.execute(uri: route, method: .get, headers: h) { r in
                 #expect(r.status == .unauthorized)
                 #expect(r.body.text.contains(#""code":"unauthorized""#))
@@ -32,7 +32,7 @@ import Testing
         try await f.test { client in
             for route in AccessTests.routes + ["/?token=\(ServerFixture.token)"] {
                 var h = authorised()
-                h[HTTPField.Name("Host")!] = host
+                h[hostHeader] = host
                 try await client.execute(uri: route, method: .get, headers: h) { r in
                     #expect(r.status == .forbidden, "\(route) with Host \(host)")
                 }
@@ -45,7 +45,7 @@ import Testing
         try await f.test { client in
             for host in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080"] {
                 var h = authorised()
-                h[HTTPField.Name("Host")!] = host
+                h[hostHeader] = host
                 try await client.execute(uri: "/api/stats", method: .get, headers: h) { r in #expect(r.status == .ok, "\(host)") }
             }
         }
@@ -55,7 +55,7 @@ import Testing
         let f = try ServerFixture()
         try await f.test { client in
             var h = HTTPFields()
-            h[HTTPField.Name("Host")!] = ServerFixture.host
+            h[hostHeader] = ServerFixture.host
             let cookie = try await client.execute(uri: "/?token=\(ServerFixture.token)&x=1", method: .get, headers: h) { r in
                 #expect(r.status == .seeOther)
                 #expect(r.headers[.location] == "/?x=1")

@@ -8,6 +8,12 @@ package struct APIResponse: Sendable {
     /// One JSON document.
     package var body: String
 
+    /// An answer with its status and document.
+    package init(status: Int, body: String) {
+        self.status = status
+        self.body = body
+    }
+
     static func error(_ status: Int, _ code: String, _ message: String) -> APIResponse {
         APIResponse(status: status, body: ArchiveJSON.error(code: code, message: message))
     }
