@@ -71,7 +71,7 @@ def main():
     finally:
         server.send_signal(signal.SIGTERM)
         try:
-            code = server.wait(timeout=15)
+            code = server.wait(timeout=60)
         except subprocess.TimeoutExpired:
             server.kill()
             code = None
@@ -89,7 +89,7 @@ def http(url, token=None, host=None):
     if host:
         req.add_header("Host", host)
     try:
-        with urllib.request.urlopen(req, timeout=30) as r:
+        with urllib.request.urlopen(req, timeout=120) as r:
             return r.status, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()

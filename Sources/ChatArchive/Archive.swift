@@ -101,7 +101,14 @@ public final class Archive: Sendable {
     // MARK: Maintenance
 
     /// Counts, sizes and index health.
-    public func stats() async throws -> ArchiveStats { try ArchiveMaintenance.stats(database) }
+    public func stats() async throws -> ArchiveStats {
+        // Its reads are synchronous: run them off the cooperative threads, which concurrent async
+        // reads (a web server's) need free to hand their connections back.
+        let database = self.database
+        return try await withCheckedThrowingContinuation { done in
+            DispatchQueue.global(qos: .userInitiated).async { done.resume(with: Result { try ArchiveMaintenance.stats(database) }) }
+        }
+    }
 
     /// Full integrity check of the archive and its indexes: SQLite's, FTS5's, and the archive's
     /// own (index row counts, interrupted rebuilds, analyser version, chat-list counters).
