@@ -180,14 +180,14 @@ def browse(driver, url, base, token):
     check(got[0] == hit["text"], "the opened hit shows its text")
     check(got[1] == hit["ranges"], "the <mark>s cover exactly the hit's ranges: %s vs %s" % (got[1], hit["ranges"]))
     shot(driver, "04-hit-in-context")
-    g = driver.find_element(By.ID, "global-search")
-    g.click()
-    g.send_keys(Keys.ESCAPE)
+    driver.execute_script("const g = document.getElementById('global-search'); g.value = ''; g.dispatchEvent(new Event('input'))")
+    wait.until(lambda d: d.find_element(By.ID, "chat-list").is_displayed())
 
     # A long chat: opens at the oldest unread with the marker, scrolls both ways.
     driver.execute_script("document.getElementById('chat-search').value='Long'; document.getElementById('chat-search').dispatchEvent(new Event('input'))")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#chat-list .chat-row[data-chat='long']"))
-    driver.find_element(By.CSS_SELECTOR, "#chat-list .chat-row[data-chat='long']").click()
+    time.sleep(0.4)
+    driver.execute_script("document.querySelector(\"#chat-list .chat-row[data-chat='long']\").click()")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#item-list .new-marker"))
     marker = driver.find_element(By.CSS_SELECTOR, "#item-list .new-marker").text
     check(marker == "300 new messages", "the new-messages marker: %r" % marker)
@@ -212,7 +212,8 @@ def browse(driver, url, base, token):
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#chat-list .chat-row[data-chat='hostile']"))
     row_name = driver.find_element(By.CSS_SELECTOR, "#chat-list .chat-row[data-chat='hostile'] .row-name").text
     check("<img" in row_name, "a hostile chat name shows as text: %r" % row_name[:40])
-    driver.find_element(By.CSS_SELECTOR, "#chat-list .chat-row[data-chat='hostile']").click()
+    time.sleep(0.4)
+    driver.execute_script("document.querySelector(\"#chat-list .chat-row[data-chat='hostile']\").click()")
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#item-list .item")) >= 10)
     time.sleep(1.0)
     pwned = driver.execute_script("return window.__pwned")
@@ -231,7 +232,8 @@ def browse(driver, url, base, token):
     # In-chat search: k of N, previous/next.
     driver.execute_script("document.getElementById('chat-search').value='Hiking'; document.getElementById('chat-search').dispatchEvent(new Event('input'))")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#chat-list .chat-row[data-chat='g-hiking']"))
-    driver.find_element(By.CSS_SELECTOR, "#chat-list .chat-row[data-chat='g-hiking']").click()
+    time.sleep(0.4)
+    driver.execute_script("document.querySelector(\"#chat-list .chat-row[data-chat='g-hiking']\").click()")
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#item-list .item")) > 3)
     driver.find_element(By.ID, "toggle-search").click()
     driver.find_element(By.ID, "in-chat-search").send_keys("trip")
