@@ -14,6 +14,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
         // Documentation only: `swift package generate-documentation` (see .ci/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        // Hummingbird's own dependencies, named for the server's imports of Logger and Channel.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         // Layer 0: plain values.
@@ -40,13 +44,22 @@ let package = Package(
         .target(name: "ChatSearch", dependencies: ["ChatModel", "ChatText", "ChatIndex", .product(name: "GRDB", package: "GRDB.swift")]),
         // Layer 5: the public façade.
         .target(name: "ChatArchive", dependencies: ["ChatModel", "ChatText", "ChatImport", "ChatIndex", "ChatSearch"]),
+        // Layer 6: the local web app over the façade (HTTP stays out of the library product).
+        .target(
+            name: "ChatArchiveServer",
+            dependencies: [
+                "ChatArchive", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .executableTarget(
             name: "chat-archive",
-            dependencies: ["ChatArchive", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "ChatArchive", "ChatArchiveServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(
             name: "chat-archive-bench",
             dependencies: [
-                "ChatArchive", "CChatICU", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatArchive", "ChatArchiveServer", "CChatICU", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(name: "ChatTestSupport", dependencies: ["ChatArchive"], path: "Sources/ChatTestSupport"),
@@ -56,6 +69,12 @@ let package = Package(
         .testTarget(name: "ChatIndexTests", dependencies: ["ChatIndex", "ChatTestSupport"]),
         .testTarget(name: "ChatSearchTests", dependencies: ["ChatSearch", "ChatTestSupport"]),
         .testTarget(name: "ChatArchiveTests", dependencies: ["ChatArchive", "ChatTestSupport", "chat-archive"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ChatArchiveServerTests",
+            dependencies: [
+                "ChatArchiveServer", "ChatTestSupport", "chat-archive",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -122,7 +122,14 @@ public final class Archive: Sendable {
     /// Counts, sizes and index health.
     public func stats() async throws -> ArchiveStats {
         if let damage = database.damage { throw damage }
-        return try ArchiveError.mapping(path: database.path) { try ArchiveMaintenance.stats(database) }
+        // Its reads are synchronous: run them off the cooperative threads, which concurrent async
+        // reads (a web server's) need free to hand their connections back.
+        let database = self.database
+        return try await withCheckedThrowingContinuation { done in
+            DispatchQueue.global(qos: .userInitiated).async {
+                done.resume(with: Result { try ArchiveError.mapping(path: database.path) { try ArchiveMaintenance.stats(database) } })
+            }
+        }
     }
 
     /// Full integrity check of the archive and its indexes: SQLite's, FTS5's, and the archive's

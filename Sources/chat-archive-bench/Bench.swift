@@ -34,6 +34,7 @@ struct Bench: ParsableCommand {
     @Option(help: "With --query: restrict it to this chat (source id).") var queryChat: String?
     @Option(help: "With --dir and --reuse: only measure around(random item, 50) windows in this chat (source id).") var windowChat: String?
     @Option(help: "With --dir and --reuse: only measure the chat-list name search for this text.") var chatSearch: String?
+    @Flag(help: "With --dir and --reuse: only measure the web app's API (server time per route, p50/p99).") var api = false
     @Flag(help: "With --dir and --reuse: only measure the full bench's chat-list row (3-letter fragments of every name).")
     var chatList = false
     @Option(help: "With --dir and --reuse: run this SQL on the archive (tokenizer registered) and print the rows.") var sql: String?
@@ -89,6 +90,11 @@ struct Bench: ParsableCommand {
                 print("chat list \(chatSearch): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms, \(l.hits) rows")
                 return
             }
+            if api {
+                try APIBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
+                if json { print(report.json) } else { print(report.table) }
+                return
+            }
             if chatList {
                 if let (label, l, b, _) = try QueryBench(archive: archive, repeats: repeats, seed: seed).chatListRow() {
                     print("\(label): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms; LIKE p50 \(fmt(b?.p50 ?? 0)) ms, p99 \(fmt(b?.p99 ?? 0)) ms")
@@ -127,6 +133,7 @@ struct Bench: ParsableCommand {
                 return
             }
             try QueryBench(archive: archive, repeats: repeats, seed: seed, withLike: !noLike).run(into: &report)
+            try APIBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
             if json { print(report.json) } else { print(report.table) }
             return
         }
@@ -234,6 +241,7 @@ struct Bench: ParsableCommand {
 
         // 5. Queries.
         try QueryBench(archive: archive, repeats: repeats, seed: seed, trigram: alternativeIndex).run(into: &report)
+        try APIBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
 
         // 6. Live writes, observation and mention autocomplete (after the queries: they add items).
         try LiveBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)

@@ -18,6 +18,7 @@ extension IngestPipeline {
         var fatal: Error? = nil
         for path in paths {
             do {
+                try writer.setExport(try recordExport(path, database: database))
                 try read(path, options: options, into: sink)
             } catch is WriterSink.StrictStop {
                 report.stoppedEarly = true
@@ -55,6 +56,28 @@ extension IngestPipeline {
             throw fatal
         }
         return report
+    }
+
+    /// Records where an export lies (an absolute folder, or a zip file) so that its attachments
+    /// can be read back later; a single file's export is the folder holding it.
+    private static func recordExport(_ path: String, database: ArchiveDatabase) throws -> Int64? {
+        let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else { return nil }
+        var root = url.path
+        var isZip = false
+        if !isDir.boolValue {
+            let head = FileHandle(forReadingAtPath: url.path).map { h in
+                defer { try? h.close() }
+                return h.readData(ofLength: 4)
+            }
+            isZip = head.map { ZipContainer.hasZipMagic([UInt8]($0)) } ?? false
+            if !isZip { root = url.deletingLastPathComponent().path }
+        }
+        return try database.writer.write { db in
+            try db.execute(sql: "INSERT INTO export(root, isZip) VALUES (?, ?) ON CONFLICT DO NOTHING", arguments: [root, isZip])
+            return try Int64.fetchOne(db, sql: "SELECT id FROM export WHERE root = ? AND isZip = ?", arguments: [root, isZip])
+        }
     }
 
     private static func recordSources(_ paths: [String], options: IngestOptions, report: IngestReport, database: ArchiveDatabase) throws {

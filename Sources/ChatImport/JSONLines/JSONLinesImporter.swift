@@ -201,7 +201,8 @@ enum JSONLinesRecord {
         if let f = v["file"], case .object = f {
             var size: Int64? = nil
             if let s = f["size"]?.numberValue, s.isFinite, s >= 0, s < 9e18 { size = Int64(s) }
-            item.file = FileRef(name: try optString(f, "name") ?? "", size: size)
+            // `path`: where the file lies in the export, relative to its folder (kept when safe).
+            item.file = FileRef(name: try optString(f, "name") ?? "", size: size, path: try optString(f, "path").flatMap(JSONField.relativePath))
         }
         if let r = v["reactions"]?.arrayValue {
             for x in r {

@@ -179,6 +179,22 @@ enum Migrations {
                     UNION ALL SELECT 'terms', count(*) FROM term;
                 """)
         }
+        m.registerMigration("v3-itemExport") { db in
+            // Where attachments can be read back: each ingested export's location (an absolute
+            // folder, or a zip file), and for each item with attachments the export it came from
+            // (its latest, when ingested again from elsewhere). Attachment paths stay relative to
+            // that root, in item.filePath and item.moreFiles.
+            try db.execute(sql: """
+                CREATE TABLE export (
+                    id INTEGER PRIMARY KEY,
+                    root TEXT NOT NULL,
+                    isZip INTEGER NOT NULL,
+                    UNIQUE (root, isZip));
+                CREATE TABLE itemExport (
+                    itemId INTEGER PRIMARY KEY REFERENCES item(id) ON DELETE CASCADE,
+                    exportId INTEGER NOT NULL REFERENCES export(id));
+                """)
+        }
         return m
     }
 }

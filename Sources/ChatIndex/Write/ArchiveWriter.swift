@@ -39,6 +39,8 @@ public final class ArchiveWriter {
     private let checkpointer: Checkpointer
     /// Terms of the prepared items, drained into the vocabulary by each batch's transaction.
     private let terms = TermSet()
+    /// The `export` row the items added now come from (see ``setExport(_:)``).
+    private var exportId: Int64?
 
     /// Problems with individual records (unknown chat…), already counted as skipped.
     public var issues: [String] {
@@ -105,11 +107,18 @@ public final class ArchiveWriter {
         try waitForWriter()
         checkpointer.request()
         guard !pending.isEmpty else { return }
-        let batch = Batch(records: pending)
+        let batch = Batch(records: pending, exportId: exportId)
         pending = []
         pendingItems = 0
         let store = self.store
         queue.async(group: inFlight) { store.write(batch) }
+    }
+
+    /// Records the items added from now on, those with attachments, as coming from the export
+    /// `id` (a row of the `export` table; `nil`: none), so that their files can be read back.
+    public func setExport(_ id: Int64?) throws {
+        try flush()
+        exportId = id
     }
 
     /// Flushes, waits until everything is committed, and returns the summary.
@@ -202,6 +211,7 @@ final class Checkpointer: @unchecked Sendable {
 /// A batch handed from the caller's thread to the writer thread (which alone touches it then).
 private struct Batch: @unchecked Sendable {
     var records: [ArchiveWriter.Pending]
+    var exportId: Int64?
 }
 
 /// An item analysed on the caller's thread: everything that needs no database.
@@ -397,7 +407,7 @@ final class BatchStore: @unchecked Sendable {
                 try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
                 checkpointer.walRestarted()
             }
-            try database.writer.write { db in try apply(batch.records, db) }
+            try database.writer.write { db in try apply(batch.records, db, exportId: batch.exportId) }
         } catch {
             failure = error
             lastSeen = nil
@@ -432,7 +442,7 @@ final class BatchStore: @unchecked Sendable {
     /// Writes records in the caller's transaction: chats, members, items, their full-text rows
     /// (in rowid order), new vocabulary terms, positions and chat counters. The one path by which
     /// both an ingest's batches and an app's live writes reach the tables.
-    func apply(_ records: [ArchiveWriter.Pending], _ db: Database) throws {
+    func apply(_ records: [ArchiveWriter.Pending], _ db: Database, exportId: Int64? = nil) throws {
         // Another writer may have committed since this store's last transaction.
         let dataVersion: Int64
         do {
@@ -442,7 +452,7 @@ final class BatchStore: @unchecked Sendable {
             throw error
         }
         do {
-            try applyRecords(records, db)
+            try applyRecords(records, db, exportId: exportId)
         } catch {
             lastSeen = nil
             counters = ArchiveCounters.Delta()
@@ -451,7 +461,7 @@ final class BatchStore: @unchecked Sendable {
         lastSeen = (dataVersion, db.totalChangesCount)
     }
 
-    private func applyRecords(_ records: [ArchiveWriter.Pending], _ db: Database) throws {
+    private func applyRecords(_ records: [ArchiveWriter.Pending], _ db: Database, exportId: Int64?) throws {
         var fts: [FTSOp] = []
         pendingInsert.removeAll(keepingCapacity: true)
         nextSeq.removeAll(keepingCapacity: true)
@@ -459,7 +469,11 @@ final class BatchStore: @unchecked Sendable {
             switch record {
             case .chat(let c, let nameKey, let translitKey): try write(c, nameKey: nameKey, translitKey: translitKey, db)
             case .member(let m, let nameKey, let searchKey): try write(m, nameKey: nameKey, searchKey: searchKey, db)
-            case .item(let i): try write(i, db, fts: &fts)
+            case .item(let i):
+                try write(i, db, fts: &fts)
+                if let exportId, i.item.file != nil || !i.item.moreFiles.isEmpty {
+                    try recordExport(exportId, of: i.item, db)
+                }
             }
         }
         if !fts.isEmpty {
@@ -477,6 +491,16 @@ final class BatchStore: @unchecked Sendable {
         try renumberPositions(db)
         try updateChatAggregates(db)
         try counters.apply(db)
+    }
+
+    /// Remembers which export an item's attachments are in.
+    private func recordExport(_ export: Int64, of item: Item, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO itemExport(itemId, exportId)
+                SELECT item.id, ? FROM item JOIN chat ON chat.id = item.chatId WHERE chat.sourceId = ? AND item.sourceId = ?
+                """
+        ).execute(arguments: [export, item.chatSourceId, item.sourceId])
     }
 
     // MARK: - Chats and members

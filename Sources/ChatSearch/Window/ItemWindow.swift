@@ -15,6 +15,19 @@ public enum WindowRequest: Sendable, Hashable {
     /// Around the oldest unread item (marked-deleted ones included, as SimpleX opens a chat),
     /// or `last(count)` when nothing is unread.
     case initial(Int)
+    /// `count` before and after the first item at or after the time (the newest `count` when
+    /// none is): jump to a date.
+    case at(Timestamp, count: Int)
+}
+
+/// A formatted range of an item's display text, as stored at ingest.
+package struct StoredSpan: Sendable, Hashable {
+    /// Start, in UTF-16 code units of the display text.
+    package var start: Int
+    /// End (exclusive), in UTF-16 code units.
+    package var end: Int
+    /// The format, as SimpleX's tagged JSON object.
+    package var formatJSON: String
 }
 
 /// Navigation info relative to the newest returned item, ignoring search and filters.
@@ -34,8 +47,10 @@ public struct NavigationInfo: Sendable, Hashable {
 public struct ItemWindow: Sendable, Hashable {
     /// The window's items, oldest first.
     public var items: [ArchivedItem]
-    /// Counts after the window, for `around` and `initial`; `nil` otherwise.
+    /// Counts after the window, for `around`, `initial` and `at`; `nil` otherwise.
     public var navInfo: NavigationInfo?
+    /// The markdown spans of the window's items, by item id (items without any are absent).
+    package var spans: [Int64: [StoredSpan]] = [:]
 
     /// Creates a window.
     public init(items: [ArchivedItem], navInfo: NavigationInfo?) {
@@ -50,7 +65,7 @@ public enum ItemWindows {
     ///
     /// - Parameters:
     ///   - chat: the chat's source id.
-    ///   - request: which items: `last`, `before`, `after`, `around` or `initial`.
+    ///   - request: which items: `last`, `before`, `after`, `around`, `initial` or `at`.
     ///   - content: an optional content filter; the anchor of `around` is included regardless.
     ///   - search: an optional search query; the anchor of `around` is included regardless.
     ///   - db: a database connection of the archive.
@@ -104,6 +119,15 @@ public enum ItemWindows {
             }
             items = try page(before: nil, after: nil, count: n, newestFirst: true).reversed()
             nav = true
+        case .at(let time, let n):
+            if let first = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM item WHERE chatId = ? AND ts >= ? ORDER BY ts, id LIMIT 1"),
+                arguments: [chatId, time.milliseconds])
+            {
+                return try window(chat: chat, .around(first, count: n), content: content, search: search, in: db)
+            }
+            items = try page(before: nil, after: nil, count: n, newestFirst: true).reversed()
+            nav = true
         }
         var info: NavigationInfo? = nil
         if nav {
@@ -122,6 +146,23 @@ public enum ItemWindows {
                 info = NavigationInfo(afterTotal: 0, afterUnread: 0)
             }
         }
-        return ItemWindow(items: items, navInfo: info)
+        var result = ItemWindow(items: items, navInfo: info)
+        result.spans = try spans(of: items.map(\.id), db)
+        return result
+    }
+
+    /// The stored markdown spans of items, by item id.
+    static func spans(of ids: [Int64], _ db: Database) throws -> [Int64: [StoredSpan]] {
+        guard !ids.isEmpty else { return [:] }
+        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: "SELECT itemId, start, \"end\", format FROM itemSpan WHERE itemId IN (SELECT value FROM json_each(?)) ORDER BY itemId, seq"),
+            arguments: [list])
+        var out: [Int64: [StoredSpan]] = [:]
+        while let r = try rows.next() {
+            out[r[0], default: []].append(StoredSpan(start: r[1], end: r[2], formatJSON: r[3]))
+        }
+        return out
     }
 }

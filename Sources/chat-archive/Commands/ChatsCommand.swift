@@ -27,43 +27,11 @@ struct ChatsCommand: AsyncParsableCommand {
             let archive = try global.open(.readOnly)
             let rows = try await archive.chats(matching: query, filter: ChatFilter(filter) ?? .all, limit: limit)
             if global.json {
-                let o = JSONOut()
-                o.object {
-                    o.field("chats", array: {
-                        for r in rows { o.chatRow(r) }
-                    })
-                }
-                print(o.text)
+                print(ArchiveJSON.chats(rows))
                 return
             }
             if rows.isEmpty { print("no chats") }
             for r in rows { print(HumanFormat.chatRow(r)) }
-        }
-    }
-}
-
-extension JSONOut {
-    func chatRow(_ r: ChatRow) {
-        object {
-            field("chatId", r.chatId)
-            field("type", r.type.rawValue)
-            field("business", r.business?.rawValue)
-            field("displayName", r.displayName)
-            field("fullName", r.fullName)
-            field("localAlias", r.localAlias)
-            field("favorite", r.isFavorite)
-            field("muted", r.isMuted)
-            field("unreadCount", r.unreadCount)
-            field("unreadMentions", r.unreadMentions)
-            field("tags", array: { for t in r.tags { self.value(t) } })
-            field("lastActivity", r.lastActivity?.rfc3339)
-            field("itemCount", r.itemCount)
-            field("preview", object: {
-                self.field("kind", r.preview.kind.rawValue)
-                self.field("sender", r.preview.sender)
-                self.field("contentType", r.preview.contentType?.rawValue)
-                self.field("text", r.preview.text)
-            })
         }
     }
 }

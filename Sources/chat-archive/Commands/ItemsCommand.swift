@@ -16,6 +16,7 @@ struct ItemsCommand: AsyncParsableCommand {
     @Option(help: "Items after this item id (with --count).") var after: Int64?
     @Option(help: "Items around this item id (with --count); the item itself is always included.") var around: Int64?
     @Option(help: "N items around the oldest unread item (or the newest N).") var initial: Int?
+    @Option(help: "Items around the first item at or after this date (2024-05-01 or RFC 3339; with --count).") var at: String?
     @Option(help: "How many items before/after the anchor.") var count = 25
     @Option(help: "Only items of this content: text, link, image, video, voice, file, report.") var content: String?
     @Option(help: "Only items matching this search.") var search: String?
@@ -27,8 +28,12 @@ struct ItemsCommand: AsyncParsableCommand {
         if let after { modes.append(.after(after, count: count)) }
         if let around { modes.append(.around(around, count: count)) }
         if let initial { modes.append(.initial(initial)) }
+        if let at {
+            guard let time = Timestamp.parse(at) else { throw ValidationError("--at must be a date (2024-05-01) or an RFC 3339 time") }
+            modes.append(.at(time, count: count))
+        }
         guard modes.count <= 1 else {
-            throw ValidationError("give one of --last, --before, --after, --around, --initial")
+            throw ValidationError("give one of --last, --before, --after, --around, --initial, --at")
         }
         return modes.first ?? .last(count)
     }
@@ -45,20 +50,7 @@ struct ItemsCommand: AsyncParsableCommand {
             let window = try await archive.items(
                 chat: chat, try request(), content: content.flatMap(ContentFilter.init(rawValue:)), search: search)
             if global.json {
-                let o = JSONOut()
-                o.object {
-                    o.field("items", array: { for i in window.items { o.item(i) } })
-                    if let n = window.navInfo {
-                        o.field("navInfo", object: {
-                            o.field("afterTotal", n.afterTotal)
-                            o.field("afterUnread", n.afterUnread)
-                        })
-                    } else {
-                        o.key("navInfo")
-                        o.raw("null")
-                    }
-                }
-                print(o.text)
+                print(ArchiveJSON.items(window))
                 return
             }
             let anchor = around

@@ -49,14 +49,7 @@ struct SearchCommand: AsyncParsableCommand {
                     chat: chat, content: content.flatMap(ContentFilter.init(rawValue:)), limit: limit, cursor: cursor,
                     order: SearchOrder(rawValue: order) ?? .newest, includeDeleted: includeDeleted))
             if global.json {
-                let o = JSONOut()
-                o.object {
-                    o.field("hits", array: {
-                        for h in page.hits { o.item(h.item, ranges: h.ranges, snippet: h.snippet) }
-                    })
-                    o.field("nextCursor", page.nextCursor)
-                }
-                print(o.text)
+                print(ArchiveJSON.search(page))
                 return
             }
             if page.hits.isEmpty { print("no matches") }

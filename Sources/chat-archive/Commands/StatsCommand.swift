@@ -11,34 +11,7 @@ struct StatsCommand: AsyncParsableCommand {
         try await reportingErrors(json: global.json) {
             let s = try await global.open(.readOnly).stats()
             if global.json {
-                let o = JSONOut()
-                o.object {
-                    o.field("chats", s.chats)
-                    o.field("members", s.members)
-                    o.field("items", s.items)
-                    o.field("deletedItems", s.deletedItems)
-                    o.field("unreadItems", s.unreadItems)
-                    o.field("spans", s.spans)
-                    o.field("mentions", s.mentions)
-                    o.field("vocabularyTerms", s.vocabularyTerms)
-                    o.field("textBytes", s.textBytes)
-                    o.field("fileBytes", s.fileBytes)
-                    o.field("analyzerVersion", s.analyzerVersion)
-                    o.field("indexHealthy", !s.indexIsStale)
-                    o.field("itemsBySource", object: {
-                        for (k, v) in s.itemsBySource.sorted(by: { $0.key < $1.key }) { o.field(k, v) }
-                    })
-                    o.field("ingests", array: {
-                        for i in s.ingests {
-                            o.object {
-                                o.field("path", i.path)
-                                o.field("format", i.format)
-                                o.field("at", Timestamp(milliseconds: i.at).rfc3339)
-                            }
-                        }
-                    })
-                }
-                print(o.text)
+                print(ArchiveJSON.stats(s))
                 return
             }
             print("archive        \(global.archivePath)")

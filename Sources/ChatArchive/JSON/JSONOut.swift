@@ -1,8 +1,12 @@
-import ChatArchive
+import ChatModel
+import ChatSearch
 
-/// A small streaming JSON writer for the CLI's documents (keys in contract order).
-final class JSONOut {
-    private(set) var text = ""
+/// A small streaming JSON writer for the documents of the CLI's `--json` and the web app's API
+/// (keys in contract order).
+package final class JSONOut {
+    package private(set) var text = ""
+
+    package init() {}
     private var needsComma: [Bool] = [false]
 
     private func separator() {
@@ -10,7 +14,7 @@ final class JSONOut {
         needsComma[needsComma.count - 1] = true
     }
 
-    func object(_ body: () -> Void) {
+    package func object(_ body: () -> Void) {
         separator()
         text += "{"
         needsComma.append(false)
@@ -19,7 +23,7 @@ final class JSONOut {
         text += "}"
     }
 
-    func array(_ body: () -> Void) {
+    package func array(_ body: () -> Void) {
         separator()
         text += "["
         needsComma.append(false)
@@ -28,44 +32,44 @@ final class JSONOut {
         text += "]"
     }
 
-    func key(_ k: String) {
+    package func key(_ k: String) {
         separator()
         JSONValue.writeString(k, to: &text)
         text += ":"
         needsComma[needsComma.count - 1] = false
     }
 
-    func field(_ k: String, _ v: String?) {
+    package func field(_ k: String, _ v: String?) {
         key(k)
         value(v)
     }
-    func field(_ k: String, _ v: Int?) {
+    package func field(_ k: String, _ v: Int?) {
         key(k)
         if let v { raw(String(v)) } else { raw("null") }
     }
-    func field(_ k: String, _ v: Int64?) {
+    package func field(_ k: String, _ v: Int64?) {
         key(k)
         if let v { raw(String(v)) } else { raw("null") }
     }
-    func field(_ k: String, _ v: Bool) {
+    package func field(_ k: String, _ v: Bool) {
         key(k)
         raw(v ? "true" : "false")
     }
-    func field(_ k: String, object body: () -> Void) {
+    package func field(_ k: String, object body: () -> Void) {
         key(k)
         object(body)
     }
-    func field(_ k: String, array body: () -> Void) {
+    package func field(_ k: String, array body: () -> Void) {
         key(k)
         array(body)
     }
 
-    func value(_ v: String?) {
+    package func value(_ v: String?) {
         separator()
         if let v { JSONValue.writeString(v, to: &text) } else { text += "null" }
     }
 
-    func raw(_ s: String) {
+    package func raw(_ s: String) {
         separator()
         text += s
     }
@@ -73,7 +77,7 @@ final class JSONOut {
 
 extension JSONOut {
     /// An item object (the JSONOutput article of ChatArchive's documentation), with `ranges` and `snippet` for hits.
-    func item(_ i: ArchivedItem, ranges: [Range<Int>]? = nil, snippet: String? = nil) {
+    package func item(_ i: ArchivedItem, ranges: [Range<Int>]? = nil, snippet: String? = nil, spans: [StoredSpan]? = nil) {
         object {
             field("id", i.id)
             field("chatId", i.chatId)
@@ -141,6 +145,19 @@ extension JSONOut {
             }
             if let s = i.status { field("status", s.rawValue) }
             if let snippet { field("snippet", snippet) }
+            if let spans, !spans.isEmpty {
+                // Markdown of `text`: UTF-16 [start, end) and SimpleX's tagged format object.
+                field("spans", array: {
+                    for sp in spans {
+                        self.object {
+                            self.field("start", sp.start)
+                            self.field("end", sp.end)
+                            self.key("format")
+                            self.raw(sp.formatJSON)
+                        }
+                    }
+                })
+            }
         }
     }
 }

@@ -1,0 +1,152 @@
+import ChatArchive
+import Foundation
+
+/// A JSON answer of the API, before HTTP: status and body.
+package struct APIResponse: Sendable {
+    /// The HTTP status code.
+    package var status: Int
+    /// One JSON document.
+    package var body: String
+
+    /// An answer with its status and document.
+    package init(status: Int, body: String) {
+        self.status = status
+        self.body = body
+    }
+
+    static func error(_ status: Int, _ code: String, _ message: String) -> APIResponse {
+        APIResponse(status: status, body: ArchiveJSON.error(code: code, message: message))
+    }
+}
+
+/// The JSON API over the archive, independent of HTTP: a request's path and query parameters
+/// in, the same document as the CLI's `--json` out (both write it with ``ArchiveJSON``).
+package struct ArchiveAPI: Sendable {
+    /// The archive read by every request.
+    package let archive: Archive
+
+    /// Makes the API over an archive opened for reading.
+    package init(archive: Archive) { self.archive = archive }
+
+    /// Answers `GET /api/<route>` with the decoded query parameters.
+    package func respond(route: String, query: [String: String]) async -> APIResponse {
+        do {
+            switch route {
+            case "chats": return try await chats(query)
+            case "search": return try await search(query)
+            case "items": return try await items(query)
+            case "members": return try await members(query)
+            case "stats": return APIResponse(status: 200, body: ArchiveJSON.stats(try await archive.stats()))
+            default: return .error(404, "notFound", "no API route /api/\(route)")
+            }
+        } catch let e as BadRequest {
+            return .error(400, "badRequest", e.message)
+        } catch let e as SearchError {
+            return .error(404, "notFound", e.message)
+        } catch let e as ArchiveError {
+            return .error(404, "notFound", e.message)
+        } catch {
+            return .error(400, "badRequest", "\(error)")
+        }
+    }
+
+    struct BadRequest: Error {
+        var message: String
+    }
+
+    /// `GET /api/members?chat=ID&q=&limit=`: mention autocomplete (members who match, best first).
+    func members(_ q: [String: String]) async throws -> APIResponse {
+        guard let chat = nonEmpty(q["chat"]) else { throw BadRequest(message: "chat is missing") }
+        let limit = try positive(q, "limit", default: 10)
+        let people = try await archive.members(chat: chat, matching: q["q"] ?? "", limit: limit)
+        return APIResponse(status: 200, body: ArchiveJSON.members(people))
+    }
+
+    /// `GET /api/chats?q=&filter=&limit=`: `chat-archive chats [Q] --filter F --limit N --json`.
+    func chats(_ q: [String: String]) async throws -> APIResponse {
+        let filterName = nonEmpty(q["filter"]) ?? "all"
+        guard let filter = ChatFilter(filterName) else { throw BadRequest(message: "unknown filter \(filterName)") }
+        let limit = try positive(q, "limit", default: 100)
+        let rows = try await archive.chats(matching: nonEmpty(q["q"]), filter: filter, limit: limit)
+        return APIResponse(status: 200, body: ArchiveJSON.chats(rows))
+    }
+
+    /// `GET /api/search?q=&chat=&content=&limit=&cursor=&order=&includeDeleted=`: `chat-archive search`.
+    func search(_ q: [String: String]) async throws -> APIResponse {
+        guard let text = q["q"] else { throw BadRequest(message: "q (what to search for) is missing") }
+        let orderName = nonEmpty(q["order"]) ?? "newest"
+        guard let order = SearchOrder(rawValue: orderName) else { throw BadRequest(message: "order must be newest or relevance") }
+        let options = SearchOptions(
+            chat: nonEmpty(q["chat"]), content: try content(q), limit: try positive(q, "limit", default: 50),
+            cursor: nonEmpty(q["cursor"]), order: order, includeDeleted: try flag(q, "includeDeleted"))
+        return APIResponse(status: 200, body: ArchiveJSON.search(try await archive.search(text, options: options)))
+    }
+
+    /// `GET /api/items?chat=ID&last=N` (or `before`, `after`, `around`, `initial`, `at`): `chat-archive items`.
+    func items(_ q: [String: String]) async throws -> APIResponse {
+        guard let chat = nonEmpty(q["chat"]) else { throw BadRequest(message: "chat is missing") }
+        let count = try count(q, "count", default: 25)
+        var modes: [WindowRequest] = []
+        if q["last"] != nil { modes.append(.last(try self.count(q, "last", default: 25))) }
+        if let v = q["before"] { modes.append(.before(try id(v, "before"), count: count)) }
+        if let v = q["after"] { modes.append(.after(try id(v, "after"), count: count)) }
+        if let v = q["around"] { modes.append(.around(try id(v, "around"), count: count)) }
+        if q["initial"] != nil { modes.append(.initial(try self.count(q, "initial", default: 25))) }
+        if let v = q["at"] {
+            guard let time = Timestamp.parse(v) else { throw BadRequest(message: "at must be a date (2024-05-01) or an RFC 3339 time") }
+            modes.append(.at(time, count: count))
+        }
+        guard modes.count <= 1 else { throw BadRequest(message: "give one of last, before, after, around, initial, at") }
+        let window = try await archive.items(
+            chat: chat, modes.first ?? .last(count), content: try content(q), search: nonEmpty(q["search"]))
+        return APIResponse(status: 200, body: ArchiveJSON.items(window))
+    }
+
+    // MARK: Parameters
+
+    private func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
+
+    private func content(_ q: [String: String]) throws -> ContentFilter? {
+        guard let name = nonEmpty(q["content"]) else { return nil }
+        guard let c = ContentFilter(rawValue: name) else { throw BadRequest(message: "unknown content \(name)") }
+        return c
+    }
+
+    private func count(_ q: [String: String], _ key: String, default d: Int) throws -> Int {
+        guard let v = nonEmpty(q[key]) else { return d }
+        guard let n = Int(v), n >= 0 else { throw BadRequest(message: "\(key) must be a number, not negative") }
+        return n
+    }
+
+    private func positive(_ q: [String: String], _ key: String, default d: Int) throws -> Int {
+        let n = try count(q, key, default: d)
+        guard n > 0 else { throw BadRequest(message: "\(key) must be positive") }
+        return n
+    }
+
+    private func id(_ v: String, _ key: String) throws -> Int64 {
+        guard let n = Int64(v) else { throw BadRequest(message: "\(key) must be an item id") }
+        return n
+    }
+
+    private func flag(_ q: [String: String], _ key: String) throws -> Bool {
+        switch q[key] {
+        case nil, "", "0", "false": return false
+        case "1", "true": return true
+        default: throw BadRequest(message: "\(key) must be true or false")
+        }
+    }
+}
+
+/// Decodes a URL query (`a=1&b=x%20y+z`) into its parameters (the last of repeated keys wins).
+package func decodeQuery(_ query: String?) -> [String: String] {
+    guard let query, !query.isEmpty else { return [:] }
+    var out: [String: String] = [:]
+    for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+        let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        func decode(_ s: Substring) -> String? { s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+        guard let k = decode(kv[0]), let v = kv.count > 1 ? decode(kv[1]) : "" else { continue }
+        out[k] = v
+    }
+    return out
+}

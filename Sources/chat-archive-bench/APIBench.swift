@@ -1,0 +1,78 @@
+import ChatArchive
+import ChatArchiveServer
+import Dispatch
+import Foundation
+import GRDB
+
+/// Server time of the web app's API: each request the app makes, from decoded query parameters
+/// to the JSON document (query and JSON writing; not the socket and HTTP parsing).
+struct APIBench {
+    let archive: Archive
+    let repeats: Int
+    let seed: UInt64
+
+    func run(into report: inout BenchReport) throws {
+        let api = ArchiveAPI(archive: archive)
+        let db = archive.database.writer
+        let (big, names, word): (String, [String], String) = try db.read { db in
+            let big = try String.fetchOne(db, sql: "SELECT sourceId FROM chat ORDER BY itemCount DESC LIMIT 1") ?? ""
+            let names = try String.fetchAll(db, sql: "SELECT displayName FROM chat ORDER BY id LIMIT 200")
+            // A word in about 1% of the messages, as a person might search.
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.apiVocab USING fts5vocab(main, itemFts, col)")
+            let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
+            let word = try String.fetchOne(
+                db, sql: "SELECT term FROM temp.apiVocab WHERE col = 'text' AND length(term) >= 4 AND doc BETWEEN ? AND ? ORDER BY doc DESC LIMIT 1",
+                arguments: [n / 200, max(1, n / 50)]) ?? "the"
+            return (big, names, word)
+        }
+        let ids: [Int64] = try db.read { db in
+            try Int64.fetchAll(db, sql: "SELECT item.id FROM item JOIN chat ON chat.id = item.chatId WHERE chat.sourceId = ?", arguments: [big])
+        }
+        guard !ids.isEmpty else { return }
+        let cursor = Self.blocking { await api.respond(route: "search", query: ["q": word, "limit": "50"]) }.body
+        let next = (try? JSONParser.parse(Array(cursor.utf8)))?["nextCursor"]?.stringValue ?? ""
+        var rng = SplitMix(seed: seed)
+        func randomId() -> String { String(ids[Int(rng.next() % UInt64(ids.count))]) }
+        func fragment() -> String {
+            let name = names.isEmpty ? "abc" : names[Int(rng.next() % UInt64(names.count))]
+            return String(name.prefix(3))
+        }
+        let routes: [(String, String, () -> [String: String])] = [
+            ("api chats (the list, 500 rows)", "chats", { ["limit": "500"] }),
+            ("api chats?q= (3 letters of a name)", "chats", { ["q": fragment(), "limit": "500"] }),
+            ("api search?q= (1% word, page 1)", "search", { ["q": word, "limit": "50"] }),
+            ("api search?q=&cursor= (page 2)", "search", { ["q": word, "limit": "50", "cursor": next] }),
+            ("api items?initial=40 (biggest chat)", "items", { ["chat": big, "initial": "40"] }),
+            ("api items?around=ID&count=40", "items", { ["chat": big, "around": randomId(), "count": "40"] }),
+            ("api items?before=ID&count=40", "items", { ["chat": big, "before": randomId(), "count": "40"] }),
+            ("api items?at=DATE&count=40", "items", { ["chat": big, "at": "2023-06-01", "count": "40"] }),
+            ("api stats", "stats", { [:] }),
+        ]
+        for (label, route, params) in routes {
+            var failures = 0
+            let l = Latency.measure(repeats: repeats) { _ in
+                let q = params()
+                let answer = Self.blocking { await api.respond(route: route, query: q) }
+                if answer.status != 200 { failures += 1 }
+                return answer.body.utf8.count
+            }
+            report.latencies.append((name: label + (failures > 0 ? " (\(failures) errors)" : ""), ours: l, baseline: nil, baselineName: ""))
+        }
+    }
+
+    /// Runs async work to completion from the bench's synchronous code.
+    static func blocking(_ body: @escaping @Sendable () async -> APIResponse) -> APIResponse {
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            box.value = await body()
+            done.signal()
+        }
+        done.wait()
+        return box.value ?? APIResponse(status: 500, body: "")
+    }
+
+    private final class Box: @unchecked Sendable {
+        var value: APIResponse?
+    }
+}

@@ -1,0 +1,84 @@
+import ChatArchive
+import ChatArchiveServer
+import ChatTestSupport
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The API answers the very document the CLI prints with `--json` for the same arguments.
+@Suite(.serialized) struct JSONParityTests {
+    static var binary: String {
+        let build = URL(fileURLWithPath: TestArchive.packagePath).appendingPathComponent(".build")
+        for config in ["debug", "release"] {
+            let p = build.appendingPathComponent(config).appendingPathComponent("chat-archive").path
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return build.appendingPathComponent("debug/chat-archive").path
+    }
+
+    func cli(_ args: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary)
+        p.arguments = args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+    }
+
+    static func q(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s }
+
+    @Test func chatsSearchItemsAndStatsAreTheCLIsDocuments() async throws {
+        let f = try ServerFixture()
+        let hit = try #require(try await f.archive.search("Heinestraße").hits.first)
+        let around = String(hit.item.id)
+        // (CLI arguments, API request) pairs; scripts beyond Latin in the queries.
+        let cases: [([String], String)] = [
+            (["chats"], "/api/chats"),
+            (["chats", "--filter", "groups", "--limit", "3"], "/api/chats?filter=groups&limit=3"),
+            (["chats", "hik"], "/api/chats?q=hik"),
+            (["chats", "--filter", "tag:friends"], "/api/chats?filter=\(Self.q("tag:friends"))"),
+            (["search", "Heinestraße"], "/api/search?q=\(Self.q("Heinestraße"))"),
+            (["search", "trip", "--limit", "2", "--order", "relevance"], "/api/search?q=trip&limit=2&order=relevance"),
+            (["search", "東京"], "/api/search?q=\(Self.q("東京"))"),
+            (["search", "สวัสดี"], "/api/search?q=\(Self.q("สวัสดี"))"),
+            (["search", "مرحبا"], "/api/search?q=\(Self.q("مرحبا"))"),
+            (["search", "script", "--chat", "hostile", "--include-deleted"], "/api/search?q=script&chat=hostile&includeDeleted=true"),
+            (["items", "--chat", hit.item.chatId, "--around", around, "--count", "3"],
+             "/api/items?chat=\(hit.item.chatId)&around=\(around)&count=3"),
+            (["items", "--chat", "g-hiking", "--initial", "10"], "/api/items?chat=g-hiking&initial=10"),
+            (["items", "--chat", "g-hiking", "--last", "7"], "/api/items?chat=g-hiking&last=7"),
+            (["items", "--chat", "g-hiking", "--at", "2024-05-02", "--count", "4"], "/api/items?chat=g-hiking&at=2024-05-02&count=4"),
+            (["items", "--chat", "hostile", "--last", "50"], "/api/items?chat=hostile&last=50"),
+            (["items", "--chat", "media", "--last", "10", "--content", "image"], "/api/items?chat=media&last=10&content=image"),
+        ]
+        var documents: [String] = []
+        for (args, _) in cases { documents.append(try cli(args + ["--archive", f.path, "--json"])) }
+        let expected = documents
+        try await f.test { client in
+            for (k, (args, uri)) in cases.enumerated() {
+                try await client.execute(uri: uri, method: .get, headers: authorised()) { r in
+                    #expect(r.status == .ok, "\(uri)")
+                    #expect(!expected[k].isEmpty, "\(args)")
+                    #expect(r.body.text == expected[k], "\(args) vs \(uri)")
+                }
+            }
+        }
+    }
+
+    @Test func anUnknownChatIsAnErrorInBoth() async throws {
+        let f = try ServerFixture()
+        let cli = try cli(["items", "--chat", "nope", "--last", "3", "--archive", f.path, "--json"])
+        #expect(cli.contains("no chat with id"))
+        try await f.test { client in
+            try await client.execute(uri: "/api/items?chat=nope&last=3", method: .get, headers: authorised()) { r in
+                #expect(r.status == .notFound)
+                #expect(r.body.text.contains("no chat with id"))
+            }
+        }
+    }
+}
