@@ -407,14 +407,14 @@ extension WebAssets {
             showWindow(body, around, marker);
           }
           async function loadBefore() {
-            if (state.loadingBefore || !state.hasBefore || !state.items.length || !state.chat) return;
+            if (state.loadingBefore || !state.hasBefore || !state.items.length || !state.chat) return false;
             state.loadingBefore = true;
             const seq = state.windowSeq, chat = state.chat.chatId;
             try {
               const body = await api('items', { chat: chat, before: state.items[0].id, count: PAGE, content: state.inChat.filterWindow || '' });
-              if (seq !== state.windowSeq) return;
+              if (seq !== state.windowSeq) return false;
               if (body.items.length < PAGE) state.hasBefore = false;
-              if (!body.items.length) return;
+              if (!body.items.length) return false;
               const box = $('messages'), list = $('item-list');
               const oldHeight = box.scrollHeight, oldTop = box.scrollTop;
               // The day separator of the old first item is redrawn if the day continues.
@@ -424,6 +424,7 @@ extension WebAssets {
               list.prepend(renderItems(list, body.items, null, null));
               state.items = body.items.concat(state.items);
               box.scrollTop = oldTop + (box.scrollHeight - oldHeight);
+              return true;
             } finally { state.loadingBefore = false; }
           }
           async function loadAfter() {
@@ -442,7 +443,8 @@ extension WebAssets {
           }
           function checkEdges() {
             const box = $('messages');
-            if (box.scrollTop < 600) loadBefore().then(() => { if ($('messages').scrollTop < 50) checkEdges(); }).catch(() => {});
+            // Only after a page was added: at the top of the chat, re-checking would spin forever.
+            if (box.scrollTop < 600) loadBefore().then((added) => { if (added && $('messages').scrollTop < 50) checkEdges(); }).catch(() => {});
             if (box.scrollHeight - box.scrollTop - box.clientHeight < 600) loadAfter().catch(() => {});
           }
           async function jumpToSource(sourceId) {
