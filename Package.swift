@@ -41,7 +41,9 @@ let package = Package(
             name: "ChatIndex",
             dependencies: ["ChatModel", "ChatText", "CChatICU", .product(name: "GRDB", package: "GRDB.swift")]),
         // Layer 4: queries.
-        .target(name: "ChatSearch", dependencies: ["ChatModel", "ChatText", "ChatIndex", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "ChatSearch",
+            dependencies: ["ChatModel", "ChatText", "ChatIndex", .product(name: "GRDB", package: "GRDB.swift")]),
         // Layer 5: the public façade.
         .target(name: "ChatArchive", dependencies: ["ChatModel", "ChatText", "ChatImport", "ChatIndex", "ChatSearch"]),
         // Layer 6: the local web app over the façade (HTTP stays out of the library product).
@@ -68,7 +70,9 @@ let package = Package(
         .testTarget(name: "ChatImportTests", dependencies: ["ChatImport", "ChatTestSupport"]),
         .testTarget(name: "ChatIndexTests", dependencies: ["ChatIndex", "ChatTestSupport"]),
         .testTarget(name: "ChatSearchTests", dependencies: ["ChatSearch", "ChatTestSupport"]),
-        .testTarget(name: "ChatArchiveTests", dependencies: ["ChatArchive", "ChatTestSupport", "chat-archive"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ChatArchiveTests", dependencies: ["ChatArchive", "ChatTestSupport", "chat-archive"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "ChatArchiveServerTests",
             dependencies: [

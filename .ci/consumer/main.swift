@@ -1,6 +1,7 @@
 // A chat app's use of ChatArchive, built against a tagged release by `.ci/consumer-check`.
 // Only `import ChatArchive`: everything an app needs comes through that one module.
 import ChatArchive
+import Foundation
 
 func check(_ condition: Bool, _ what: String) {
     if !condition {

@@ -29,12 +29,16 @@ extension String: DatabaseValueConvertible {
 }
 
 extension Int64: DatabaseValueConvertible {
-    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, self) }
+    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        sqlite3_bind_int64(statement, index, self)
+    }
     public static func column(of statement: OpaquePointer) -> Int64? { sqlite3_column_int64(statement, 0) }
 }
 
 extension Int: DatabaseValueConvertible {
-    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, Int64(self)) }
+    public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        sqlite3_bind_int64(statement, index, Int64(self))
+    }
     public static func column(of statement: OpaquePointer) -> Int? { Int(sqlite3_column_int64(statement, 0)) }
 }
 
@@ -97,7 +101,9 @@ public final class Database {
         let s = statement.handle
         sqlite3_reset(s)
         sqlite3_clear_bindings(s)
-        for (i, v) in arguments.values.enumerated() where v.bind(to: s, at: Int32(i + 1)) != SQLITE_OK { throw error(statement.sql) }
+        for (i, v) in arguments.values.enumerated() where v.bind(to: s, at: Int32(i + 1)) != SQLITE_OK {
+            throw error(statement.sql)
+        }
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_DONE { break }

@@ -26,7 +26,8 @@ nonisolated(unsafe) private let fixture: Database = {
     var terms = ["seeds", "for", "the", "garden", "see", "you", "tomorrow", "arbre", "zoe", "東京", "京で", "x", "org"]
     for n in 0..<(QueryCompiler.maxPrefixTerms + 10) { terms.append("seed\(n)") }
     for (i, t) in terms.enumerated() {
-        sql += "INSERT INTO term VALUES (\(i + 1), '\(t)'); INSERT INTO termGram(rowid, term) VALUES (\(i + 1), '\(t)');\n"
+        sql +=
+            "INSERT INTO term VALUES (\(i + 1), '\(t)'); INSERT INTO termGram(rowid, term) VALUES (\(i + 1), '\(t)');\n"
     }
     do { try db.execute(sql: sql) } catch { fatalError("fixture: \(error)") }
     return db
@@ -57,7 +58,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             arguments: [compiled.match, compiled.minRowid, compiled.maxRowid])
         require(hits.count <= 2)
     } catch {
-        fatalError("FTS5 rejects \(String(reflecting: compiled.match)) compiled from \(String(reflecting: text)): \(error)")
+        fatalError(
+            "FTS5 rejects \(String(reflecting: compiled.match)) compiled from \(String(reflecting: text)): \(error)")
     }
     for range in compiled.highlighter.ranges(in: text) {
         require(0 <= range.lowerBound && range.upperBound <= text.utf16.count, "highlight out of the text")

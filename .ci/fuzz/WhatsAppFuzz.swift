@@ -13,7 +13,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let sink = CheckingSink(uniqueItemIds: true)
     do {
         try WhatsAppImporter().read(
-            MemoryExport(name, bytes), entry: name, into: sink, options: ImportOptions(timeZoneIdentifier: "Europe/Berlin"))
+            MemoryExport(name, bytes), entry: name, into: sink,
+            options: ImportOptions(timeZoneIdentifier: "Europe/Berlin"))
     } catch {
         preconditionFailure("the importer threw \(error) with a sink that never throws")
     }

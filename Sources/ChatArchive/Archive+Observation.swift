@@ -86,7 +86,9 @@ extension Archive {
 
     /// A window of a chat (as ``items(chat:_:content:search:)``), again whenever it changes.
     /// An unknown chat or anchor ends the sequence with an error.
-    public func observeItems(chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil)
+    public func observeItems(
+        chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil
+    )
         -> ArchiveObservation<ItemWindow>
     {
         ArchiveObservation(database) { db in
@@ -108,6 +110,8 @@ extension Archive {
     /// (see ``MemberSearch/members(chat:matching:limit:in:)``): word starts before inner parts,
     /// recent writers first, the user and members who left excluded.
     public func members(chat: String, matching query: String, limit: Int = 10) async throws -> [ChatMember] {
-        try await database.writer.read { db in try MemberSearch.members(chat: chat, matching: query, limit: limit, in: db) }
+        try await database.writer.read { db in
+            try MemberSearch.members(chat: chat, matching: query, limit: limit, in: db)
+        }
     }
 }

@@ -44,7 +44,8 @@ public final class Archive: Sendable {
         rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil
     ) throws {
         database = try ArchiveDatabase(
-            path: path, mode: mode, rebuildsStaleIndexes: rebuildsStaleIndexes, rebuildProgress: rebuildProgress, onWait: onWait)
+            path: path, mode: mode, rebuildsStaleIndexes: rebuildsStaleIndexes, rebuildProgress: rebuildProgress,
+            onWait: onWait)
     }
 
     private init(database: ArchiveDatabase) { self.database = database }
@@ -69,7 +70,8 @@ public final class Archive: Sendable {
     /// committed before an error stays. Cancelling the task stops at the next record; what was
     /// committed stays.
     public func ingest(
-        _ paths: [String], options: IngestOptions = IngestOptions(), progress: (@Sendable (IngestProgress) -> Void)? = nil
+        _ paths: [String], options: IngestOptions = IngestOptions(),
+        progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) async throws -> IngestReport {
         let cancelFlag = CancelFlag()
         return try await withTaskCancellationHandler {
@@ -81,19 +83,23 @@ public final class Archive: Sendable {
 
     /// The synchronous form of ``ingest(_:options:progress:)``.
     public func ingestSync(
-        _ paths: [String], options: IngestOptions = IngestOptions(), isCancelled: @escaping @Sendable () -> Bool = { false },
+        _ paths: [String], options: IngestOptions = IngestOptions(),
+        isCancelled: @escaping @Sendable () -> Bool = { false },
         progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) throws -> IngestReport {
         try ArchiveError.mapping(path: database.path, doing: "write to") {
             try database.verifyBeforeWriting()
-            return try IngestPipeline.run(paths, options: options, database: database, isCancelled: isCancelled, progress: progress)
+            return try IngestPipeline.run(
+                paths, options: options, database: database, isCancelled: isCancelled, progress: progress)
         }
     }
 
     // MARK: Queries
 
     /// The chat list: name search and/or a filter tab, newest activity first.
-    public func chats(matching query: String? = nil, filter: ChatFilter = .all, limit: Int = 100) async throws -> [ChatRow] {
+    public func chats(matching query: String? = nil, filter: ChatFilter = .all, limit: Int = 100) async throws
+        -> [ChatRow]
+    {
         try await reading { db in try ChatList.chats(matching: query, filter: filter, limit: limit, in: db) }
     }
 
@@ -103,10 +109,12 @@ public final class Archive: Sendable {
     }
 
     /// A window of a chat's items.
-    public func items(chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil) async throws
+    public func items(chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil)
+        async throws
         -> ItemWindow
     {
-        try await reading { db in try ItemWindows.window(chat: chat, request, content: content, search: search, in: db) }
+        try await reading { db in try ItemWindows.window(chat: chat, request, content: content, search: search, in: db)
+        }
     }
 
     /// Opens a search hit in its context: the window around it in its chat.
@@ -127,7 +135,10 @@ public final class Archive: Sendable {
         let database = self.database
         return try await withCheckedThrowingContinuation { done in
             DispatchQueue.global(qos: .userInitiated).async {
-                done.resume(with: Result { try ArchiveError.mapping(path: database.path) { try ArchiveMaintenance.stats(database) } })
+                done.resume(
+                    with: Result {
+                        try ArchiveError.mapping(path: database.path) { try ArchiveMaintenance.stats(database) }
+                    })
             }
         }
     }
@@ -149,7 +160,9 @@ public final class Archive: Sendable {
     public func repair(progress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> [String] {
         // A damaged file is not written to: its problems are reported as they are.
         if database.damage != nil { return try await check() }
-        return try ArchiveError.mapping(path: database.path, doing: "repair") { try ArchiveMaintenance.repair(database, progress: progress) }
+        return try ArchiveError.mapping(path: database.path, doing: "repair") {
+            try ArchiveMaintenance.repair(database, progress: progress)
+        }
     }
 
     /// Runs a read, turning SQLite's errors into ``ArchiveError``s (a damaged page is

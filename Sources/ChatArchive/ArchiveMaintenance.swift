@@ -56,11 +56,14 @@ enum ArchiveMaintenance {
             }
             let totals = try ArchiveCounters.stored(db) ?? ArchiveCounters.actual(db)
             func total(_ name: String) -> Int { Int(totals[name] ?? 0) }
-            let ingests = try Row.fetchAll(db, sql: "SELECT path, format, ingestedAt FROM ingestSource ORDER BY id").map {
+            let ingests = try Row.fetchAll(db, sql: "SELECT path, format, ingestedAt FROM ingestSource ORDER BY id").map
+            {
                 (path: $0["path"] as String, format: $0["format"] as String, at: $0["ingestedAt"] as Int64)
             }
             let fm = FileManager.default
-            func size(_ p: String) -> Int64 { ((try? fm.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.int64Value ?? 0 }
+            func size(_ p: String) -> Int64 {
+                ((try? fm.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.int64Value ?? 0
+            }
             return ArchiveStats(
                 chats: try count("SELECT count(*) FROM chat"), members: try count("SELECT count(*) FROM member"),
                 items: bySource.values.reduce(0, +), deletedItems: total(ArchiveCounters.deletedItems),
@@ -69,7 +72,8 @@ enum ArchiveMaintenance {
                 vocabularyTerms: total(ArchiveCounters.terms),
                 textBytes: totals[ArchiveCounters.textBytes] ?? 0,
                 fileBytes: size(database.path) + size(database.path + "-wal"),
-                analyzerVersion: try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'").flatMap { Int($0) },
+                analyzerVersion: try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'")
+                    .flatMap { Int($0) },
                 indexIsStale: try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'ftsStale'") == "1",
                 itemsBySource: bySource, ingests: ingests)
         }
@@ -99,26 +103,35 @@ enum ArchiveMaintenance {
             do {
                 let rows = try String.fetchAll(db, sql: "PRAGMA integrity_check(100)")
                 if rows != ["ok"] {
-                    let indexes = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index'"))
+                    let indexes = Set(
+                        try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index'"))
                     var damagedIndexes: [String: [String]] = [:]
                     var other: [String] = []
                     for row in rows {
-                        if let name = indexes.first(where: { row.hasSuffix("index " + $0) || row.contains("index " + $0 + " ") }) {
+                        if let name = indexes.first(where: {
+                            row.hasSuffix("index " + $0) || row.contains("index " + $0 + " ")
+                        }) {
                             damagedIndexes[name, default: []].append(row)
                         } else {
                             other.append(row)
                         }
                     }
                     for (name, details) in damagedIndexes.sorted(by: { $0.key < $1.key }) {
-                        problems.append(Problem(
-                            kind: .sqliteIndex,
-                            message: "the database index \(name) does not match its table (\(details.count) problem\(details.count == 1 ? "" : "s"), e.g. \"\(details[0])\"); \(repairHint)"))
+                        problems.append(
+                            Problem(
+                                kind: .sqliteIndex,
+                                message:
+                                    "the database index \(name) does not match its table (\(details.count) problem\(details.count == 1 ? "" : "s"), e.g. \"\(details[0])\"); \(repairHint)"
+                            ))
                     }
                     if !other.isEmpty {
                         let shown = other.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
-                        problems.append(Problem(
-                            kind: .stored,
-                            message: "the archive file is damaged: SQLite's integrity check reports \(other.count) problem\(other.count == 1 ? "" : "s") (\(shown)\(other.count > 5 ? ", …" : "")); restore it from a backup, or ingest your exports again into a new archive"))
+                        problems.append(
+                            Problem(
+                                kind: .stored,
+                                message:
+                                    "the archive file is damaged: SQLite's integrity check reports \(other.count) problem\(other.count == 1 ? "" : "s") (\(shown)\(other.count > 5 ? ", …" : "")); restore it from a backup, or ingest your exports again into a new archive"
+                            ))
                     }
                 }
             } catch let e as DatabaseError {
@@ -139,7 +152,9 @@ enum ArchiveMaintenance {
     private static func damaged(_ what: String, _ e: DatabaseError) -> Problem {
         Problem(
             kind: .stored,
-            message: "the archive file is damaged: \(what) (\(e.message ?? e.description)); restore it from a backup, or ingest your exports again into a new archive")
+            message:
+                "the archive file is damaged: \(what) (\(e.message ?? e.description)); restore it from a backup, or ingest your exports again into a new archive"
+        )
     }
 
     private static let repairHint = "a repair rebuilds it from the stored items"
@@ -150,88 +165,139 @@ enum ArchiveMaintenance {
         do {
             if ftsChecks { try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES('integrity-check', 1)") }
         } catch let e as DatabaseError {
-            problems.append(Problem(
-                kind: .fullText,
-                message: "the full-text search index is damaged or does not match the stored items (SQLite: \(e.message ?? e.description)); searches may miss items or fail; \(repairHint)"))
+            problems.append(
+                Problem(
+                    kind: .fullText,
+                    message:
+                        "the full-text search index is damaged or does not match the stored items (SQLite: \(e.message ?? e.description)); searches may miss items or fail; \(repairHint)"
+                ))
         }
         let items = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
-        if let indexed = try? Int.fetchOne(db, sql: "SELECT count(*) FROM itemFts WHERE itemFts MATCH '{tags}: \(IndexTerms.all)'"),
+        if let indexed = try? Int.fetchOne(
+            db, sql: "SELECT count(*) FROM itemFts WHERE itemFts MATCH '{tags}: \(IndexTerms.all)'"),
             indexed != items
         {
-            let detail = indexed < items
+            let detail =
+                indexed < items
                 ? "\(items - indexed) stored item\(items - indexed == 1 ? " is" : "s are") missing from it and cannot be found by search"
                 : "\(indexed - items) entr\(indexed - items == 1 ? "y points" : "ies point") at items that are not stored"
-            problems.append(Problem(
-                kind: .fullText, message: "the full-text search index has \(indexed) entries for \(items) stored items: \(detail); \(repairHint)"))
+            problems.append(
+                Problem(
+                    kind: .fullText,
+                    message:
+                        "the full-text search index has \(indexed) entries for \(items) stored items: \(detail); \(repairHint)"
+                ))
         }
         // 3. The vocabulary behind infix and prefix search.
         do {
             if ftsChecks { try db.execute(sql: "INSERT INTO termGram(termGram, rank) VALUES('integrity-check', 1)") }
             let terms = try Int.fetchOne(db, sql: "SELECT count(*) FROM term") ?? 0
             if terms == 0 && items > 0 {
-                problems.append(Problem(
-                    kind: .vocabulary, message: "the word list for partial-word search is empty although \(items) items are stored; searches for parts of words find nothing; \(repairHint)"))
+                problems.append(
+                    Problem(
+                        kind: .vocabulary,
+                        message:
+                            "the word list for partial-word search is empty although \(items) items are stored; searches for parts of words find nothing; \(repairHint)"
+                    ))
             }
         } catch let e as DatabaseError {
-            problems.append(Problem(
-                kind: .vocabulary, message: "the word list for partial-word search is damaged (SQLite: \(e.message ?? e.description)); \(repairHint)"))
+            problems.append(
+                Problem(
+                    kind: .vocabulary,
+                    message:
+                        "the word list for partial-word search is damaged (SQLite: \(e.message ?? e.description)); \(repairHint)"
+                ))
         }
         // 4. Interrupted rebuilds and analyser versions.
         if try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'ftsStale'") == "1" {
-            problems.append(Problem(
-                kind: .fullText,
-                message: "the full-text search index is incomplete: an ingest or index rebuild was interrupted; \(repairHint) (so does opening the archive for writing)"))
-        } else if let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'").flatMap({ Int($0) }),
+            problems.append(
+                Problem(
+                    kind: .fullText,
+                    message:
+                        "the full-text search index is incomplete: an ingest or index rebuild was interrupted; \(repairHint) (so does opening the archive for writing)"
+                ))
+        } else if let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'")
+            .flatMap({ Int($0) }),
             stored != Analyzer.version
         {
-            problems.append(Problem(
-                kind: .fullText,
-                message: "the full-text search index was built by text analyser version \(stored); this ChatArchive uses version \(Analyzer.version), so searches may miss items; \(repairHint)"))
+            problems.append(
+                Problem(
+                    kind: .fullText,
+                    message:
+                        "the full-text search index was built by text analyser version \(stored); this ChatArchive uses version \(Analyzer.version), so searches may miss items; \(repairHint)"
+                ))
         }
         // 5. Stored data the indexes cannot fix.
-        let orphans = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE chatId NOT IN (SELECT id FROM chat)") ?? 0
+        let orphans =
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE chatId NOT IN (SELECT id FROM chat)") ?? 0
         if orphans > 0 {
-            problems.append(Problem(
-                kind: .stored,
-                message: "\(orphans) stored item\(orphans == 1 ? " belongs" : "s belong") to no chat; they cannot be listed; ingest their exports again"))
+            problems.append(
+                Problem(
+                    kind: .stored,
+                    message:
+                        "\(orphans) stored item\(orphans == 1 ? " belongs" : "s belong") to no chat; they cannot be listed; ingest their exports again"
+                ))
         }
         // 6. The chat-list name index, against the chats' names.
         do {
-            if ftsChecks { try db.execute(sql: "INSERT INTO chatNameGram(chatNameGram, rank) VALUES('integrity-check', 1)") }
+            if ftsChecks {
+                try db.execute(sql: "INSERT INTO chatNameGram(chatNameGram, rank) VALUES('integrity-check', 1)")
+            }
             if let off = try Int.fetchOne(db, sql: chatNamesMismatchSQL), off != 0 {
-                problems.append(Problem(
-                    kind: .chatNames,
-                    message: "the chat-name search index does not match the chats' names; chat-list searches may miss chats; a repair rebuilds it"))
+                problems.append(
+                    Problem(
+                        kind: .chatNames,
+                        message:
+                            "the chat-name search index does not match the chats' names; chat-list searches may miss chats; a repair rebuilds it"
+                    ))
             }
         } catch let e as DatabaseError {
-            problems.append(Problem(
-                kind: .chatNames,
-                message: "the chat-name search index is damaged (SQLite: \(e.message ?? e.description)); chat-list searches may miss chats or fail; a repair rebuilds it"))
+            problems.append(
+                Problem(
+                    kind: .chatNames,
+                    message:
+                        "the chat-name search index is damaged (SQLite: \(e.message ?? e.description)); chat-list searches may miss chats or fail; a repair rebuilds it"
+                ))
         }
         // 7. The chat list's counters, against the items.
-        let bad = try Row.fetchAll(db, sql: "\(countersSQL) SELECT chat.sourceId, chat.itemCount, real.items FROM chat JOIN real ON real.id = chat.id \(counterMismatch) ORDER BY chat.id")
+        let bad = try Row.fetchAll(
+            db,
+            sql:
+                "\(countersSQL) SELECT chat.sourceId, chat.itemCount, real.items FROM chat JOIN real ON real.id = chat.id \(counterMismatch) ORDER BY chat.id"
+        )
         if let first = bad.first {
             let name: String = first[0]
             let stored: Int = first[1]
             let real: Int = first[2]
-            problems.append(Problem(
-                kind: .counters,
-                message: "\(bad.count) chat\(bad.count == 1 ? " has" : "s have") wrong counts in the chat list (items, unread, mentions, reports or last item; e.g. chat \"\(name)\" says \(stored) items and holds \(real)); a repair recounts them"))
+            problems.append(
+                Problem(
+                    kind: .counters,
+                    message:
+                        "\(bad.count) chat\(bad.count == 1 ? " has" : "s have") wrong counts in the chat list (items, unread, mentions, reports or last item; e.g. chat \"\(name)\" says \(stored) items and holds \(real)); a repair recounts them"
+                ))
         }
         if let off = try Int.fetchOne(db, sql: positionsMismatchSQL), off > 0 {
-            problems.append(Problem(
-                kind: .counters,
-                message: "\(off) item\(off == 1 ? " has" : "s have") a wrong position in \(off == 1 ? "its" : "their") chat; counts of newer items in windows are off; `chat-archive check --repair` recounts them"))
+            problems.append(
+                Problem(
+                    kind: .counters,
+                    message:
+                        "\(off) item\(off == 1 ? " has" : "s have") a wrong position in \(off == 1 ? "its" : "their") chat; counts of newer items in windows are off; `chat-archive check --repair` recounts them"
+                ))
         }
         // 8. The archive-wide totals `stats` shows, against the stored rows.
         if let stored = try ArchiveCounters.stored(db) {
             let actual = try ArchiveCounters.actual(db)
             let wrong = actual.keys.sorted().filter { stored[$0] != actual[$0] }
             if !wrong.isEmpty {
-                let shown = wrong.map { "\(ArchiveCounters.words($0)): \(stored[$0].map(String.init) ?? "none") stored, \(actual[$0] ?? 0) counted" }
-                problems.append(Problem(
-                    kind: .totals,
-                    message: "the archive's totals shown by `stats` are wrong (\(shown.joined(separator: "; "))); `chat-archive check --repair` recounts them"))
+                let shown = wrong.map {
+                    "\(ArchiveCounters.words($0)): \(stored[$0].map(String.init) ?? "none") stored, \(actual[$0] ?? 0) counted"
+                }
+                problems.append(
+                    Problem(
+                        kind: .totals,
+                        message:
+                            "the archive's totals shown by `stats` are wrong (\(shown.joined(separator: "; "))); `chat-archive check --repair` recounts them"
+                    ))
             }
         }
     }
@@ -269,7 +335,9 @@ enum ArchiveMaintenance {
     /// Rebuilds what can be rebuilt from the stored items — SQLite's indexes, the full-text
     /// index, the vocabulary, the chat list's counters — and never changes an item, member or
     /// chat's own fields. Returns the problems left (those only a backup or a new ingest fix).
-    static func repair(_ database: ArchiveDatabase, progress: (@Sendable (Int64, Int64) -> Void)? = nil) throws -> [String] {
+    static func repair(_ database: ArchiveDatabase, progress: (@Sendable (Int64, Int64) -> Void)? = nil) throws
+        -> [String]
+    {
         let found = try problems(database)
         let kinds = Set(found.filter(\.isRepairable).map(\.kind))
         var failures: [String] = []
@@ -278,7 +346,9 @@ enum ArchiveMaintenance {
             do {
                 try body()
             } catch let e as DatabaseError {
-                failures.append("could not \(what): the archive file is damaged (SQLite: \(e.message ?? e.description)); restore it from a backup, or ingest your exports again into a new archive")
+                failures.append(
+                    "could not \(what): the archive file is damaged (SQLite: \(e.message ?? e.description)); restore it from a backup, or ingest your exports again into a new archive"
+                )
             }
         }
         if kinds.contains(.sqliteIndex) {
@@ -292,11 +362,12 @@ enum ArchiveMaintenance {
         if kinds.contains(.chatNames) {
             try attempt("rebuild the chat-name search index") {
                 try database.writer.write { db in
-                    try db.execute(sql: """
-                        DELETE FROM chatNameGram;
-                        INSERT INTO chatNameGram(rowid, name, translit)
-                            SELECT id, nameKey, iif(translitKey = nameKey, '', translitKey) FROM chat;
-                        """)
+                    try db.execute(
+                        sql: """
+                            DELETE FROM chatNameGram;
+                            INSERT INTO chatNameGram(rowid, name, translit)
+                                SELECT id, nameKey, iif(translitKey = nameKey, '', translitKey) FROM chat;
+                            """)
                 }
             }
         }
@@ -308,15 +379,16 @@ enum ArchiveMaintenance {
         if kinds.contains(.counters) {
             try attempt("recount the chat list") {
                 try database.writer.write { db in
-                    try db.execute(sql: """
-                        \(countersSQL)
-                        UPDATE chat SET itemCount = real.items, unreadCount = real.unread, unreadMentions = real.mentions,
-                            reportCount = real.reports, lastItemId = real.lastItemId, lastTs = real.lastTs
-                        FROM real WHERE real.id = chat.id;
-                        UPDATE item SET pos = r.n
-                        FROM (SELECT id, row_number() OVER (PARTITION BY chatId ORDER BY ts, id) AS n FROM item) AS r
-                        WHERE item.id = r.id AND item.pos <> r.n;
-                        """)
+                    try db.execute(
+                        sql: """
+                            \(countersSQL)
+                            UPDATE chat SET itemCount = real.items, unreadCount = real.unread, unreadMentions = real.mentions,
+                                reportCount = real.reports, lastItemId = real.lastItemId, lastTs = real.lastTs
+                            FROM real WHERE real.id = chat.id;
+                            UPDATE item SET pos = r.n
+                            FROM (SELECT id, row_number() OVER (PARTITION BY chatId ORDER BY ts, id) AS n FROM item) AS r
+                            WHERE item.id = r.id AND item.pos <> r.n;
+                            """)
                 }
             }
         }

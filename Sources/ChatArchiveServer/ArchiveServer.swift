@@ -33,7 +33,8 @@ package struct ArchiveServer: Sendable {
             try await Self.media(api.archive, request: request, context: context)
         }
         router.get("/api/:route") { request, context in
-            let answer = await api.respond(route: context.parameters.get("route") ?? "", query: decodeQuery(request.uri.query))
+            let answer = await api.respond(
+                route: context.parameters.get("route") ?? "", query: decodeQuery(request.uri.query))
             return Self.json(answer)
         }
         router.get("/**") { _, _ in Self.json(.error(404, "notFound", "no such page")) }
@@ -75,15 +76,18 @@ package struct ArchiveServer: Sendable {
             return json(.error(400, "badRequest", "n must be a number from 0"))
         }
         guard let file = try? await archive.attachment(item: id, index: index) else {
-            return json(.error(404, "notFound", "the attachment is not in the archive's exports (never exported, or moved)"))
+            return json(
+                .error(404, "notFound", "the attachment is not in the archive's exports (never exported, or moved)"))
         }
         var headers = HTTPFields()
         headers[.contentType] = file.contentType
         headers[.cacheControl] = "private, max-age=3600"
         // A file opened by itself gets no script and no same-origin rights.
-        headers[.contentSecurityPolicy] = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox"
+        headers[.contentSecurityPolicy] =
+            "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox"
         if !file.isInline {
-            headers[.contentDisposition] = "attachment; filename*=UTF-8''" + Self.percentEncoded(file.name.isEmpty ? "file" : file.name)
+            headers[.contentDisposition] =
+                "attachment; filename*=UTF-8''" + Self.percentEncoded(file.name.isEmpty ? "file" : file.name)
         }
         let stream = UncheckedStream(file.stream)
         return Response(
@@ -118,19 +122,23 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: AccessPolicy
     let log: (@Sendable (String) -> Void)?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         var response = try await decide(request, context: context, next: next)
         Self.secure(&response.headers)
         if let log {
-            let ms = Double((ContinuousClock.now - start).components.attoseconds) / 1e15
+            let ms =
+                Double((ContinuousClock.now - start).components.attoseconds) / 1e15
                 + Double((ContinuousClock.now - start).components.seconds) * 1000
             log("\(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.2f", ms)) ms")
         }
         return response
     }
 
-    private func decide(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    private func decide(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws
         -> Response
     {
         let host = HeaderName.host.flatMap { request.headers[$0] } ?? request.head.authority
@@ -141,7 +149,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         if let given = query["token"] {
             guard policy.matches(Substring(given)) else { return unauthorized() }
             // Trade the token in the address for a cookie, and drop it from the address bar.
-            var rest = request.uri.query?.split(separator: "&").filter { !$0.hasPrefix("token=") }.joined(separator: "&") ?? ""
+            var rest =
+                request.uri.query?.split(separator: "&").filter { !$0.hasPrefix("token=") }.joined(separator: "&") ?? ""
             if !rest.isEmpty { rest = "?" + rest }
             var headers = HTTPFields()
             headers[.location] = request.uri.path + rest
@@ -160,7 +169,10 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func unauthorized() -> Response {
         ArchiveServer.json(
-            .error(401, "unauthorized", "open the address chat-archive serve printed (it carries the token), or send Authorization: Bearer TOKEN"))
+            .error(
+                401, "unauthorized",
+                "open the address chat-archive serve printed (it carries the token), or send Authorization: Bearer TOKEN"
+            ))
     }
 
     /// Headers on every answer: no inline script, no framing, no sniffing, no referrer.
@@ -171,7 +183,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         headers[.xContentTypeOptions] = "nosniff"
         for (name, value) in [
-            (HeaderName.referrerPolicy, "no-referrer"), (HeaderName.frameOptions, "DENY"), (HeaderName.resourcePolicy, "same-origin"),
+            (HeaderName.referrerPolicy, "no-referrer"), (HeaderName.frameOptions, "DENY"),
+            (HeaderName.resourcePolicy, "same-origin"),
         ] {
             if let name { headers[name] = value }
         }

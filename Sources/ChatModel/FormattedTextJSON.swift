@@ -1,4 +1,3 @@
-
 /// SimpleX's tagged JSON for `FormattedText` and `Format` (ChatText's MarkdownGrammar article, "JSON").
 public enum FormattedTextJSON {
     // MARK: Encoding

@@ -48,7 +48,9 @@ public struct MessageContent: Sendable, Hashable {
     public var reason: String?
 
     /// Makes content; the type-specific fields default to `nil`.
-    public init(type: ContentType, text: String, preview: LinkPreview? = nil, duration: Int? = nil, reason: String? = nil) {
+    public init(
+        type: ContentType, text: String, preview: LinkPreview? = nil, duration: Int? = nil, reason: String? = nil
+    ) {
         self.type = type
         self.text = text
         self.preview = preview

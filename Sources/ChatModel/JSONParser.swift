@@ -1,5 +1,3 @@
-
-
 /// A JSON syntax error with the byte offset where it was found.
 public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
     /// The byte offset of the error in the parsed input.
@@ -56,7 +54,10 @@ public struct JSONParser {
             i += 1
             var members: [(String, JSONValue)] = []
             skipSpace()
-            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            if i < b.count, b[i] == UInt8(ascii: "}") {
+                i += 1
+                return .object(members)
+            }
             while true {
                 skipSpace()
                 guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -69,22 +70,37 @@ public struct JSONParser {
                 members.append((key, v))
                 skipSpace()
                 guard i < b.count else { throw error("unexpected end of JSON in an object") }
-                if b[i] == UInt8(ascii: ",") { i += 1; continue }
-                if b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                if b[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                if b[i] == UInt8(ascii: "}") {
+                    i += 1
+                    return .object(members)
+                }
                 throw error("expected ',' or '}'")
             }
         case UInt8(ascii: "["):
             i += 1
             var items: [JSONValue] = []
             skipSpace()
-            if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            if i < b.count, b[i] == UInt8(ascii: "]") {
+                i += 1
+                return .array(items)
+            }
             while true {
                 skipSpace()
                 items.append(try value(depth: depth + 1))
                 skipSpace()
                 guard i < b.count else { throw error("unexpected end of JSON in an array") }
-                if b[i] == UInt8(ascii: ",") { i += 1; continue }
-                if b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+                if b[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                if b[i] == UInt8(ascii: "]") {
+                    i += 1
+                    return .array(items)
+                }
                 throw error("expected ',' or ']'")
             }
         case UInt8(ascii: "\""):
@@ -115,8 +131,14 @@ public struct JSONParser {
         let s = i
         if i < b.count, b[i] == UInt8(ascii: "-") { i += 1 }
         var digits = 0
-        while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1; digits += 1 }
-        guard digits > 0 else { i = s; throw error("unexpected character") }
+        while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+            i += 1
+            digits += 1
+        }
+        guard digits > 0 else {
+            i = s
+            throw error("unexpected character")
+        }
         if i < b.count, b[i] == UInt8(ascii: ".") {
             i += 1
             while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
@@ -182,7 +204,10 @@ public struct JSONParser {
             }
             if c != UInt8(ascii: "\\") {
                 if c < 0x20 { throw error("control character in a string") }
-                if pendingHigh != nil { append(0xFFFD, to: &bytes); pendingHigh = nil }
+                if pendingHigh != nil {
+                    append(0xFFFD, to: &bytes)
+                    pendingHigh = nil
+                }
                 bytes.append(c)
                 i += 1
                 continue
@@ -226,7 +251,10 @@ public struct JSONParser {
             default:
                 throw error("unknown escape \\\(Character(Unicode.Scalar(e)))")
             }
-            if pendingHigh != nil { append(0xFFFD, to: &bytes); pendingHigh = nil }
+            if pendingHigh != nil {
+                append(0xFFFD, to: &bytes)
+                pendingHigh = nil
+            }
             append(scalar, to: &bytes)
         }
         throw error("unterminated string")

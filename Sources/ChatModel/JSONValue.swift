@@ -17,11 +17,11 @@ public enum JSONValue: Sendable, Hashable {
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
-        case let (.bool(x), .bool(y)): return x == y
-        case let (.number(x), .number(y)): return x == y
-        case let (.string(x), .string(y)): return x == y
-        case let (.array(x), .array(y)): return x == y
-        case let (.object(x), .object(y)):
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
+        case (.string(let x), .string(let y)): return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: return false
         }

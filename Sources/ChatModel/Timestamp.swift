@@ -30,9 +30,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     /// Makes a timestamp from UTC calendar fields; `nil` when a field is out of range.
-    public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0) {
+    public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0)
+    {
         guard (1...12).contains(month), day >= 1, day <= Timestamp.daysIn(month: month, year: year),
-            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second), (0...999).contains(millisecond)
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+            (0...999).contains(millisecond)
         else { return nil }
         let d = Timestamp.days(year: year, month: month, day: day)
         let s = d * 86400 + Int64(hour * 3600 + minute * 60 + second)
@@ -52,10 +54,16 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public var components: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
         var ms = milliseconds % 1000
         var secs = milliseconds / 1000
-        if ms < 0 { ms += 1000; secs -= 1 }
+        if ms < 0 {
+            ms += 1000
+            secs -= 1
+        }
         var days = secs / 86400
         var rem = secs % 86400
-        if rem < 0 { rem += 86400; days -= 1 }
+        if rem < 0 {
+            rem += 86400
+            days -= 1
+        }
         // civil_from_days
         let z = days + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
@@ -76,7 +84,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             let s = String(v)
             return s.count >= n ? s : String(repeating: "0", count: n - s.count) + s
         }
-        var out = "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
+        var out =
+            "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
         if c.millisecond != 0 { out += "." + pad(c.millisecond, 3) }
         return out + "Z"
     }
@@ -101,11 +110,17 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             return v
         }
         func eat(_ c: UInt8) -> Bool {
-            if i < bytes.count, bytes[i] == c { i += 1; return true }
+            if i < bytes.count, bytes[i] == c {
+                i += 1
+                return true
+            }
             return false
         }
         guard let year = digits(4), eat(0x2D), let month = digits(2), eat(0x2D), let day = digits(2) else { return nil }
-        var hour = 0, minute = 0, second = 0, ms = 0
+        var hour = 0
+        var minute = 0
+        var second = 0
+        var ms = 0
         var offset = defaultOffsetSeconds
         if i < bytes.count {
             guard bytes[i] == 0x54 || bytes[i] == 0x74 || bytes[i] == 0x20 else { return nil }
@@ -148,7 +163,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         }
         // A leap second (:60) reads as :59; anything above is not a time.
         guard second <= 60,
-            var t = Timestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59), millisecond: ms)
+            var t = Timestamp(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59), millisecond: ms
+            )
         else { return nil }
         t.milliseconds -= Int64(offset) * 1000
         return t

@@ -53,7 +53,9 @@ public final class ChildProcess {
     /// Starts `executable` with `arguments`; `environment` entries are added to this process's.
     ///
     /// - Parameter shellPrefix: shell commands run before `exec`ing the executable (e.g. `umask 000`).
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil)
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil
+    )
         throws
     {
         let dir = TestTemporary.folder("child")
@@ -87,7 +89,9 @@ public final class ChildProcess {
     }
 
     /// Runs to completion and returns how it ended.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil)
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil
+    )
         throws -> Result
     {
         try ChildProcess(executable, arguments, environment: environment, shellPrefix: shellPrefix).wait()

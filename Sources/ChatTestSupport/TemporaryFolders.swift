@@ -36,7 +36,8 @@ public enum TestTemporary {
     }
 
     /// The `async` form of ``withTemporaryDirectory(_:_:)``.
-    public static func withTemporaryDirectory<T>(_ prefix: String = "tmp", _ body: (String) async throws -> T) async rethrows
+    public static func withTemporaryDirectory<T>(_ prefix: String = "tmp", _ body: (String) async throws -> T)
+        async rethrows
         -> T
     {
         let path = folder(prefix)

@@ -25,13 +25,15 @@ public enum TestArchive {
 
     /// The repository's `Corpus/` folder.
     public static var corpusPath: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Corpus").path
     }
 
     /// The repository root.
     public static var packagePath: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
     }
 }
 
@@ -66,7 +68,8 @@ public enum Lines {
         if let member { s += "\"memberId\":\"\(member)\"," }
         var t = ""
         JSONValue.writeString(text, to: &t)
-        s += "\"content\":{\"type\":\"\(type)\",\"text\":\(t)},\"unread\":\(unread),\"deleted\":\(deleted),\"pinned\":\(pinned)"
+        s +=
+            "\"content\":{\"type\":\"\(type)\",\"text\":\(t)},\"unread\":\(unread),\"deleted\":\(deleted),\"pinned\":\(pinned)"
         if !extra.isEmpty { s += "," + extra }
         return s + "}"
     }

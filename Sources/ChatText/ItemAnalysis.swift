@@ -32,7 +32,9 @@ public enum ItemAnalyzer {
         case .plain:
             return AnalyzedText(displayText: text)
         case .simplex:
-            guard let pieces = SimplexMarkdown.parseMaybeMarkdownList(text) else { return AnalyzedText(displayText: text) }
+            guard let pieces = SimplexMarkdown.parseMaybeMarkdownList(text) else {
+                return AnalyzedText(displayText: text)
+            }
             return analyze(pieces)
         case .formatted(let pieces):
             return analyze(pieces)
@@ -42,6 +44,7 @@ public enum ItemAnalyzer {
     /// Renders formatted pieces (<doc:DisplayTextAndSpans>).
     public static func analyze(_ pieces: [FormattedText]) -> AnalyzedText {
         let r = MarkdownDisplay.render(pieces)
-        return AnalyzedText(displayText: r.displayText, spans: r.spans, linkTargets: r.linkTargets, mentionNames: r.mentionNames)
+        return AnalyzedText(
+            displayText: r.displayText, spans: r.spans, linkTargets: r.linkTargets, mentionNames: r.mentionNames)
     }
 }

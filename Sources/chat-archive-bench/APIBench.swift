@@ -20,13 +20,18 @@ struct APIBench {
             // A word in about 1% of the messages, as a person might search.
             try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.apiVocab USING fts5vocab(main, itemFts, col)")
             let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
-            let word = try String.fetchOne(
-                db, sql: "SELECT term FROM temp.apiVocab WHERE col = 'text' AND length(term) >= 4 AND doc BETWEEN ? AND ? ORDER BY doc DESC LIMIT 1",
-                arguments: [n / 200, max(1, n / 50)]) ?? "the"
+            let word =
+                try String.fetchOne(
+                    db,
+                    sql:
+                        "SELECT term FROM temp.apiVocab WHERE col = 'text' AND length(term) >= 4 AND doc BETWEEN ? AND ? ORDER BY doc DESC LIMIT 1",
+                    arguments: [n / 200, max(1, n / 50)]) ?? "the"
             return (big, names, word)
         }
         let ids: [Int64] = try db.read { db in
-            try Int64.fetchAll(db, sql: "SELECT item.id FROM item JOIN chat ON chat.id = item.chatId WHERE chat.sourceId = ?", arguments: [big])
+            try Int64.fetchAll(
+                db, sql: "SELECT item.id FROM item JOIN chat ON chat.id = item.chatId WHERE chat.sourceId = ?",
+                arguments: [big])
         }
         guard !ids.isEmpty else { return }
         let cursor = Self.blocking { await api.respond(route: "search", query: ["q": word, "limit": "50"]) }.body
@@ -56,7 +61,8 @@ struct APIBench {
                 if answer.status != 200 { failures += 1 }
                 return answer.body.utf8.count
             }
-            report.latencies.append((name: label + (failures > 0 ? " (\(failures) errors)" : ""), ours: l, baseline: nil, baselineName: ""))
+            report.latencies.append(
+                (name: label + (failures > 0 ? " (\(failures) errors)" : ""), ours: l, baseline: nil, baselineName: ""))
         }
     }
 

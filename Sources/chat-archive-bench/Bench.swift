@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @main
@@ -24,38 +24,55 @@ struct Bench: ParsableCommand {
     @Option(help: "Work folder (default: a temporary one, removed afterwards).") var dir: String?
     @Flag(help: "Keep the work folder.") var keep = false
     @Flag(help: "Print JSON instead of a table.") var json = false
-    @Flag(inversion: .prefixedNo, help: "Also build the infix design we did not keep (an FTS5 trigram index of the texts) and measure it.")
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Also build the infix design we did not keep (an FTS5 trigram index of the texts) and measure it.")
     var alternatives = true
     @Option(help: "Only write the generated corpus (JSON Lines) to this path, then exit.") var generate: String?
-    @Option(help: "Only write a generated Telegram Desktop result.json of --telegram-mb MiB to this path, then exit.") var generateTelegram: String?
+    @Option(help: "Only write a generated Telegram Desktop result.json of --telegram-mb MiB to this path, then exit.")
+    var generateTelegram: String?
     @Option(help: "Size of the Telegram export --generate-telegram writes, in MiB.") var telegramMb = 2048
     @Flag(help: "With --dir: reuse the archive a kept run left there and measure queries only.") var reuse = false
     @Option(help: "With --dir and --reuse: run only this search, --repeats times (for profiling).") var query: String?
     @Option(help: "With --query: restrict it to this chat (source id).") var queryChat: String?
-    @Option(help: "With --dir and --reuse: only measure around(random item, 50) windows in this chat (source id).") var windowChat: String?
-    @Option(help: "With --dir and --reuse: only measure the chat-list name search for this text.") var chatSearch: String?
-    @Flag(help: "With --dir and --reuse: only measure the web app's API (server time per route, p50/p99).") var api = false
-    @Flag(help: "With --dir and --reuse: only measure the full bench's chat-list row (3-letter fragments of every name).")
+    @Option(help: "With --dir and --reuse: only measure around(random item, 50) windows in this chat (source id).")
+    var windowChat: String?
+    @Option(help: "With --dir and --reuse: only measure the chat-list name search for this text.") var chatSearch:
+        String?
+    @Flag(help: "With --dir and --reuse: only measure the web app's API (server time per route, p50/p99).") var api =
+        false
+    @Flag(
+        help: "With --dir and --reuse: only measure the full bench's chat-list row (3-letter fragments of every name).")
     var chatList = false
-    @Option(help: "With --dir and --reuse: run this SQL on the archive (tokenizer registered) and print the rows.") var sql: String?
+    @Option(help: "With --dir and --reuse: run this SQL on the archive (tokenizer registered) and print the rows.")
+    var sql: String?
     @Flag(help: "With --sql: run it --repeats times and print its latency instead of its rows.") var timed = false
     @Flag(help: "With --reuse: measure our queries only, not SimpleX's LIKE scan beside them.") var noLike = false
-    @Flag(help: "Only measure read latency (p50/p99) while --messages are ingested, against the same reads with no writer.")
+    @Flag(
+        help:
+            "Only measure read latency (p50/p99) while --messages are ingested, against the same reads with no writer.")
     var readersDuringIngest = false
     @Option(help: "With --readers-during-ingest: reader threads.") var readers = 2
     @Option(help: "With --readers-during-ingest: pause of each reader between reads, in ms.") var readerPauseMs = 5
-    @Flag(help: "With --dir and --reuse: only measure live writes, observation and mention autocomplete (adds to the archive).")
+    @Flag(
+        help:
+            "With --dir and --reuse: only measure live writes, observation and mention autocomplete (adds to the archive)."
+    )
     var live = false
 
     func run() throws {
         let fm = FileManager.default
         if let generateTelegram {
-            print(try TelegramExportGenerator(seed: seed, targetBytes: Int64(telegramMb) << 20).write(to: generateTelegram))
+            print(
+                try TelegramExportGenerator(seed: seed, targetBytes: Int64(telegramMb) << 20).write(
+                    to: generateTelegram))
             return
         }
         if let generate {
-            let summary = try CorpusGenerator(seed: seed, messages: messages, chats: chats ?? max(20, messages / 100)).write(to: generate)
-            print("\(summary.items) messages in \(summary.chats) chats, \(summary.textBytes) bytes of text → \(generate)")
+            let summary = try CorpusGenerator(seed: seed, messages: messages, chats: chats ?? max(20, messages / 100))
+                .write(to: generate)
+            print(
+                "\(summary.items) messages in \(summary.chats) chats, \(summary.textBytes) bytes of text → \(generate)")
             return
         }
         let work = dir ?? fm.temporaryDirectory.appendingPathComponent("chat-archive-bench-\(getpid())").path
@@ -66,7 +83,9 @@ struct Bench: ParsableCommand {
         if reuse, let dir, FileManager.default.fileExists(atPath: dir + "/archive.sqlite") {
             let archive = try Archive(path: dir + "/archive.sqlite")
             // The archive's own size, not --messages (which a reused run does not generate).
-            report.messages = try archive.database.writer.read { db in try Int.fetchOne(db, sql: "SELECT sum(itemCount) FROM chat") ?? 0 }
+            report.messages = try archive.database.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT sum(itemCount) FROM chat") ?? 0
+            }
             if let sql, timed {
                 let l = try Latency.measure(repeats: repeats) { _ in
                     try archive.database.writer.read { db in try Row.fetchAll(db, sql: sql).count }
@@ -85,7 +104,9 @@ struct Bench: ParsableCommand {
             }
             if let chatSearch {
                 let l = try Latency.measure(repeats: repeats) { _ in
-                    try archive.database.writer.read { db in try ChatList.chats(matching: chatSearch, limit: 50, in: db).count }
+                    try archive.database.writer.read { db in
+                        try ChatList.chats(matching: chatSearch, limit: 50, in: db).count
+                    }
                 }
                 print("chat list \(chatSearch): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms, \(l.hits) rows")
                 return
@@ -97,7 +118,9 @@ struct Bench: ParsableCommand {
             }
             if chatList {
                 if let (label, l, b, _) = try QueryBench(archive: archive, repeats: repeats, seed: seed).chatListRow() {
-                    print("\(label): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms; LIKE p50 \(fmt(b?.p50 ?? 0)) ms, p99 \(fmt(b?.p99 ?? 0)) ms")
+                    print(
+                        "\(label): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms; LIKE p50 \(fmt(b?.p50 ?? 0)) ms, p99 \(fmt(b?.p99 ?? 0)) ms"
+                    )
                 }
                 return
             }
@@ -115,7 +138,8 @@ struct Bench: ParsableCommand {
                         try ItemWindows.window(chat: windowChat, .around(id, count: 50), in: db).items.count
                     }
                 }
-                print("around(id, 50) in \(windowChat) (\(ids.count) items): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms")
+                print(
+                    "around(id, 50) in \(windowChat) (\(ids.count) items): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms")
                 return
             }
             if live {
@@ -126,7 +150,8 @@ struct Bench: ParsableCommand {
             if let query {
                 let l = try Latency.measure(repeats: repeats) { _ in
                     try archive.database.writer.read { db in
-                        try MessageSearch.search(query, options: SearchOptions(chat: queryChat, limit: 50), in: db).hits.count
+                        try MessageSearch.search(query, options: SearchOptions(chat: queryChat, limit: 50), in: db).hits
+                            .count
                     }
                 }
                 print("\(query): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms")
@@ -141,11 +166,15 @@ struct Bench: ParsableCommand {
         if readersDuringIngest {
             let corpusPath = work + "/corpus.jsonl"
             if !(reuse && fm.fileExists(atPath: corpusPath)) {
-                let summary = try CorpusGenerator(seed: seed, messages: messages, chats: chats ?? max(20, messages / 100)).write(to: corpusPath)
+                let summary = try CorpusGenerator(
+                    seed: seed, messages: messages, chats: chats ?? max(20, messages / 100)
+                ).write(to: corpusPath)
                 print("corpus: \(summary.items) messages in \(summary.chats) chats")
             }
-            try ReadersDuringIngestBench(corpusPath: corpusPath, archivePath: work + "/archive.sqlite", readers: readers,
-                pauseMicroseconds: UInt32(max(0, readerPauseMs) * 1000), seed: seed).run()
+            try ReadersDuringIngestBench(
+                corpusPath: corpusPath, archivePath: work + "/archive.sqlite", readers: readers,
+                pauseMicroseconds: UInt32(max(0, readerPauseMs) * 1000), seed: seed
+            ).run()
             return
         }
 
@@ -154,7 +183,10 @@ struct Bench: ParsableCommand {
         let chatCount = chats ?? max(20, messages / 100)
         let t0 = Clock.now
         let summary = try CorpusGenerator(seed: seed, messages: messages, chats: chatCount).write(to: corpusPath)
-        report.note("corpus", "\(summary.items) messages in \(summary.chats) chats, \(summary.textBytes) bytes of text, generated in \(fmt(Clock.seconds(since: t0))) s")
+        report.note(
+            "corpus",
+            "\(summary.items) messages in \(summary.chats) chats, \(summary.textBytes) bytes of text, generated in \(fmt(Clock.seconds(since: t0))) s"
+        )
         let fileBytes = (try fm.attributesOfItem(atPath: corpusPath)[.size] as? NSNumber)?.int64Value ?? 0
 
         // 2. Ingest through the whole pipeline.
@@ -169,10 +201,15 @@ struct Bench: ParsableCommand {
         let ingestCPU = Memory.cpuSeconds() - cpu1
         let rssPeak = Memory.peakRSS()
         // The archive at rest: WAL copied back and truncated.
-        try archive.database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try archive.database.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
         let archiveBytes = Files.size(archivePath) + Files.size(archivePath + "-wal")
-        report.row("ingest: chat-archive (read, parse, markdown, normalise, tokenize, write)", seconds: ingestSeconds,
-                   extra: "\(Int(Double(ingest.itemsAdded) / ingestSeconds)) msg/s, \(fmt(Double(fileBytes) / 1e6 / ingestSeconds)) MB/s, archive \(Files.mb(archiveBytes)) MB (\(fmt(Double(archiveBytes) / Double(summary.textBytes)))× text), peak RSS \(rssPeak / 1_048_576) MB (before \(rssBefore / 1_048_576) MB), CPU \(fmt(ingestCPU)) s")
+        report.row(
+            "ingest: chat-archive (read, parse, markdown, normalise, tokenize, write)", seconds: ingestSeconds,
+            extra:
+                "\(Int(Double(ingest.itemsAdded) / ingestSeconds)) msg/s, \(fmt(Double(fileBytes) / 1e6 / ingestSeconds)) MB/s, archive \(Files.mb(archiveBytes)) MB (\(fmt(Double(archiveBytes) / Double(summary.textBytes)))× text), peak RSS \(rssPeak / 1_048_576) MB (before \(rssBefore / 1_048_576) MB), CPU \(fmt(ingestCPU)) s"
+        )
         report.values["ingestSeconds"] = ingestSeconds
         report.values["ingestMessagesPerSecond"] = Double(ingest.itemsAdded) / ingestSeconds
         report.values["archiveBytes"] = Double(archiveBytes)
@@ -180,12 +217,17 @@ struct Bench: ParsableCommand {
         report.values["peakRSSBytes"] = Double(rssPeak)
 
         // 3. Baseline: bare FTS5 unicode61 over the same texts, in the same process.
-        let texts = try archive.database.writer.read { db in try String.fetchAll(db, sql: "SELECT text FROM item ORDER BY id") }
+        let texts = try archive.database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT text FROM item ORDER BY id")
+        }
         let basePath = work + "/baseline.sqlite"
         try? fm.removeItem(atPath: basePath)
         let baseQueue = try DatabaseQueue(path: basePath)
         try baseQueue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE VIRTUAL TABLE base USING fts5(text, tokenize='unicode61')")
+            try db.execute(
+                sql:
+                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE VIRTUAL TABLE base USING fts5(text, tokenize='unicode61')"
+            )
         }
         let t2 = Clock.now
         let cpu2 = Memory.cpuSeconds()
@@ -199,15 +241,19 @@ struct Bench: ParsableCommand {
         let baseSeconds = Clock.seconds(since: t2)
         let baseCPU = Memory.cpuSeconds() - cpu2
         let baseBytes = Files.size(basePath) + Files.size(basePath + "-wal")
-        report.row("ingest: baseline bare FTS5 unicode61 (texts in memory)", seconds: baseSeconds,
-                   extra: "\(Int(Double(texts.count) / baseSeconds)) msg/s, index \(Files.mb(baseBytes)) MB, CPU \(fmt(baseCPU)) s")
+        report.row(
+            "ingest: baseline bare FTS5 unicode61 (texts in memory)", seconds: baseSeconds,
+            extra:
+                "\(Int(Double(texts.count) / baseSeconds)) msg/s, index \(Files.mb(baseBytes)) MB, CPU \(fmt(baseCPU)) s"
+        )
         report.values["baselineSeconds"] = baseSeconds
         report.values["ingestRatio"] = ingestSeconds / baseSeconds
         report.values["ingestCPUSeconds"] = ingestCPU
         report.values["baselineCPUSeconds"] = baseCPU
         report.note(
             "ingest ratio",
-            "\(fmt(ingestSeconds / baseSeconds))× the bare unicode61 build in wall time (target ≤ 1.5×), \(fmt(ingestCPU / baseCPU))× in CPU time (both cores; the machine's load does not inflate it)")
+            "\(fmt(ingestSeconds / baseSeconds))× the bare unicode61 build in wall time (target ≤ 1.5×), \(fmt(ingestCPU / baseCPU))× in CPU time (both cores; the machine's load does not inflate it)"
+        )
 
         // 3b. The infix design not kept: a trigram index of every text (SQLite's own tokenizer).
         if alternatives {
@@ -226,8 +272,11 @@ struct Bench: ParsableCommand {
             let triBytes = try baseQueue.read { db in
                 try Int64.fetchOne(db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'tri%'") ?? 0
             }
-            report.row("alternative: FTS5 trigram index of the texts (infix design not kept)", seconds: triSeconds,
-                       extra: "\(Int(Double(texts.count) / triSeconds)) msg/s, index \(Files.mb(triBytes)) MB (\(fmt(Double(triBytes) / Double(summary.textBytes)))× text) on top of the word index")
+            report.row(
+                "alternative: FTS5 trigram index of the texts (infix design not kept)", seconds: triSeconds,
+                extra:
+                    "\(Int(Double(texts.count) / triSeconds)) msg/s, index \(Files.mb(triBytes)) MB (\(fmt(Double(triBytes) / Double(summary.textBytes)))× text) on top of the word index"
+            )
             report.values["trigramSeconds"] = triSeconds
             report.values["trigramBytes"] = Double(triBytes)
             alternativeIndex = baseQueue

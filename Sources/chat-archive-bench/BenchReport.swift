@@ -9,19 +9,24 @@ struct BenchReport {
     var values: [String: Double] = [:]
 
     mutating func note(_ k: String, _ v: String) { notes.append((k, v)) }
-    mutating func row(_ name: String, seconds: Double, extra: String) { rows.append((name, "\(fmt(seconds)) s  \(extra)")) }
+    mutating func row(_ name: String, seconds: Double, extra: String) {
+        rows.append((name, "\(fmt(seconds)) s  \(extra)"))
+    }
 
     var table: String {
         var out = "chat-archive-bench — \(messages) messages\n\n"
         for (k, v) in notes { out += "\(k): \(v)\n" }
         out += "\n"
         for (k, v) in rows { out += "\(k)\n    \(v)\n" }
-        out += "\nquery latency (ms)                                   ours p50   p99   | baseline p50    p99   | speed-up (p50)\n"
+        out +=
+            "\nquery latency (ms)                                   ours p50   p99   | baseline p50    p99   | speed-up (p50)\n"
         for l in latencies {
             var line = l.name.padding(toLength: 52, withPad: " ", startingAt: 0)
             line += String(format: "%8.3f %7.3f", l.ours.p50, l.ours.p99)
             if let b = l.baseline {
-                line += String(format: "   | %8.3f %8.3f   | %6.1f× vs %@", b.p50, b.p99, b.p50 / max(l.ours.p50, 0.0001), l.baselineName)
+                line += String(
+                    format: "   | %8.3f %8.3f   | %6.1f× vs %@", b.p50, b.p99, b.p50 / max(l.ours.p50, 0.0001),
+                    l.baselineName)
             }
             out += line + "\n"
         }

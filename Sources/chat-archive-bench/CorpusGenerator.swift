@@ -1,4 +1,5 @@
 import ChatModel
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -144,7 +145,9 @@ struct CorpusGenerator: Sendable {
     /// vocabularies), prefixes, infixes, a phrase, CJK bigrams and a Thai word.
     static func queryWords(messages: Int) -> [QueryWord] {
         func count(_ text: String) -> Int? {
-            planted.first(where: { $0.text == text }).map { plantedCount(period: $0.period, offset: $0.offset, messages: messages) }
+            planted.first(where: { $0.text == text }).map {
+                plantedCount(period: $0.period, offset: $0.offset, messages: messages)
+            }
         }
         return [
             QueryWord(text: "zephyrine", kind: .rare, expectedMessages: count("zephyrine")),
@@ -376,7 +379,8 @@ private struct GenerationState {
         // Members.
         var members: [MemberPlan] = []
         var memberLines: [(MemberPlan, String, String, Bool)] = []
-        let user = MemberPlan(id: Array("u".utf8), displayName: "Sam", mentionToken: Array("@Sam".utf8), nameKey: Array("Sam".utf8))
+        let user = MemberPlan(
+            id: Array("u".utf8), displayName: "Sam", mentionToken: Array("@Sam".utf8), nameKey: Array("Sam".utf8))
         var displayName = ""
         var fullName = ""
         var business: String? = nil
@@ -497,7 +501,8 @@ private struct GenerationState {
                 }
             }
             writeItem(
-                sink: sink, rng: &rng, chatId: chatIdBytes, kind: kind, language: language, members: members, user: user,
+                sink: sink, rng: &rng, chatId: chatIdBytes, kind: kind, language: language, members: members,
+                user: user,
                 itemNumber: i + 1, time: t, offset: offset, unread: i >= size - unreadTail)
             globalIndex += 1
             if (i & 255) == 255 { try sink.flushIfNeeded() }
@@ -507,7 +512,8 @@ private struct GenerationState {
     // MARK: Item
 
     mutating func writeItem(
-        sink: JSONLSink, rng: inout CorpusRandom, chatId: [UInt8], kind: ChatKind, language: CorpusLanguage, members: [MemberPlan],
+        sink: JSONLSink, rng: inout CorpusRandom, chatId: [UInt8], kind: ChatKind, language: CorpusLanguage,
+        members: [MemberPlan],
         user: MemberPlan, itemNumber: Int, time: Int, offset: Int, unread unreadTail: Bool
     ) {
         let gIndex = globalIndex
@@ -593,7 +599,9 @@ private struct GenerationState {
                     mention = user
                 } else {
                     var j = rng.below(members.count)
-                    if members[j] === sender, members.count > 1 { j = (j + 1 + rng.below(members.count - 1)) % members.count }
+                    if members[j] === sender, members.count > 1 {
+                        j = (j + 1 + rng.below(members.count - 1)) % members.count
+                    }
                     mention = members[j]
                 }
             }
@@ -620,7 +628,10 @@ private struct GenerationState {
                 } else if l < 0.063 {
                     appendSpecial(Array("\(rng.pick(["ana", "info", "support", "j.doe"]))@example.org".utf8))
                 } else if l < 0.066 {
-                    appendSpecial(Array("+\(rng.int(in: 1...99)) \(rng.int(in: 100...999)) \(rng.int(in: 100_000...9_999_999))".utf8))
+                    appendSpecial(
+                        Array(
+                            "+\(rng.int(in: 1...99)) \(rng.int(in: 100...999)) \(rng.int(in: 100_000...9_999_999))".utf8
+                        ))
                 }
             }
             if rng.chance(0.2) {
@@ -740,14 +751,21 @@ private struct GenerationState {
             sink.raw("}")
             if rng.chance(0.3) {
                 sink.raw(",{\"emoji\":")
-                sink.string(CorpusVocabulary.reactions[(first + 1 + rng.below(CorpusVocabulary.reactions.count - 1)) % CorpusVocabulary.reactions.count])
+                sink.string(
+                    CorpusVocabulary.reactions[
+                        (first + 1 + rng.below(CorpusVocabulary.reactions.count - 1)) % CorpusVocabulary.reactions.count
+                    ])
                 sink.raw(",\"count\":1}")
             }
             sink.raw("]")
         }
         if dir == .snd, kind != .local {
             let s = rng.unit()
-            sink.raw(s < 0.9 ? ",\"status\":\"read\"" : s < 0.97 ? ",\"status\":\"delivered\"" : s < 0.995 ? ",\"status\":\"sent\"" : ",\"status\":\"error\"")
+            sink.raw(
+                s < 0.9
+                    ? ",\"status\":\"read\""
+                    : s < 0.97
+                        ? ",\"status\":\"delivered\"" : s < 0.995 ? ",\"status\":\"sent\"" : ",\"status\":\"error\"")
         }
         sink.raw("}\n")
 
@@ -783,7 +801,8 @@ private struct GenerationState {
 
     /// Builds a message of about `units` Unicode scalars in `language` into `text`.
     mutating func composeMessage(
-        language: CorpusLanguage, units target: Int, rng: inout CorpusRandom, mention: MemberPlan? = nil, decoration: Int = -1,
+        language: CorpusLanguage, units target: Int, rng: inout CorpusRandom, mention: MemberPlan? = nil,
+        decoration: Int = -1,
         markers: [String] = []
     ) {
         let english = CorpusVocabulary.english
@@ -888,20 +907,25 @@ private struct GenerationState {
     }
 
     /// A display name, full name and (sometimes) local alias, mostly in the chat's language.
-    static func personName(language chatLanguage: CorpusLanguage, rng: inout CorpusRandom, allowSpace: Bool) -> (String, String, String) {
+    static func personName(language chatLanguage: CorpusLanguage, rng: inout CorpusRandom, allowSpace: Bool) -> (
+        String, String, String
+    ) {
         let language = rng.chance(0.7) ? chatLanguage : pickLanguage(&rng)
         let first = rng.pick(language.firstNames)
         let last = rng.pick(language.lastNames)
         let full = language.familyFirst ? last + language.familySeparator + first : first + " " + last
-        let display = allowSpace && !language.familyFirst && rng.chance(0.25) ? first + " " + String(last.prefix(1)) : first
-        let alias = rng.chance(0.1) ? first + " (" + rng.pick(["work", "gym", "neighbour", "school", "climbing"]) + ")" : ""
+        let display =
+            allowSpace && !language.familyFirst && rng.chance(0.25) ? first + " " + String(last.prefix(1)) : first
+        let alias =
+            rng.chance(0.1) ? first + " (" + rng.pick(["work", "gym", "neighbour", "school", "climbing"]) + ")" : ""
         return (display, full, alias)
     }
 
     static func member(id: String, display: String) -> MemberPlan {
         let quoted = display.contains(" ")
         let token = quoted ? "@'" + display + "'" : "@" + display
-        return MemberPlan(id: Array(id.utf8), displayName: display, mentionToken: Array(token.utf8), nameKey: Array(display.utf8))
+        return MemberPlan(
+            id: Array(id.utf8), displayName: display, mentionToken: Array(token.utf8), nameKey: Array(display.utf8))
     }
 
     /// Writes `seconds` (UTC) as RFC 3339 local time at `offsetMinutes` (`Z` for zero).

@@ -24,16 +24,20 @@ struct LiveBench {
     func run(into report: inout BenchReport) throws {
         var rng = SplitMix(seed: seed ^ 0x11FE)
         // The biggest chat receives the new messages (the worst case for positions and counters).
-        guard let big = try writer.read({ db in
-            try String.fetchOne(db, sql: "SELECT sourceId FROM chat ORDER BY itemCount DESC LIMIT 1")
-        }) else { return }
+        guard
+            let big = try writer.read({ db in
+                try String.fetchOne(db, sql: "SELECT sourceId FROM chat ORDER BY itemCount DESC LIMIT 1")
+            })
+        else { return }
         let startTs = try writer.read { db in try Int64.fetchOne(db, sql: "SELECT max(ts) FROM item") ?? 0 } + 60_000
         var n = 0
         func nextItem(_ chat: String, text: String, unread: Bool = true) -> Item {
             n += 1
             return Item(
-                chatSourceId: chat, sourceId: "live-\(seed)-\(n)", timestamp: Timestamp(milliseconds: startTs + Int64(n) * 1_000),
-                direction: .rcv, senderName: "Livia", content: MessageContent(type: .text, text: text), isUnread: unread)
+                chatSourceId: chat, sourceId: "live-\(seed)-\(n)",
+                timestamp: Timestamp(milliseconds: startTs + Int64(n) * 1_000),
+                direction: .rcv, senderName: "Livia", content: MessageContent(type: .text, text: text), isUnread: unread
+            )
         }
 
         // 1. One new message per transaction; 4. found by search as soon as the call returns.
@@ -41,7 +45,9 @@ struct LiveBench {
         let one = try Latency.measure(repeats: repeats) { i in
             let token = "zqlive\(seed)x\(i)x\(n)"
             try upsert([nextItem(big, text: "new message \(token) with *markdown* and 東京 😂")])
-            let hits = try writer.read { db in try MessageSearch.search(token, options: SearchOptions(chat: big), in: db).hits.count }
+            let hits = try writer.read { db in
+                try MessageSearch.search(token, options: SearchOptions(chat: big), in: db).hits.count
+            }
             if hits == 1 { found += 1 }
             return hits
         }
@@ -51,7 +57,8 @@ struct LiveBench {
             return 1
         }
         report.latencies.append((name: "live: upsert one new message", ours: oneAlone, baseline: nil, baselineName: ""))
-        report.latencies.append((name: "live: upsert one + search finds it", ours: one, baseline: nil, baselineName: ""))
+        report.latencies.append(
+            (name: "live: upsert one + search finds it", ours: one, baseline: nil, baselineName: ""))
         report.note("live: search right after upsert", "found \(found) of \(repeats + 1) new messages at once")
         report.values["liveUpsertP50ms"] = oneAlone.p50
         report.values["liveUpsertP99ms"] = oneAlone.p99
@@ -61,12 +68,16 @@ struct LiveBench {
         let batchRounds = max(3, min(10, repeats / 20))
         var batchSeconds = 0.0
         for _ in 0..<batchRounds {
-            let items = (0..<1_000).map { k in nextItem(big, text: "batch message \(k) über café 東京 \(rng.next() % 100_000)") }
+            let items = (0..<1_000).map { k in
+                nextItem(big, text: "batch message \(k) über café 東京 \(rng.next() % 100_000)")
+            }
             let t = Clock.now
             try upsert(items)
             batchSeconds += Clock.seconds(since: t)
         }
-        let ingestItems = (0..<(batchRounds * 1_000)).map { k in nextItem(big, text: "batch message \(k) über café 東京 \(rng.next() % 100_000)") }
+        let ingestItems = (0..<(batchRounds * 1_000)).map { k in
+            nextItem(big, text: "batch message \(k) über café 東京 \(rng.next() % 100_000)")
+        }
         let t = Clock.now
         let ingestWriter = try ArchiveWriter(database: archive.database)
         for item in ingestItems { try ingestWriter.add(item) }
@@ -75,14 +86,20 @@ struct LiveBench {
         let livePerItem = batchSeconds / Double(batchRounds * 1_000) * 1e6
         let ingestPerItem = ingestSeconds / Double(ingestItems.count) * 1e6
         report.row(
-            "live: upsert batches of 1,000 (\(batchRounds) batches) vs the ingest writer on \(ingestItems.count) items", seconds: batchSeconds,
-            extra: "\(fmt(livePerItem)) µs per item live, \(fmt(ingestPerItem)) µs per item ingest (\(fmt(livePerItem / ingestPerItem))×)")
+            "live: upsert batches of 1,000 (\(batchRounds) batches) vs the ingest writer on \(ingestItems.count) items",
+            seconds: batchSeconds,
+            extra:
+                "\(fmt(livePerItem)) µs per item live, \(fmt(ingestPerItem)) µs per item ingest (\(fmt(livePerItem / ingestPerItem))×)"
+        )
         report.values["liveBatchMicrosPerItem"] = livePerItem
         report.values["ingestWriterMicrosPerItem"] = ingestPerItem
 
         // 3. Mark-read of a chat with 10,000 unread items.
         let unreadChat = "live-unread-\(seed)"
-        try writer.write { db in try LiveUpsert(chats: [Chat(sourceId: unreadChat, type: .group, displayName: "Busy group")]).write(to: archive.database, db) }
+        try writer.write { db in
+            try LiveUpsert(chats: [Chat(sourceId: unreadChat, type: .group, displayName: "Busy group")]).write(
+                to: archive.database, db)
+        }
         for _ in 0..<10 { try upsert((0..<1_000).map { k in nextItem(unreadChat, text: "unread \(k)") }) }
         let markRead = try Latency.measure(repeats: max(10, repeats / 10)) { _ in
             // Untimed part is outside: the reset runs before each timed call (see below).
@@ -93,10 +110,12 @@ struct LiveBench {
                 try db.execute(
                     sql: "UPDATE item SET flags = flags | 4 WHERE chatId = (SELECT id FROM chat WHERE sourceId = ?)",
                     arguments: [unreadChat])
-                try db.execute(sql: "UPDATE chat SET unreadCount = itemCount WHERE sourceId = ?", arguments: [unreadChat])
+                try db.execute(
+                    sql: "UPDATE chat SET unreadCount = itemCount WHERE sourceId = ?", arguments: [unreadChat])
             }
         }
-        report.latencies.append((name: "live: mark read 10,000 unread items", ours: markRead, baseline: nil, baselineName: ""))
+        report.latencies.append(
+            (name: "live: mark read 10,000 unread items", ours: markRead, baseline: nil, baselineName: ""))
         report.values["liveMarkReadP99ms"] = markRead.p99
 
         // 5. From a write's return to the observer's new value.
@@ -119,14 +138,18 @@ struct LiveBench {
         delays.sort()
         if !delays.isEmpty {
             let l = Latency(
-                p50: delays[delays.count / 2], p99: delays[min(delays.count - 1, Int(Double(delays.count) * 0.99))], hits: delays.count)
-            report.latencies.append((name: "live: write return → observer value (.last(50))", ours: l, baseline: nil, baselineName: ""))
+                p50: delays[delays.count / 2], p99: delays[min(delays.count - 1, Int(Double(delays.count) * 0.99))],
+                hits: delays.count)
+            report.latencies.append(
+                (name: "live: write return → observer value (.last(50))", ours: l, baseline: nil, baselineName: ""))
             report.values["liveObserverP99ms"] = l.p99
         }
 
         // 6. Mention autocomplete in a group of 10,000 members, a fifth of whom wrote.
         let group = "live-members-\(seed)"
-        let syllables = ["an", "ma", "zo", "lu", "ka", "ri", "to", "el", "sa", "mi", "ko", "ne", "ła", "ë", "ja", "de", "vi", "ro"]
+        let syllables = [
+            "an", "ma", "zo", "lu", "ka", "ri", "to", "el", "sa", "mi", "ko", "ne", "ła", "ë", "ja", "de", "vi", "ro",
+        ]
         func name() -> String {
             var s = ""
             for _ in 0..<(2 + Int(rng.next() % 3)) { s += syllables[Int(rng.next() % UInt64(syllables.count))] }
@@ -134,34 +157,43 @@ struct LiveBench {
         }
         var members: [Member] = []
         for k in 0..<10_000 {
-            members.append(Member(
-                chatSourceId: group, sourceId: "p\(k)", displayName: name(), fullName: k % 3 == 0 ? name() + " " + name() : "",
-                hasLeft: k % 50 == 0))
+            members.append(
+                Member(
+                    chatSourceId: group, sourceId: "p\(k)", displayName: name(),
+                    fullName: k % 3 == 0 ? name() + " " + name() : "",
+                    hasLeft: k % 50 == 0))
         }
         try writer.write { db in
             try LiveUpsert(chats: [Chat(sourceId: group, type: .group, displayName: "Big group")], members: members)
                 .write(to: archive.database, db)
         }
         for b in 0..<2 {
-            try upsert((0..<1_000).map { k in
-                var item = nextItem(group, text: "hello \(k)")
-                item.senderName = nil
-                item.memberSourceId = "p\((b * 1_000 + k) * 5)"
-                return item
-            })
+            try upsert(
+                (0..<1_000).map { k in
+                    var item = nextItem(group, text: "hello \(k)")
+                    item.senderName = nil
+                    item.memberSourceId = "p\((b * 1_000 + k) * 5)"
+                    return item
+                })
         }
         let prefixes = (0..<64).map { _ -> String in
-            let s = syllables[Int(rng.next() % UInt64(syllables.count))] + syllables[Int(rng.next() % UInt64(syllables.count))]
+            let s =
+                syllables[Int(rng.next() % UInt64(syllables.count))]
+                + syllables[Int(rng.next() % UInt64(syllables.count))]
             return String(s.prefix(1 + Int(rng.next() % 3)))
         }
         let autocomplete = try Latency.measure(repeats: repeats) { i in
-            try writer.read { db in try MemberSearch.members(chat: group, matching: prefixes[i % prefixes.count], limit: 10, in: db).count }
+            try writer.read { db in
+                try MemberSearch.members(chat: group, matching: prefixes[i % prefixes.count], limit: 10, in: db).count
+            }
         }
         let rare = try Latency.measure(repeats: max(10, repeats / 4)) { _ in
             try writer.read { db in try MemberSearch.members(chat: group, matching: "qqz", limit: 10, in: db).count }
         }
-        report.latencies.append((name: "live: members autocomplete, 10,000 members", ours: autocomplete, baseline: nil, baselineName: ""))
-        report.latencies.append((name: "live: members autocomplete, no match (full walk)", ours: rare, baseline: nil, baselineName: ""))
+        report.latencies.append(
+            (name: "live: members autocomplete, 10,000 members", ours: autocomplete, baseline: nil, baselineName: ""))
+        report.latencies.append(
+            (name: "live: members autocomplete, no match (full walk)", ours: rare, baseline: nil, baselineName: ""))
         report.values["liveAutocompleteP99ms"] = autocomplete.p99
     }
 }
@@ -205,6 +237,7 @@ extension Latency {
             if i > 0 { times.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6) }
         }
         times.sort()
-        return Latency(p50: times[times.count / 2], p99: times[min(times.count - 1, Int(Double(times.count) * 0.99))], hits: hits)
+        return Latency(
+            p50: times[times.count / 2], p99: times[min(times.count - 1, Int(Double(times.count) * 0.99))], hits: hits)
     }
 }

@@ -22,22 +22,28 @@ struct QueryBench {
         let db = archive.database.writer
         // Words of known frequency, read from the index itself.
         let words: [Word] = try db.read { db in
-            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.benchVocab USING fts5vocab(main, itemFts, col)")
+            try db.execute(
+                sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.benchVocab USING fts5vocab(main, itemFts, col)")
             return try Row.fetchAll(
-                db, sql: "SELECT term, doc FROM temp.benchVocab WHERE col = 'text' AND length(term) >= 4 ORDER BY doc DESC"
+                db,
+                sql: "SELECT term, doc FROM temp.benchVocab WHERE col = 'text' AND length(term) >= 4 ORDER BY doc DESC"
             ).map { Word(term: $0["term"], docs: $0["doc"]) }
         }
         guard !words.isEmpty else { return }
-        let latinish = words.filter { $0.term.unicodeScalars.allSatisfy { $0.value < 0x250 } && $0.term.allSatisfy(\.isLetter) }
+        let latinish = words.filter {
+            $0.term.unicodeScalars.allSatisfy { $0.value < 0x250 } && $0.term.allSatisfy(\.isLetter)
+        }
         let frequent = Array(latinish.prefix(5))
         let rare = Array(latinish.filter { $0.docs >= 3 && $0.docs <= 30 }.prefix(20))
         // Mid: in about 1% of the messages (0.5–2%), never one of the frequent words.
         let messages = try db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
         let mid = Array(
-            latinish.dropFirst(frequent.count).filter { $0.docs >= messages / 200 && $0.docs <= messages / 50 }.prefix(5))
+            latinish.dropFirst(frequent.count).filter { $0.docs >= messages / 200 && $0.docs <= messages / 50 }.prefix(
+                5))
         report.note(
             "query words",
-            "frequent \(frequent.map { "\($0.term)(\($0.docs))" }.joined(separator: " ")); mid \(mid.map { "\($0.term)(\($0.docs))" }.joined(separator: " ")); rare \(rare.prefix(5).map { "\($0.term)(\($0.docs))" }.joined(separator: " "))")
+            "frequent \(frequent.map { "\($0.term)(\($0.docs))" }.joined(separator: " ")); mid \(mid.map { "\($0.term)(\($0.docs))" }.joined(separator: " ")); rare \(rare.prefix(5).map { "\($0.term)(\($0.docs))" }.joined(separator: " "))"
+        )
 
         struct ChatInfo {
             var sourceId: String
@@ -45,7 +51,9 @@ struct QueryBench {
             var count: Int
         }
         let chats: [ChatInfo] = try db.read { db in
-            try Row.fetchAll(db, sql: "SELECT sourceId, id, itemCount FROM chat WHERE itemCount > 0 ORDER BY itemCount DESC").map {
+            try Row.fetchAll(
+                db, sql: "SELECT sourceId, id, itemCount FROM chat WHERE itemCount > 0 ORDER BY itemCount DESC"
+            ).map {
                 ChatInfo(sourceId: $0["sourceId"], id: $0["id"], count: $0["itemCount"])
             }
         }
@@ -64,7 +72,8 @@ struct QueryBench {
                 var q = ws[i % ws.count].term
                 if let p = prefixLength { q = String(q.prefix(p)) }
                 return try db.read { db in
-                    try MessageSearch.search(q, options: SearchOptions(chat: chat?.sourceId, limit: 50), in: db).hits.count
+                    try MessageSearch.search(q, options: SearchOptions(chat: chat?.sourceId, limit: 50), in: db).hits
+                        .count
                 }
             }
         }
@@ -74,15 +83,20 @@ struct QueryBench {
                 var q = ws[i % ws.count].term
                 if let p = prefixLength { q = String(q.prefix(p)) }
                 return try db.read { db in
-                    let select = "SELECT item.*, member.displayName AS memberName FROM item LEFT JOIN member ON member.id = item.memberId"
+                    let select =
+                        "SELECT item.*, member.displayName AS memberName FROM item LEFT JOIN member ON member.id = item.memberId"
                     if let chat {
                         return try Row.fetchAll(
-                            db, sql: "\(select) WHERE item.chatId = ? AND item.text LIKE ? ORDER BY item.ts DESC, item.id DESC LIMIT 50",
-                            arguments: [chat.id, "%\(q)%"]).count
+                            db,
+                            sql:
+                                "\(select) WHERE item.chatId = ? AND item.text LIKE ? ORDER BY item.ts DESC, item.id DESC LIMIT 50",
+                            arguments: [chat.id, "%\(q)%"]
+                        ).count
                     }
                     return try Row.fetchAll(
                         db, sql: "\(select) WHERE item.text LIKE ? ORDER BY item.ts DESC, item.id DESC LIMIT 50",
-                        arguments: ["%\(q)%"]).count
+                        arguments: ["%\(q)%"]
+                    ).count
                 }
             }
         }
@@ -103,7 +117,8 @@ struct QueryBench {
                 return try trigram.read { db in
                     try Int64.fetchAll(
                         db, sql: "SELECT rowid FROM tri WHERE tri MATCH ? ORDER BY rowid DESC LIMIT 50",
-                        arguments: ["\"" + q + "\""]).count
+                        arguments: ["\"" + q + "\""]
+                    ).count
                 }
             }
             let ours = try ours("", frequent, chat: nil, prefixLength: 3)
@@ -124,7 +139,9 @@ struct QueryBench {
         var rng = SplitMix(seed: seed)
         let around = try Latency.measure(repeats: repeats) { _ in
             let id = anchors[Int(rng.next() % UInt64(anchors.count))]
-            return try db.read { db in try ItemWindows.window(chat: big.sourceId, .around(id, count: 50), in: db).items.count }
+            return try db.read { db in
+                try ItemWindows.window(chat: big.sourceId, .around(id, count: 50), in: db).items.count
+            }
         }
         report.latencies.append(("window around(id, 50), big chat", around, nil, ""))
 
@@ -150,7 +167,8 @@ struct QueryBench {
             try db.read { db in
                 try Int64.fetchAll(
                     db, sql: "SELECT id FROM chat WHERE displayName LIKE ? ORDER BY lastTs DESC LIMIT 50",
-                    arguments: ["%\(fragments[i % fragments.count])%"]).count
+                    arguments: ["%\(fragments[i % fragments.count])%"]
+                ).count
             }
         }
         return ("chat list name search (\(names.count) chats)", o, b, "LIKE")

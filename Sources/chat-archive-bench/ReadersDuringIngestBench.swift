@@ -26,7 +26,9 @@ struct ReadersDuringIngestBench {
         let head = handle.readData(ofLength: 4 << 20)
         var counts: [String: Int] = [:]
         for line in head.split(separator: 0x0A) where line.starts(with: Array(#"{"kind":"item""#.utf8)) {
-            guard let v = try? JSONParser.parse(Array(line)), let text = v["content"]?["text"]?.stringValue else { continue }
+            guard let v = try? JSONParser.parse(Array(line)), let text = v["content"]?["text"]?.stringValue else {
+                continue
+            }
             for w in text.split(whereSeparator: { !$0.isLetter }) where w.count >= 4 && w.allSatisfy({ $0.isASCII }) {
                 counts[w.lowercased(), default: 0] += 1
             }
@@ -37,7 +39,9 @@ struct ReadersDuringIngestBench {
 
     func queries() throws -> [Query] {
         let (frequent, rare) = try words()
-        guard !frequent.isEmpty, !rare.isEmpty else { throw ValidationErrorText("the corpus has no words to search for") }
+        guard !frequent.isEmpty, !rare.isEmpty else {
+            throw ValidationErrorText("the corpus has no words to search for")
+        }
         @Sendable func pick(_ ws: [String], _ rng: inout SplitMix) -> String { ws[Int(rng.next() % UInt64(ws.count))] }
         return [
             Query(name: "search, frequent word") { db, rng in
@@ -47,18 +51,30 @@ struct ReadersDuringIngestBench {
                 try MessageSearch.search(pick(rare, &rng), options: SearchOptions(limit: 50), in: db).hits.count
             },
             Query(name: "search, 3-letter prefix") { db, rng in
-                try MessageSearch.search(String(pick(frequent, &rng).prefix(3)), options: SearchOptions(limit: 50), in: db).hits.count
+                try MessageSearch.search(
+                    String(pick(frequent, &rng).prefix(3)), options: SearchOptions(limit: 50), in: db
+                ).hits.count
             },
             Query(name: "search in one chat") { db, rng in
-                guard let chat = try String.fetchOne(db, sql: "SELECT sourceId FROM chat WHERE itemCount > 0 ORDER BY id LIMIT 1 OFFSET ?", arguments: [Int(rng.next() % 20)])
+                guard
+                    let chat = try String.fetchOne(
+                        db, sql: "SELECT sourceId FROM chat WHERE itemCount > 0 ORDER BY id LIMIT 1 OFFSET ?",
+                        arguments: [Int(rng.next() % 20)])
                 else { return 0 }
-                return try MessageSearch.search(pick(frequent, &rng), options: SearchOptions(chat: chat, limit: 50), in: db).hits.count
+                return try MessageSearch.search(
+                    pick(frequent, &rng), options: SearchOptions(chat: chat, limit: 50), in: db
+                ).hits.count
             },
             Query(name: "chat list name search") { db, rng in
                 try ChatList.chats(matching: String(pick(frequent, &rng).prefix(2)), limit: 50, in: db).count
             },
             Query(name: "window around an item") { db, rng in
-                guard let row = try Row.fetchOne(db, sql: "SELECT chat.sourceId, item.id FROM item JOIN chat ON chat.id = item.chatId WHERE item.id >= (SELECT min(id) + ? FROM item) ORDER BY item.id LIMIT 1", arguments: [Int64(rng.next() % (1 << 40))])
+                guard
+                    let row = try Row.fetchOne(
+                        db,
+                        sql:
+                            "SELECT chat.sourceId, item.id FROM item JOIN chat ON chat.id = item.chatId WHERE item.id >= (SELECT min(id) + ? FROM item) ORDER BY item.id LIMIT 1",
+                        arguments: [Int64(rng.next() % (1 << 40))])
                 else { return 0 }
                 return try ItemWindows.window(chat: row[0], .around(row[1], count: 25), in: db).items.count
             },
@@ -66,7 +82,9 @@ struct ReadersDuringIngestBench {
     }
 
     /// Latencies (ms) per query kind, gathered by `readers` threads until `stop()` is true.
-    func measure(_ archive: Archive, _ queries: [Query], until stop: @escaping @Sendable () -> Bool) -> ([[Double]], failures: [String]) {
+    func measure(_ archive: Archive, _ queries: [Query], until stop: @escaping @Sendable () -> Bool) -> (
+        [[Double]], failures: [String]
+    ) {
         let collected = Collected(kinds: queries.count)
         let group = DispatchGroup()
         let seed = self.seed
@@ -78,7 +96,11 @@ struct ReadersDuringIngestBench {
                 var mine = [[Double]](repeating: [], count: queries.count)
                 var k = r
                 // Measure reads of data, not of an empty archive.
-                while !stop(), (try? archive.database.writer.read({ db in try Bool.fetchOne(db, sql: "SELECT 1 FROM item LIMIT 1") })) ?? nil == nil {
+                let hasItems = {
+                    (try? archive.database.writer.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM item LIMIT 1")
+                    }) ?? nil
+                }
+                while !stop(), hasItems() == nil {
                     usleep(10_000)
                 }
                 repeat {
@@ -128,7 +150,9 @@ struct ReadersDuringIngestBench {
             let s = xs.sorted()
             return s.isEmpty ? .nan : s[min(s.count - 1, Int(Double(s.count) * p))]
         }
-        print("readers during ingest: \(added) messages ingested in \(fmt(ingestSeconds)) s (\(Int(Double(added) / ingestSeconds)) msg/s) with \(readers) reader threads, \(pauseMicroseconds / 1000) ms between reads")
+        print(
+            "readers during ingest: \(added) messages ingested in \(fmt(ingestSeconds)) s (\(Int(Double(added) / ingestSeconds)) msg/s) with \(readers) reader threads, \(pauseMicroseconds / 1000) ms between reads"
+        )
         print("read failures: \(failures.count + idleFailures.count)")
         for f in (failures + idleFailures).prefix(10) { print("  \(f)") }
         let header = "query".padding(toLength: 26, withPad: " ", startingAt: 0)
@@ -136,14 +160,20 @@ struct ReadersDuringIngestBench {
         for (q, query) in queries.enumerated() {
             print(
                 query.name.padding(toLength: 26, withPad: " ", startingAt: 0)
-                    + String(format: "  %5d  %8.2f / %8.2f          %6.2f / %6.2f", during[q].count, pct(during[q], 0.5), pct(during[q], 0.99), pct(idle[q], 0.5), pct(idle[q], 0.99)))
+                    + String(
+                        format: "  %5d  %8.2f / %8.2f          %6.2f / %6.2f", during[q].count, pct(during[q], 0.5),
+                        pct(during[q], 0.99), pct(idle[q], 0.5), pct(idle[q], 0.99)))
         }
         let all = during.flatMap { $0 }
         let allIdle = idle.flatMap { $0 }
         print(
             "all".padding(toLength: 26, withPad: " ", startingAt: 0)
-                + String(format: "  %5d  %8.2f / %8.2f          %6.2f / %6.2f", all.count, pct(all, 0.5), pct(all, 0.99), pct(allIdle, 0.5), pct(allIdle, 0.99)))
-        if !failures.isEmpty || !idleFailures.isEmpty { throw ValidationErrorText("\(failures.count + idleFailures.count) reads failed") }
+                + String(
+                    format: "  %5d  %8.2f / %8.2f          %6.2f / %6.2f", all.count, pct(all, 0.5), pct(all, 0.99),
+                    pct(allIdle, 0.5), pct(allIdle, 0.99)))
+        if !failures.isEmpty || !idleFailures.isEmpty {
+            throw ValidationErrorText("\(failures.count + idleFailures.count) reads failed")
+        }
     }
 }
 
@@ -178,7 +208,12 @@ private final class Outcome: @unchecked Sendable {
 private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var n = 0
-    func next() -> Int { lock.withLock { n += 1; return n } }
+    func next() -> Int {
+        lock.withLock {
+            n += 1
+            return n
+        }
+    }
 }
 
 /// A failure with a message.

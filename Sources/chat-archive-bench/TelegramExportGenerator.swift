@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes a deterministic Telegram Desktop whole-account export (`result.json`) of a chosen
@@ -40,7 +40,8 @@ public struct TelegramExportGenerator {
     private static let words = [
         "rope", "belay", "crag", "summit", "chalk", "boulder", "route", "anchor", "harness", "carabiner", "Frankenjura",
         "Fontainebleau", "weather", "tomorrow", "Saturday", "café", "Straße", "İstanbul", "東京", "서울에서", "ผัดไทย", "😂",
-        "привет", "мы", "идём", "مرحبا", "שלום", "γεια", "über", "naïve", "ok", "see", "you", "at", "the", "gym", "at", "8",
+        "привет", "мы", "идём", "مرحبا", "שלום", "γεια", "über", "naïve", "ok", "see", "you", "at", "the", "gym", "at",
+        "8",
         "who", "brings", "the", "quickdraws", "?", "done", "nice", "send", "project", "beta", "crimp", "sloper", "jug",
     ]
 
@@ -48,7 +49,9 @@ public struct TelegramExportGenerator {
     @discardableResult
     public func write(to path: String) throws -> Summary {
         guard let file = fopen(path, "wb") else {
-            throw NSError(domain: "TelegramExportGenerator", code: Int(errno), userInfo: [NSLocalizedDescriptionKey: "cannot create \(path)"])
+            throw NSError(
+                domain: "TelegramExportGenerator", code: Int(errno),
+                userInfo: [NSLocalizedDescriptionKey: "cannot create \(path)"])
         }
         defer { fclose(file) }
         var out = Writer(file: file)
@@ -72,9 +75,12 @@ public struct TelegramExportGenerator {
             let isGroup = chatIndex % 3 != 0
             let type = isGroup ? "private_supergroup" : "personal_chat"
             let name = isGroup ? "Group \(chatIndex)" : "Friend \(chatIndex)"
-            out.put("   {\n    \"name\": \"\(name)\",\n    \"type\": \"\(type)\",\n    \"id\": \(chatId),\n    \"messages\": [\n")
+            out.put(
+                "   {\n    \"name\": \"\(name)\",\n    \"type\": \"\(type)\",\n    \"id\": \(chatId),\n    \"messages\": [\n"
+            )
             summary.chats += 1
-            let senders: [Int64] = isGroup ? (0..<12).map { 4_500_000 + Int64(chatIndex * 16 + $0) } + [ownerId] : [chatId, ownerId]
+            let senders: [Int64] =
+                isGroup ? (0..<12).map { 4_500_000 + Int64(chatIndex * 16 + $0) } + [ownerId] : [chatId, ownerId]
             var t = baseTime + Int64(chatIndex) * 3600
             var n = 0
             while n < messagesPerChat, out.written < targetBytes {
@@ -102,7 +108,8 @@ public struct TelegramExportGenerator {
         return s
     }
 
-    private func message(id: Int, time: Int64, senders: [Int64], isGroup: Bool, rng: inout SplitMix, out: inout Writer) {
+    private func message(id: Int, time: Int64, senders: [Int64], isGroup: Bool, rng: inout SplitMix, out: inout Writer)
+    {
         let from = senders[rng.next(below: senders.count)]
         let roll = rng.next(below: 100)
         let date = Self.isoDate(time)
@@ -110,36 +117,47 @@ public struct TelegramExportGenerator {
             out.put(
                 "     {\n      \"id\": \(id),\n      \"type\": \"service\",\n      \"date\": \"\(date)\",\n      \"date_unixtime\": \"\(time)\",\n"
                     + "      \"actor\": \"User \(from)\",\n      \"actor_id\": \"user\(from)\",\n      \"action\": \"pin_message\",\n"
-                    + "      \"message_id\": \(max(1, id - 1)),\n      \"text\": \"\",\n      \"text_entities\": []\n     }")
+                    + "      \"message_id\": \(max(1, id - 1)),\n      \"text\": \"\",\n      \"text_entities\": []\n     }"
+            )
             return
         }
-        var s = "     {\n      \"id\": \(id),\n      \"type\": \"message\",\n      \"date\": \"\(date)\",\n      \"date_unixtime\": \"\(time)\",\n"
+        var s =
+            "     {\n      \"id\": \(id),\n      \"type\": \"message\",\n      \"date\": \"\(date)\",\n      \"date_unixtime\": \"\(time)\",\n"
         s += "      \"from\": \"User \(from)\",\n      \"from_id\": \"user\(from)\",\n"
         if roll < 12, id > 1 { s += "      \"reply_to_message_id\": \(id - 1 - rng.next(below: min(id - 1, 50))),\n" }
-        if roll % 17 == 0 { s += "      \"edited\": \"\(Self.isoDate(time + 60))\",\n      \"edited_unixtime\": \"\(time + 60)\",\n" }
+        if roll % 17 == 0 {
+            s += "      \"edited\": \"\(Self.isoDate(time + 60))\",\n      \"edited_unixtime\": \"\(time + 60)\",\n"
+        }
         if roll >= 90 {
-            s += "      \"photo\": \"photos/photo_\(id)@\(date).jpg\",\n      \"photo_file_size\": \(20_000 + rng.next(below: 200_000)),\n"
+            s +=
+                "      \"photo\": \"photos/photo_\(id)@\(date).jpg\",\n      \"photo_file_size\": \(20_000 + rng.next(below: 200_000)),\n"
             s += "      \"width\": 1280,\n      \"height\": 960,\n"
         } else if roll >= 86 {
-            s += "      \"file\": \"files/route-\(id).pdf\",\n      \"file_name\": \"route-\(id).pdf\",\n      \"file_size\": \(rng.next(below: 900_000)),\n"
+            s +=
+                "      \"file\": \"files/route-\(id).pdf\",\n      \"file_name\": \"route-\(id).pdf\",\n      \"file_size\": \(rng.next(below: 900_000)),\n"
             s += "      \"mime_type\": \"application/pdf\",\n"
         }
         if roll < 70 {
             let text = sentence(&rng, 3 + rng.next(below: 25))
             let escaped = roll == 3 ? text + " bell\\x07" : text
-            s += "      \"text\": \"\(escaped)\",\n      \"text_entities\": [\n       {\n        \"type\": \"plain\",\n        \"text\": \"\(escaped)\"\n       }\n      ]\n     }"
+            s +=
+                "      \"text\": \"\(escaped)\",\n      \"text_entities\": [\n       {\n        \"type\": \"plain\",\n        \"text\": \"\(escaped)\"\n       }\n      ]\n     }"
         } else {
             let a = sentence(&rng, 2 + rng.next(below: 8))
             let b = sentence(&rng, 1 + rng.next(below: 3))
             let c = sentence(&rng, 2 + rng.next(below: 8))
             let kind = ["bold", "italic", "code", "spoiler", "hashtag"][rng.next(below: 5)]
             let bText = kind == "hashtag" ? "#" + b.replacingOccurrences(of: " ", with: "_") : b
-            s += "      \"text\": [\n       \"\(a) \",\n       {\n        \"type\": \"\(kind)\",\n        \"text\": \"\(bText)\"\n       },\n"
-            s += "       \" \(c) \",\n       {\n        \"type\": \"link\",\n        \"text\": \"https://example.com/\(id)\"\n       }\n      ],\n"
-            s += "      \"text_entities\": [\n       {\n        \"type\": \"plain\",\n        \"text\": \"\(a) \"\n       },\n"
+            s +=
+                "      \"text\": [\n       \"\(a) \",\n       {\n        \"type\": \"\(kind)\",\n        \"text\": \"\(bText)\"\n       },\n"
+            s +=
+                "       \" \(c) \",\n       {\n        \"type\": \"link\",\n        \"text\": \"https://example.com/\(id)\"\n       }\n      ],\n"
+            s +=
+                "      \"text_entities\": [\n       {\n        \"type\": \"plain\",\n        \"text\": \"\(a) \"\n       },\n"
             s += "       {\n        \"type\": \"\(kind)\",\n        \"text\": \"\(bText)\"\n       },\n"
             s += "       {\n        \"type\": \"plain\",\n        \"text\": \" \(c) \"\n       },\n"
-            s += "       {\n        \"type\": \"link\",\n        \"text\": \"https://example.com/\(id)\"\n       }\n      ]\n     }"
+            s +=
+                "       {\n        \"type\": \"link\",\n        \"text\": \"https://example.com/\(id)\"\n       }\n      ]\n     }"
         }
         out.put(s)
     }

@@ -38,7 +38,8 @@ struct ChatArchiveCommand: AsyncParsableCommand {
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: "The archive file (default: $CHAT_ARCHIVE or ~/.local/share/chat-archive/archive.sqlite).")
+    @Option(
+        name: .long, help: "The archive file (default: $CHAT_ARCHIVE or ~/.local/share/chat-archive/archive.sqlite).")
     var archive: String?
 
     @Flag(name: .long, help: "Print one JSON document on stdout.")
@@ -55,7 +56,9 @@ struct GlobalOptions: ParsableArguments {
         return try Archive(
             path: path, mode: mode, rebuildsStaleIndexes: rebuildsStaleIndexes,
             rebuildProgress: { done, total in
-                if Terminal.stderrIsTerminal { Terminal.progressLine("rebuilding the search index", done: done, total: total) }
+                if Terminal.stderrIsTerminal {
+                    Terminal.progressLine("rebuilding the search index", done: done, total: total)
+                }
             },
             onWait: { Terminal.eprint("waiting for another chat-archive writing to \(path)…") })
     }

@@ -8,7 +8,9 @@ import Testing
 
 /// The token and `Host` rules on every route, media included.
 @Suite struct AccessTests {
-    static let routes = ["/", "/app.js", "/api/chats", "/api/search?q=trip", "/api/stats", "/api/media/1?n=0", "/nowhere"]
+    static let routes = [
+        "/", "/app.js", "/api/chats", "/api/search?q=trip", "/api/stats", "/api/media/1?n=0", "/nowhere",
+    ]
 
     @Test(arguments: routes) func withoutTheTokenEveryRouteAnswers401(route: String) async throws {
         let f = try ServerFixture()
@@ -46,7 +48,9 @@ import Testing
             for host in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080"] {
                 var h = authorised()
                 h[hostHeader] = host
-                try await client.execute(uri: "/api/stats", method: .get, headers: h) { r in #expect(r.status == .ok, "\(host)") }
+                try await client.execute(uri: "/api/stats", method: .get, headers: h) { r in
+                    #expect(r.status == .ok, "\(host)")
+                }
             }
         }
     }
@@ -56,7 +60,8 @@ import Testing
         try await f.test { client in
             var h = HTTPFields()
             h[hostHeader] = ServerFixture.host
-            let cookie = try await client.execute(uri: "/?token=\(ServerFixture.token)&x=1", method: .get, headers: h) { r in
+            let cookie = try await client.execute(uri: "/?token=\(ServerFixture.token)&x=1", method: .get, headers: h) {
+                r in
                 #expect(r.status == .seeOther)
                 #expect(r.headers[.location] == "/?x=1")
                 let c = try #require(r.headers[.setCookie])
@@ -65,7 +70,9 @@ import Testing
                 #expect(c.hasPrefix("\(AccessPolicy.cookieName)=\(ServerFixture.token);"))
                 return String(c.prefix { $0 != ";" })
             }
-            try await client.execute(uri: "/?token=not-the-token", method: .get, headers: h) { r in #expect(r.status == .unauthorized) }
+            try await client.execute(uri: "/?token=not-the-token", method: .get, headers: h) { r in
+                #expect(r.status == .unauthorized)
+            }
             h[.cookie] = cookie
             try await client.execute(uri: "/", method: .get, headers: h) { r in
                 #expect(r.status == .ok)
@@ -120,13 +127,17 @@ import Testing
                 let v = try JSONParser.parse(Array(r.body.text.utf8))
                 let cursor = try #require(v["nextCursor"]?.stringValue)
                 let encoded = try #require(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
-                try await client.execute(uri: "/api/search?q=trip&limit=3&cursor=\(encoded)", method: .get, headers: authorised()) { next in
+                try await client.execute(
+                    uri: "/api/search?q=trip&limit=3&cursor=\(encoded)", method: .get, headers: authorised()
+                ) { next in
                     #expect(next.status == .ok)
                     let page = try JSONParser.parse(Array(next.body.text.utf8))
                     #expect(page["hits"]?.arrayValue?.first?["id"] != v["hits"]?.arrayValue?.first?["id"])
                 }
             }
-            try await client.execute(uri: "/api/items?chat=media&at=2024-05-01T10:02:30Z&count=1", method: .get, headers: authorised()) { r in
+            try await client.execute(
+                uri: "/api/items?chat=media&at=2024-05-01T10:02:30Z&count=1", method: .get, headers: authorised()
+            ) { r in
                 let v = try JSONParser.parse(Array(r.body.text.utf8))
                 #expect(v["items"]?.arrayValue?.map { $0["sourceId"]?.stringValue } == ["3", "4", "5"])
                 #expect(v["navInfo"]?["afterTotal"]?.numberValue == 1)
@@ -139,7 +150,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("/api/items", 400), ("/api/items?chat=g-hiking&last=5&initial=3", 400), ("/api/items?chat=g-hiking&last=-1", 400),
+        ("/api/items", 400), ("/api/items?chat=g-hiking&last=5&initial=3", 400),
+        ("/api/items?chat=g-hiking&last=-1", 400),
         ("/api/items?chat=g-hiking&at=yesterday", 400), ("/api/items?chat=nope&last=5", 404),
         ("/api/items?chat=g-hiking&around=1", 404), ("/api/search", 400), ("/api/search?q=x&order=random", 400),
         ("/api/search?q=x&content=gif", 400), ("/api/search?q=x&limit=0", 400), ("/api/search?q=x&chat=nope", 404),
@@ -159,12 +171,16 @@ import Testing
 
     @Test func twoHundredConcurrentRequestsAllSucceed() async throws {
         let f = try ServerFixture()
-        let uris = ["/api/chats", "/api/search?q=trip", "/api/items?chat=g-hiking&last=30", "/api/stats", "/api/chats?q=hik"]
+        let uris = [
+            "/api/chats", "/api/search?q=trip", "/api/items?chat=g-hiking&last=30", "/api/stats", "/api/chats?q=hik",
+        ]
         try await f.test { client in
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for k in 0..<200 {
                     group.addTask {
-                        try await client.execute(uri: uris[k % uris.count], method: .get, headers: authorised()) { $0.status.code }
+                        try await client.execute(uri: uris[k % uris.count], method: .get, headers: authorised()) {
+                            $0.status.code
+                        }
                     }
                 }
                 var all: [Int] = []
@@ -190,8 +206,12 @@ import Testing
                 #expect(r.headers[.contentDisposition] == nil)
                 #expect(Array(r.body.readableBytesView) == ServerFixture.png)
             }
-            try await client.execute(uri: "/api/media/\(id)", method: .get, headers: authorised()) { r in #expect(r.status == .ok) }
-            try await client.execute(uri: "/api/media/\(id)?n=1", method: .get, headers: authorised()) { r in #expect(r.status == .notFound) }
+            try await client.execute(uri: "/api/media/\(id)", method: .get, headers: authorised()) { r in
+                #expect(r.status == .ok)
+            }
+            try await client.execute(uri: "/api/media/\(id)?n=1", method: .get, headers: authorised()) { r in
+                #expect(r.status == .notFound)
+            }
         }
     }
 
@@ -230,14 +250,20 @@ import Testing
         let missing = try await f.itemId(chat: "hostile", source: "h21")
         let escaping = try await f.itemId(chat: "hostile", source: "h20")
         try await f.test { client in
-            for uri in ["/api/media/\(missing)?n=0", "/api/media/\(escaping)?n=0", "/api/media/1?n=0", "/api/media/99999999999999"] {
-                try await client.execute(uri: uri, method: .get, headers: authorised()) { r in #expect(r.status == .notFound, "\(uri)") }
+            for uri in [
+                "/api/media/\(missing)?n=0", "/api/media/\(escaping)?n=0", "/api/media/1?n=0",
+                "/api/media/99999999999999",
+            ] {
+                try await client.execute(uri: uri, method: .get, headers: authorised()) { r in
+                    #expect(r.status == .notFound, "\(uri)")
+                }
             }
         }
     }
 
     @Test(arguments: [
-        ("photos/a.jpg", true), ("a b/ü ☀.png", true), ("../a.jpg", false), ("photos/../../a", false), ("/etc/passwd", false),
+        ("photos/a.jpg", true), ("a b/ü ☀.png", true), ("../a.jpg", false), ("photos/../../a", false),
+        ("/etc/passwd", false),
         ("%2e%2e/a", false), ("photos/%2E%2E/%2e%2e/a", false), ("./a", false), ("a//b", false), ("a\\..\\b", false),
         ("https://cdn.example/a.png", false), ("", false), ("a\u{0}b", false), ("%2fetc/passwd", false),
     ])

@@ -47,14 +47,25 @@ import Testing
             (["search", "東京"], "/api/search?q=\(Self.q("東京"))"),
             (["search", "สวัสดี"], "/api/search?q=\(Self.q("สวัสดี"))"),
             (["search", "مرحبا"], "/api/search?q=\(Self.q("مرحبا"))"),
-            (["search", "script", "--chat", "hostile", "--include-deleted"], "/api/search?q=script&chat=hostile&includeDeleted=true"),
-            (["items", "--chat", hit.item.chatId, "--around", around, "--count", "3"],
-             "/api/items?chat=\(hit.item.chatId)&around=\(around)&count=3"),
+            (
+                ["search", "script", "--chat", "hostile", "--include-deleted"],
+                "/api/search?q=script&chat=hostile&includeDeleted=true"
+            ),
+            (
+                ["items", "--chat", hit.item.chatId, "--around", around, "--count", "3"],
+                "/api/items?chat=\(hit.item.chatId)&around=\(around)&count=3"
+            ),
             (["items", "--chat", "g-hiking", "--initial", "10"], "/api/items?chat=g-hiking&initial=10"),
             (["items", "--chat", "g-hiking", "--last", "7"], "/api/items?chat=g-hiking&last=7"),
-            (["items", "--chat", "g-hiking", "--at", "2024-05-02", "--count", "4"], "/api/items?chat=g-hiking&at=2024-05-02&count=4"),
+            (
+                ["items", "--chat", "g-hiking", "--at", "2024-05-02", "--count", "4"],
+                "/api/items?chat=g-hiking&at=2024-05-02&count=4"
+            ),
             (["items", "--chat", "hostile", "--last", "50"], "/api/items?chat=hostile&last=50"),
-            (["items", "--chat", "media", "--last", "10", "--content", "image"], "/api/items?chat=media&last=10&content=image"),
+            (
+                ["items", "--chat", "media", "--last", "10", "--content", "image"],
+                "/api/items?chat=media&last=10&content=image"
+            ),
         ]
         var documents: [String] = []
         for (args, _) in cases { documents.append(try cli(args + ["--archive", f.path, "--json"])) }

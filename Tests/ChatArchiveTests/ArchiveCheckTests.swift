@@ -8,11 +8,16 @@ import Testing
 /// `--repair` rebuilds the indexes without touching a stored item.
 @Suite struct ArchiveCheckTests {
     static func makeArchive() throws -> String {
-        var lines = [Lines.chat("g1", name: "Hiking club"), Lines.member("g1", "m1", "Zoë"), Lines.chat("d1", type: "direct", name: "Ana")]
+        var lines = [
+            Lines.chat("g1", name: "Hiking club"), Lines.member("g1", "m1", "Zoë"),
+            Lines.chat("d1", type: "direct", name: "Ana"),
+        ]
         for k in 0..<60 {
-            lines.append(Lines.item(
-                k % 2 == 0 ? "g1" : "d1", "i\(k)", ts: String(format: "2024-04-01T10:%02d:00Z", k),
-                text: "summit *plan* \(k) https://example.com/\(k) @Zoë", member: k % 2 == 0 ? "m1" : nil, unread: k % 5 == 0))
+            lines.append(
+                Lines.item(
+                    k % 2 == 0 ? "g1" : "d1", "i\(k)", ts: String(format: "2024-04-01T10:%02d:00Z", k),
+                    text: "summit *plan* \(k) https://example.com/\(k) @Zoë", member: k % 2 == 0 ? "m1" : nil,
+                    unread: k % 5 == 0))
         }
         let path = TestArchive.temporaryPath()
         let report = try Archive(path: path).ingestSync([try TestArchive.writeFile(lines.joined(separator: "\n"))])
@@ -29,7 +34,11 @@ import Testing
                 try Row.fetchAll(db, sql: "SELECT * FROM itemSpan ORDER BY itemId, seq"),
                 try Row.fetchAll(db, sql: "SELECT * FROM itemMention ORDER BY itemId, name"),
                 try Row.fetchAll(db, sql: "SELECT * FROM member ORDER BY id"),
-                try Row.fetchAll(db, sql: "SELECT id, sourceId, type, displayName, fullName, localAlias, favorite, notifications FROM chat ORDER BY id"),
+                try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT id, sourceId, type, displayName, fullName, localAlias, favorite, notifications FROM chat ORDER BY id"
+                ),
             ]
         }
     }
@@ -69,15 +78,20 @@ import Testing
     }
 
     /// Repairs and expects a healthy archive whose stored rows did not change.
-    func expectRepairKeepsItems(_ path: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws {
+    func expectRepairKeepsItems(_ path: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws
+    {
         let before = try Self.storedRows(path)
         let left = try await Archive(path: path, rebuildsStaleIndexes: false).repair()
         #expect(left == [], sourceLocation: sourceLocation)
         #expect(try Self.storedRows(path) == before, "stored rows changed", sourceLocation: sourceLocation)
         #expect(try await check(path) == [], sourceLocation: sourceLocation)
         let archive = try Archive(path: path)
-        #expect(try await archive.search("summit", options: SearchOptions(limit: 100)).hits.count == 60, sourceLocation: sourceLocation)
-        #expect(try await archive.search("summ", options: SearchOptions(limit: 100)).hits.count == 60, sourceLocation: sourceLocation)
+        #expect(
+            try await archive.search("summit", options: SearchOptions(limit: 100)).hits.count == 60,
+            sourceLocation: sourceLocation)
+        #expect(
+            try await archive.search("summ", options: SearchOptions(limit: 100)).hits.count == 60,
+            sourceLocation: sourceLocation)
     }
 
     @Test func aHealthyArchiveHasNoProblems() async throws {
@@ -88,28 +102,45 @@ import Testing
         let path = try Self.makeArchive()
         try Self.tamper(path, "UPDATE itemFts_data SET block = zeroblob(length(block)) WHERE id > 10")
         let problems = try await check(path)
-        #expect(problems.contains { $0.hasPrefix("the full-text search index is damaged or does not match the stored items") && $0.contains("a repair rebuilds it") }, "\(problems)")
+        #expect(
+            problems.contains {
+                $0.hasPrefix("the full-text search index is damaged or does not match the stored items")
+                    && $0.contains("a repair rebuilds it")
+            }, "\(problems)")
         try await expectRepairKeepsItems(path)
     }
 
     @Test func itemsMissingFromTheFullTextIndexAreCounted() async throws {
         let path = try Self.makeArchive()
-        try Self.tamper(path, """
+        try Self.tamper(
+            path,
+            """
             INSERT INTO itemFts(itemFts, rowid, text, extra, tags)
                 SELECT 'delete', id, text, extra, tags FROM item ORDER BY id LIMIT 3
             """)
         let problems = try await check(path)
-        #expect(problems.contains("the full-text search index has 57 entries for 60 stored items: 3 stored items are missing from it and cannot be found by search; a repair rebuilds it from the stored items"), "\(problems)")
+        #expect(
+            problems.contains(
+                "the full-text search index has 57 entries for 60 stored items: 3 stored items are missing from it and cannot be found by search; a repair rebuilds it from the stored items"
+            ), "\(problems)")
         try await expectRepairKeepsItems(path)
     }
 
     @Test func anInterruptedRebuildAndAnOldAnalyserAreReported() async throws {
         let path = try Self.makeArchive()
         try Self.tamper(path, "INSERT OR REPLACE INTO meta(key, value) VALUES ('ftsStale', '1')")
-        #expect(try await check(path).contains { $0.hasPrefix("the full-text search index is incomplete: an ingest or index rebuild was interrupted") })
+        #expect(
+            try await check(path).contains {
+                $0.hasPrefix("the full-text search index is incomplete: an ingest or index rebuild was interrupted")
+            })
         try await expectRepairKeepsItems(path)
         try Self.tamper(path, "UPDATE meta SET value = '0' WHERE key = 'analyzerVersion'")
-        #expect(try await check(path).contains { $0.hasPrefix("the full-text search index was built by text analyser version 0; this ChatArchive uses version \(Analyzer.version)") })
+        #expect(
+            try await check(path).contains {
+                $0.hasPrefix(
+                    "the full-text search index was built by text analyser version 0; this ChatArchive uses version \(Analyzer.version)"
+                )
+            })
         try await expectRepairKeepsItems(path)
     }
 
@@ -117,7 +148,11 @@ import Testing
         let path = try Self.makeArchive()
         try Self.tamper(path, "UPDATE chat SET itemCount = 999, unreadCount = 0 WHERE sourceId = 'g1'")
         let problems = try await check(path)
-        #expect(problems.contains { $0.hasPrefix("1 chat has wrong counts in the chat list") && $0.contains("chat \"g1\" says 999 items and holds 30") }, "\(problems)")
+        #expect(
+            problems.contains {
+                $0.hasPrefix("1 chat has wrong counts in the chat list")
+                    && $0.contains("chat \"g1\" says 999 items and holds 30")
+            }, "\(problems)")
         try await expectRepairKeepsItems(path)
         let row = try await Archive(path: path).chats().first { $0.chatId == "g1" }
         #expect(row?.unreadCount == 6)
@@ -133,7 +168,10 @@ import Testing
         let names = try await Archive(path: path).chats().map(\.displayName)
         try Self.tamper(path, damage)
         let problems = try await check(path)
-        #expect(problems == ["the chat-name search index does not match the chats' names; chat-list searches may miss chats; a repair rebuilds it"])
+        #expect(
+            problems == [
+                "the chat-name search index does not match the chats' names; chat-list searches may miss chats; a repair rebuilds it"
+            ])
         try await expectRepairKeepsItems(path)
         // Every chat is found again by its own name.
         let archive = try Archive(path: path)
@@ -149,7 +187,11 @@ import Testing
         // The last byte of the index's only page: the row id of its first entry.
         try Self.flip(path, at: root * pageSize - 1)
         let problems = try await check(path)
-        #expect(problems.contains { $0.hasPrefix("the database index item_chat_ts does not match its table") && $0.contains("a repair rebuilds it") }, "\(problems)")
+        #expect(
+            problems.contains {
+                $0.hasPrefix("the database index item_chat_ts does not match its table")
+                    && $0.contains("a repair rebuilds it")
+            }, "\(problems)")
         try await expectRepairKeepsItems(path)
     }
 
@@ -160,21 +202,24 @@ import Testing
         // The member table's page header: its cell count.
         try Self.flip(path, at: (root - 1) * pageSize + 3, with: 0x7F)
         let problems = try await check(path)
-        #expect(problems.contains { $0.hasPrefix("the archive file is damaged") && $0.contains("backup") }, "\(problems)")
+        #expect(
+            problems.contains { $0.hasPrefix("the archive file is damaged") && $0.contains("backup") }, "\(problems)")
         let left = try await Archive(path: path, rebuildsStaleIndexes: false).repair()
         #expect(left.contains { $0.hasPrefix("the archive file is damaged") })
     }
 
     @Test func theCommandWordsProblemsAndRepairsThem() throws {
         let path = try Self.makeArchive()
-        try Self.tamper(path, "INSERT OR REPLACE INTO meta(key, value) VALUES ('ftsStale', '1'); UPDATE chat SET itemCount = 1")
+        try Self.tamper(
+            path, "INSERT OR REPLACE INTO meta(key, value) VALUES ('ftsStale', '1'); UPDATE chat SET itemCount = 1")
         let before = try Self.storedRows(path)
         let cli = ChildProcess.chatArchiveBinary
         let check = try ChildProcess.run(cli, ["check", "--archive", path])
         #expect(check.status == 1)
         #expect(check.out.contains("problem: the full-text search index is incomplete"), "\(check.out)")
         #expect(check.out.contains("problem: 2 chats have wrong counts in the chat list"), "\(check.out)")
-        let json = try JSONParser.parse(Array(try ChildProcess.run(cli, ["check", "--json", "--archive", path]).out.utf8))
+        let json = try JSONParser.parse(
+            Array(try ChildProcess.run(cli, ["check", "--json", "--archive", path]).out.utf8))
         #expect(json["ok"]?.boolValue == false)
         #expect(json["problems"]?.arrayValue?.count == 2)
         let repair = try ChildProcess.run(cli, ["check", "--repair", "--archive", path])

@@ -74,7 +74,8 @@ import Testing
         #expect(images.hits.first?.item.file?.name == "summit.jpg")
         let inChat = try await archive.search("https", options: SearchOptions(chat: "g1", limit: 1))
         #expect(inChat.hits.map(\.item.sourceId) == ["1006"])
-        let next = try await archive.search("https", options: SearchOptions(chat: "g1", limit: 1, cursor: inChat.nextCursor))
+        let next = try await archive.search(
+            "https", options: SearchOptions(chat: "g1", limit: 1, cursor: inChat.nextCursor))
         #expect(next.hits.map(\.item.sourceId) == ["1001"])
     }
 

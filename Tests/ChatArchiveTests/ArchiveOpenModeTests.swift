@@ -52,7 +52,9 @@ import Testing
         let page = try await reader.search("the")
         #expect(!page.hits.isEmpty)
         #expect(try await reader.check().isEmpty)
-        await #expect { _ = try await reader.ingest([Self.sample]) } throws: { ($0 as? ArchiveError)?.code == .readOnly }
+        await #expect { _ = try await reader.ingest([Self.sample]) } throws: {
+            ($0 as? ArchiveError)?.code == .readOnly
+        }
         let writer = try Archive(path: path, mode: .readWrite)
         #expect(try await writer.ingest([TestArchive.corpusPath + "/sample/chats-2.jsonl"]).itemsAdded > 0)
         // The reader sees the other connection's commit.
@@ -68,7 +70,8 @@ import Testing
         let database = try ArchiveDatabase(readOnlyAt: path, access: access)
         #expect(database.readOnlyAccess == access)
         let ids = try await database.writer.read { db in
-            try Int64.fetchAll(db, sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH 'the' ORDER BY rowid DESC LIMIT 50")
+            try Int64.fetchAll(
+                db, sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH 'the' ORDER BY rowid DESC LIMIT 50")
         }
         #expect(ids == Array(expected.prefix(50)))
         if access == .immutable {
@@ -77,10 +80,12 @@ import Testing
     }
 
     @Test(arguments: [
-        (false, true, true, ReadOnlyAccess.walReader), (false, false, true, .immutable), (false, true, false, .immutable),
+        (false, true, true, ReadOnlyAccess.walReader), (false, false, true, .immutable),
+        (false, true, false, .immutable),
         (false, false, false, .immutable), (true, false, false, .walReader), (true, true, true, .walReader),
     ])
-    func readOnlyAccessIsImmutableOnlyWhereNobodyCanWrite(wal: Bool, file: Bool, folder: Bool, expected: ReadOnlyAccess) {
+    func readOnlyAccessIsImmutableOnlyWhereNobodyCanWrite(wal: Bool, file: Bool, folder: Bool, expected: ReadOnlyAccess)
+    {
         #expect(ReadOnlyAccess.choose(walExists: wal, fileWritable: file, folderWritable: folder) == expected)
     }
 
@@ -128,7 +133,10 @@ import Testing
         let big = TestTemporary.folder("big") + "/big.jsonl"
         var lines = [Lines.chat("big", name: "Big")]
         for i in 0..<4000 {
-            lines.append(Lines.item("big", "\(i)", ts: "2024-05-01T10:00:00Z", text: "message \(i) สวัสดี مرحبا שלום 東京 e\u{301} 👍🏽 lorem ipsum dolor"))
+            lines.append(
+                Lines.item(
+                    "big", "\(i)", ts: "2024-05-01T10:00:00Z",
+                    text: "message \(i) สวัสดี مرحبا שלום 東京 e\u{301} 👍🏽 lorem ipsum dolor"))
         }
         try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: big))
         await #expect { _ = try await archive.ingest([big], options: IngestOptions(batchSize: 200)) } throws: { e in
@@ -147,7 +155,8 @@ import Testing
             (.SQLITE_IOERR, .io),
         ]
         for (sqlite, code) in cases {
-            let e = ArchiveError.database(DatabaseError(resultCode: sqlite, message: "m", sql: "SELECT 1"), path: "a.sqlite")
+            let e = ArchiveError.database(
+                DatabaseError(resultCode: sqlite, message: "m", sql: "SELECT 1"), path: "a.sqlite")
             #expect(e.code == code, "\(sqlite)")
             #expect(!e.message.contains("SELECT"), "no SQL in messages")
             #expect(e.underlying is DatabaseError)
@@ -186,7 +195,10 @@ import Testing
     @Test func theWritersPerItemProblemsReachItsIssues() throws {
         let database = try ArchiveDatabase(inMemory: ())
         let writer = try ArchiveWriter(database: database)
-        try writer.add(Item(chatSourceId: "nowhere", sourceId: "1", timestamp: Timestamp(milliseconds: 0), direction: .rcv, content: MessageContent(type: .text, text: "x")))
+        try writer.add(
+            Item(
+                chatSourceId: "nowhere", sourceId: "1", timestamp: Timestamp(milliseconds: 0), direction: .rcv,
+                content: MessageContent(type: .text, text: "x")))
         _ = try writer.finish()
         #expect(writer.issues == ["item 1 of unknown chat nowhere skipped"])
     }

@@ -39,7 +39,10 @@ import Testing
     @Test func ingestSearchChatsItemsOnTheSampleCorpus() throws {
         let archive = TestArchive.temporaryPath()
         let sample = TestArchive.corpusPath + "/sample"
-        let ingest = try run(["ingest", "--archive", archive, "--json", sample + "/chats-1.jsonl", sample + "/chats-2.jsonl", sample + "/updates.jsonl"])
+        let ingest = try run([
+            "ingest", "--archive", archive, "--json", sample + "/chats-1.jsonl", sample + "/chats-2.jsonl",
+            sample + "/updates.jsonl",
+        ])
         #expect(ingest.status == 0, "\(ingest.err)")
         let report = try json(ingest.out)
         #expect(report["itemsAdded"]?.numberValue == 480)
@@ -59,7 +62,10 @@ import Testing
         let id = try #require(hits.first?["id"]?.numberValue)
         let chat = try #require(hits.first?["chatId"]?.stringValue)
 
-        let window = try json(try run(["items", "--archive", archive, "--json", "--chat", chat, "--around", String(Int64(id)), "--count", "2"]).out)
+        let window = try json(
+            try run([
+                "items", "--archive", archive, "--json", "--chat", chat, "--around", String(Int64(id)), "--count", "2",
+            ]).out)
         let items = try #require(window["items"]?.arrayValue)
         #expect(items.count == 5)
         #expect(items[2]["id"]?.numberValue == id)
@@ -85,7 +91,10 @@ import Testing
         #expect(report["itemsAdded"]?.numberValue == 4)
         let lines = report["errors"]?.arrayValue?.compactMap { $0["line"]?.numberValue } ?? []
         #expect(lines == [4, 5, 6, 7, 8, 9, 10, 13, 14, 15])
-        let strict = try run(["ingest", "--archive", TestArchive.temporaryPath(), "--strict", TestArchive.corpusPath + "/sample-bad/bad.jsonl"])
+        let strict = try run([
+            "ingest", "--archive", TestArchive.temporaryPath(), "--strict",
+            TestArchive.corpusPath + "/sample-bad/bad.jsonl",
+        ])
         #expect(strict.status == 1)
         #expect(try run(["search", "--archive", archive, "--order", "sideways", "x"]).status == 2)
         #expect(try run(["items", "--archive", archive, "--chat", "bad-1", "--around", "1"]).status == 1)
@@ -95,7 +104,8 @@ import Testing
         let filler = Array(repeating: "lorem ipsum dolor sit amet", count: 12).joined(separator: " ")
         let text = "needle at the start \(filler) a needle in the middle \(filler) and a needle at the end"
         let file = try TestArchive.writeFile(
-            [Lines.chat("c", type: "direct"), Lines.item("c", "1", ts: "2024-05-01T10:00:00Z", text: text)].joined(separator: "\n"))
+            [Lines.chat("c", type: "direct"), Lines.item("c", "1", ts: "2024-05-01T10:00:00Z", text: text)].joined(
+                separator: "\n"))
         let archive = TestArchive.temporaryPath()
         #expect(try run(["ingest", "--archive", archive, file]).status == 0)
         let out = try run(["search", "--archive", archive, "needle"]).out
@@ -104,7 +114,8 @@ import Testing
         #expect(body.contains(" … "))  // the text between them cut
         #expect(body.count < text.count / 2)
         // The JSON keeps the whole text.
-        let hit = try #require(try json(try run(["search", "--archive", archive, "--json", "needle"]).out)["hits"]?.arrayValue?.first)
+        let hit = try #require(
+            try json(try run(["search", "--archive", archive, "--json", "needle"]).out)["hits"]?.arrayValue?.first)
         #expect(hit["text"]?.stringValue == text)
         #expect(hit["ranges"]?.arrayValue?.count == 3)
     }

@@ -62,7 +62,9 @@ import Testing
         let data = try Data(contentsOf: URL(fileURLWithPath: corpus))
         for line in data.split(separator: 0x0A) where line.starts(with: Array(#"{"kind":"item""#.utf8)) {
             let v = try JSONParser.parse(Array(line))
-            guard let chat = v["chatId"]?.stringValue, let id = v["id"]?.stringValue else { throw TestFailure("item without ids") }
+            guard let chat = v["chatId"]?.stringValue, let id = v["id"]?.stringValue else {
+                throw TestFailure("item without ids")
+            }
             keys.insert(chat + "\u{1F}" + id)
         }
         return keys
@@ -72,7 +74,9 @@ import Testing
     static func archiveKeys(_ path: String) throws -> (keys: Set<String>, rows: Int) {
         let database = try ArchiveDatabase(path: path, rebuildsStaleIndexes: false)
         let keys = try database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT chat.sourceId || char(31) || item.sourceId FROM item JOIN chat ON chat.id = item.chatId")
+            try String.fetchAll(
+                db,
+                sql: "SELECT chat.sourceId || char(31) || item.sourceId FROM item JOIN chat ON chat.id = item.chatId")
         }
         return (Set(keys), keys.count)
     }
@@ -91,7 +95,8 @@ import Testing
         config.busyMode = .timeout(5)
         let q = try DatabaseQueue(path: path, configuration: config)
         defer { try? q.close() }
-        return try q.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+        return try q.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+        }
     }
 
     static func removeArchive(_ path: String) {
@@ -101,14 +106,20 @@ import Testing
     /// Starts the child for `phase` and kills it at a random point: for rebuilds, once the
     /// rebuild has begun (the archive says so), after a further random delay. Returns how the
     /// child ended, the delay after its start, and whether it was running the rebuild.
-    func killRandomly(_ phase: Phase, archive: String, corpus: String, within seconds: Double, rng: inout SystemRandomNumberGenerator)
+    func killRandomly(
+        _ phase: Phase, archive: String, corpus: String, within seconds: Double, rng: inout SystemRandomNumberGenerator
+    )
         throws -> (result: ChildProcess.Result, afterMs: Int, inRebuild: Bool)
     {
         let args: [String]
         switch phase {
         case .ingest: args = ["ingest", "--archive", archive, corpus]
         // Commands that only read never rebuild: an ingest (of nothing) opens for writing.
-        case .analyzerRebuild: args = ["ingest", "--archive", archive, try TestArchive.writeFile(Lines.chat("crash-reopen") + "\n", name: "reopen.jsonl")]
+        case .analyzerRebuild:
+            args = [
+                "ingest", "--archive", archive,
+                try TestArchive.writeFile(Lines.chat("crash-reopen") + "\n", name: "reopen.jsonl"),
+            ]
         case .repair: args = ["check", "--repair", "--archive", archive]
         }
         let start = DispatchTime.now().uptimeNanoseconds
@@ -139,7 +150,8 @@ import Testing
         let corpus = dir + "/corpus.jsonl"
         let archive = dir + "/archive.sqlite"
         let gen = try ChildProcess.run(
-            ChildProcess.benchBinary, ["--generate", corpus, "--messages", String(config.messages), "--seed", String(config.seed)])
+            ChildProcess.benchBinary,
+            ["--generate", corpus, "--messages", String(config.messages), "--seed", String(config.seed)])
         try #require(gen.status == 0, "\(gen.err)")
         let source = try Self.sourceKeys(corpus)
         try #require(source.count == config.messages)
@@ -185,7 +197,11 @@ import Testing
             let read = try ChildProcess.run(cli, ["stats", "--json", "--archive", archive])
             #expect(read.status == 0, "kill \(kills): the archive does not open read-only: \(read.err)")
             let open = try ChildProcess.run(
-                cli, ["ingest", "--json", "--archive", archive, try TestArchive.writeFile(Lines.chat("crash-reopen") + "\n", name: "reopen.jsonl")])
+                cli,
+                [
+                    "ingest", "--json", "--archive", archive,
+                    try TestArchive.writeFile(Lines.chat("crash-reopen") + "\n", name: "reopen.jsonl"),
+                ])
             #expect(open.status == 0, "kill \(kills): the archive does not open: \(open.err)")
             // 2. `check` passes.
             let check = try ChildProcess.run(cli, ["check", "--json", "--archive", archive])
@@ -196,12 +212,16 @@ import Testing
             if phase == .ingest {
                 // A resumed ingest of a (nearly) empty archive is as long as a whole one: later
                 // kills are spread over all of it, the final merges and checkpoints included.
-                duration[.ingest] = max(duration[.ingest, default: 1], Double(DispatchTime.now().uptimeNanoseconds - resumeStart) / 1e9)
+                duration[.ingest] = max(
+                    duration[.ingest, default: 1], Double(DispatchTime.now().uptimeNanoseconds - resumeStart) / 1e9)
             }
             #expect(resume.status == 0, "kill \(kills): the resumed ingest fails: \(resume.err)")
             let (keys, rows) = try Self.archiveKeys(archive)
             #expect(rows == keys.count, "kill \(kills): \(rows - keys.count) duplicate items")
-            #expect(keys == source, "kill \(kills): \(keys.subtracting(source).count) unknown, \(source.subtracting(keys).count) missing items")
+            #expect(
+                keys == source,
+                "kill \(kills): \(keys.subtracting(source).count) unknown, \(source.subtracting(keys).count) missing items"
+            )
             complete = keys == source
             log(
                 "kill \(kills): \(phase.rawValue), SIGKILL after \(afterMs) ms\(inRebuild ? " (during the rebuild)" : ""); "
@@ -214,6 +234,8 @@ import Testing
         #expect(killedIn[.repair, default: 0] >= 1)
         let final = try ChildProcess.run(cli, ["check", "--archive", archive])
         #expect(final.status == 0, "\(final.out)")
-        log("done: \(kills) kills (\(killedIn.map { "\($0.value) during \($0.key.rawValue)" }.sorted().joined(separator: ", "))), \(attempts) attempts; final check: \(final.out.trimmingCharacters(in: .whitespacesAndNewlines))")
+        log(
+            "done: \(kills) kills (\(killedIn.map { "\($0.value) during \($0.key.rawValue)" }.sorted().joined(separator: ", "))), \(attempts) attempts; final check: \(final.out.trimmingCharacters(in: .whitespacesAndNewlines))"
+        )
     }
 }

@@ -33,10 +33,14 @@ import Testing
             // Messages arrive: store each as it comes.
             func received(_ id: String, from member: String, _ text: String, minute: Int64) -> Item {
                 Item(
-                    chatSourceId: "g1", sourceId: id, timestamp: Timestamp(milliseconds: 1_714_557_600_000 + minute * 60_000),
-                    direction: .rcv, memberSourceId: member, content: MessageContent(type: .text, text: text), isUnread: true)
+                    chatSourceId: "g1", sourceId: id,
+                    timestamp: Timestamp(milliseconds: 1_714_557_600_000 + minute * 60_000),
+                    direction: .rcv, memberSourceId: member, content: MessageContent(type: .text, text: text),
+                    isUnread: true)
             }
-            try await archive.upsert(items: [received("1001", from: "zoe", "Summit at *Heinestraße* 5, 9:00 🏔️", minute: 0)])
+            try await archive.upsert(items: [
+                received("1001", from: "zoe", "Summit at *Heinestraße* 5, 9:00 🏔️", minute: 0)
+            ])
             try await archive.upsert(items: [received("1002", from: "lukasz", "Bringing the map 地图", minute: 1)])
             try await archive.upsert(items: [received("1003", from: "zoe", "Who has the stove?", minute: 2)])
 
@@ -58,7 +62,9 @@ import Testing
             let hit = try #require(page?.hits.first)
             // Ranges are UTF-16 offsets, as NSString and NSAttributedString count.
             let text = hit.item.text as NSString
-            let highlighted = hit.ranges.map { text.substring(with: NSRange(location: $0.lowerBound, length: $0.count)) }
+            let highlighted = hit.ranges.map {
+                text.substring(with: NSRange(location: $0.lowerBound, length: $0.count))
+            }
             #expect(highlighted == ["Heinestraße"])
 
             // Open the hit in context: the chat scrolled to it, with what follows.

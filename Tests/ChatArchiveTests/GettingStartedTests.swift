@@ -6,7 +6,9 @@ import Testing
 /// The code of the "Getting started" article (Sources/ChatArchive/ChatArchive.docc), run on
 /// Corpus/sample with its results checked. Keep the two in step.
 @Suite struct GettingStartedTests {
-    static let sample = ["chats-1.jsonl", "chats-2.jsonl", "updates.jsonl"].map { TestArchive.corpusPath + "/sample/" + $0 }
+    static let sample = ["chats-1.jsonl", "chats-2.jsonl", "updates.jsonl"].map {
+        TestArchive.corpusPath + "/sample/" + $0
+    }
 
     @Test func openIngestSearchOpenAHitAndListChats() async throws {
         try await TestTemporary.withTemporaryDirectory("getting-started") { dir in
@@ -26,7 +28,8 @@ import Testing
             #expect(Set(reading.map(\.file)) == Set(Self.sample))
             let last = try #require(reading.last)
             #expect(last.totalBytes == last.bytesRead)
-            #expect(last.itemsRead == report.itemsAdded + report.itemsUpdated + report.itemsUnchanged + report.itemsSkipped)
+            #expect(
+                last.itemsRead == report.itemsAdded + report.itemsUpdated + report.itemsUnchanged + report.itemsSkipped)
 
             // Search, newest first, a page at a time.
             let page = try await archive.search("Heinestraße", options: SearchOptions(limit: 4))

@@ -20,9 +20,14 @@ import Testing
         init() throws {
             var lines = [Lines.chat("good", name: "Good chat")]
             for k in 0..<Self.goodItems {
-                lines.append(Lines.item("good", "g\(k)", ts: "2024-01-01T10:\(String(format: "%02d", k)):00Z", text: "keepsake number \(k)"))
+                lines.append(
+                    Lines.item(
+                        "good", "g\(k)", ts: "2024-01-01T10:\(String(format: "%02d", k)):00Z",
+                        text: "keepsake number \(k)"))
             }
-            let report = try Archive(path: path).ingestSync([try TestArchive.writeFile(lines.joined(separator: "\n"), name: "good.jsonl")])
+            let report = try Archive(path: path).ingestSync([
+                try TestArchive.writeFile(lines.joined(separator: "\n"), name: "good.jsonl")
+            ])
             #expect(report.itemsAdded == Self.goodItems)
         }
 
@@ -39,7 +44,9 @@ import Testing
         func expectIntact(extra: Int? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws {
             let archive = try Archive(path: path)
             let good = try await archive.database.writer.read { db in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM item JOIN chat ON chat.id = item.chatId WHERE chat.sourceId = 'good'")
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM item JOIN chat ON chat.id = item.chatId WHERE chat.sourceId = 'good'"
+                )
             }
             #expect(good == Self.goodItems, sourceLocation: sourceLocation)
             let found = try await archive.search("keepsake", options: SearchOptions(limit: 100)).hits.count
@@ -52,7 +59,9 @@ import Testing
     }
 
     static let header = Lines.chat("h", name: "Hostile")
-    static func item(_ id: String, _ text: String) -> String { Lines.item("h", id, ts: "2024-02-01T10:00:00Z", text: text) }
+    static func item(_ id: String, _ text: String) -> String {
+        Lines.item("h", id, ts: "2024-02-01T10:00:00Z", text: text)
+    }
 
     static func write(_ bytes: [UInt8], name: String) throws -> String {
         let path = TestArchive.temporaryPath(name)
@@ -67,7 +76,10 @@ import Testing
 
     @Test func truncatedJSONLinesReportsTheCutLineAndKeepsTheRest() async throws {
         let f = try Fixture()
-        let text = [Self.header, Self.item("1", "first survives"), Self.item("2", "second survives"), Self.item("3", "cut here")].joined(separator: "\n")
+        let text = [
+            Self.header, Self.item("1", "first survives"), Self.item("2", "second survives"),
+            Self.item("3", "cut here"),
+        ].joined(separator: "\n")
         let bytes = Array(text.utf8)
         let path = try Self.write(Array(bytes.prefix(bytes.count - 25)), name: "cut.jsonl")
         let r = try f.ingest(path)
@@ -81,7 +93,8 @@ import Testing
 
     @Test func truncatedTelegramJSONStopsWithAByteOffsetAndKeepsWhatCameBefore() async throws {
         let f = try Fixture()
-        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: TestArchive.corpusPath + "/telegram/single-chat/result.json")))
+        let whole = Array(
+            try Data(contentsOf: URL(fileURLWithPath: TestArchive.corpusPath + "/telegram/single-chat/result.json")))
         let path = try Self.write(Array(whole.prefix(whole.count * 2 / 3)), name: "result.json")
         let r = try f.ingest(path)
         #expect(r.itemsAdded > 0)
@@ -145,7 +158,8 @@ import Testing
             k += 1
         }
         text += "needleattheend"
-        let path = try TestArchive.writeFile([Self.header, Self.item("big", text)].joined(separator: "\n"), name: "big.jsonl")
+        let path = try TestArchive.writeFile(
+            [Self.header, Self.item("big", text)].joined(separator: "\n"), name: "big.jsonl")
         let r = try f.cli(["ingest", "--json", path])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.maxRSSBytes < Self.memoryBound, "peak RSS \(r.maxRSSBytes >> 20) MB")
@@ -159,7 +173,8 @@ import Testing
         let f = try Fixture()
         let word = String(repeating: "abcdefghij", count: 10_000)
         let path = try TestArchive.writeFile(
-            [Self.header, Self.item("w", "short \(word) tail"), Self.item("x", "other")].joined(separator: "\n"), name: "word.jsonl")
+            [Self.header, Self.item("w", "short \(word) tail"), Self.item("x", "other")].joined(separator: "\n"),
+            name: "word.jsonl")
         let r = try f.ingest(path)
         #expect(r.itemsAdded == 2)
         let archive = try Archive(path: f.path)
@@ -184,7 +199,8 @@ import Testing
     func tenThousandMarkdownMarkersParseInBoundedTimeAndMemory(kind: String) async throws {
         let text = Self.markers(kind)
         let f = try Fixture()
-        let path = try TestArchive.writeFile([Self.header, Self.item("md", text)].joined(separator: "\n"), name: "markers.jsonl")
+        let path = try TestArchive.writeFile(
+            [Self.header, Self.item("md", text)].joined(separator: "\n"), name: "markers.jsonl")
         let r = try f.cli(["ingest", "--json", path])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.maxRSSBytes < Self.memoryBound, "peak RSS \(r.maxRSSBytes >> 20) MB")
@@ -197,7 +213,8 @@ import Testing
         let f = try Fixture()
         let text = (0..<100_000).map { "@u\($0)" }.joined(separator: " ") + " mentioned"
         let path = try TestArchive.writeFile(
-            [Self.header, Lines.member("h", "u7", "u7"), Self.item("many", text)].joined(separator: "\n"), name: "mentions.jsonl")
+            [Self.header, Lines.member("h", "u7", "u7"), Self.item("many", text)].joined(separator: "\n"),
+            name: "mentions.jsonl")
         let r = try f.cli(["ingest", "--json", path])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.maxRSSBytes < Self.memoryBound, "peak RSS \(r.maxRSSBytes >> 20) MB")
@@ -213,9 +230,12 @@ import Testing
         let f = try Fixture()
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         // Just under the limit, inside an item, read on a secondary thread: no stack overflow.
-        let nearLimit = String(repeating: "{\"a\":", count: JSONParser.maxDepth - 3) + "1" + String(repeating: "}", count: JSONParser.maxDepth - 3)
+        let nearLimit =
+            String(repeating: "{\"a\":", count: JSONParser.maxDepth - 3) + "1"
+            + String(repeating: "}", count: JSONParser.maxDepth - 3)
         let lines = [
-            Self.header, deep, "{\"kind\":\"item\",\"chatId\":\"h\",\"id\":\"n\",\"ts\":\"2024-02-01T10:00:00Z\",\"dir\":\"rcv\",\"content\":{\"type\":\"text\",\"text\":\"nested ok\"},\"x\":\(nearLimit)}",
+            Self.header, deep,
+            "{\"kind\":\"item\",\"chatId\":\"h\",\"id\":\"n\",\"ts\":\"2024-02-01T10:00:00Z\",\"dir\":\"rcv\",\"content\":{\"type\":\"text\",\"text\":\"nested ok\"},\"x\":\(nearLimit)}",
             String(repeating: "{\"a\":", count: 100_000), Self.item("after", "after the nesting"),
         ]
         let path = try TestArchive.writeFile(lines.joined(separator: "\n"), name: "deep.jsonl")
@@ -228,7 +248,8 @@ import Testing
 
     @Test func deeplyNestedTelegramJSONStopsWithAByteOffset() async throws {
         let f = try Fixture()
-        let head = ##"{"name":"Deep","type":"personal_chat","id":77,"messages":[{"id":1,"type":"message","date":"2024-01-01T10:00:00","date_unixtime":"1704103200","from":"A","from_id":"user1","text":"shallow"},{"id":2,"type":"message","date":"2024-01-01T10:01:00","date_unixtime":"1704103260","from":"A","from_id":"user1","text":"##
+        let head =
+            ##"{"name":"Deep","type":"personal_chat","id":77,"messages":[{"id":1,"type":"message","date":"2024-01-01T10:00:00","date_unixtime":"1704103200","from":"A","from_id":"user1","text":"shallow"},{"id":2,"type":"message","date":"2024-01-01T10:01:00","date_unixtime":"1704103260","from":"A","from_id":"user1","text":"##
         let text = head + String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000) + "}]}"
         let path = try TestArchive.writeFile(text, name: "result.json")
         let r = try f.ingest(path)
@@ -294,7 +315,8 @@ import Testing
 
     @Test(arguments: [
         ("telegram/single-chat/result.json", "whatsapp"), ("telegram/single-chat/result.json", "jsonl"),
-        ("whatsapp/android-en-GB/WhatsApp Chat with Allotment.txt", "jsonl"), ("whatsapp/android-en-GB/WhatsApp Chat with Allotment.txt", "telegram"),
+        ("whatsapp/android-en-GB/WhatsApp Chat with Allotment.txt", "jsonl"),
+        ("whatsapp/android-en-GB/WhatsApp Chat with Allotment.txt", "telegram"),
         ("sample/chats-1.jsonl", "telegram"), ("sample/chats-1.jsonl", "simplex"), ("sample/chats-1.jsonl", "discord"),
         ("sample/chats-1.jsonl", "slack"), ("discord/dm", "telegram"), ("simplex/android-group.json", "discord"),
         ("telegram/single-chat/result.json", "meta"), ("sample/chats-1.jsonl", "meta"),
@@ -307,7 +329,8 @@ import Testing
         let doc = try JSONParser.parse(Array(r.out.utf8))
         if r.status == 1 {
             let message = try #require(doc["error"]?.stringValue)
-            #expect(message.contains((fixture as NSString).lastPathComponent) || message.contains(fixture), "\(message)")
+            #expect(
+                message.contains((fixture as NSString).lastPathComponent) || message.contains(fixture), "\(message)")
         } else {
             // Nothing readable in that format: every problem says where.
             let errors = try #require(doc["errors"]?.arrayValue)
@@ -318,9 +341,13 @@ import Testing
     }
 
     @Test func anArchiveThatIsNotSQLiteIsRefusedAndLeftUntouched() throws {
-        let junk = try TestArchive.writeFile(String(repeating: "my notes, not a database\n", count: 200), name: "notes.txt")
+        let junk = try TestArchive.writeFile(
+            String(repeating: "my notes, not a database\n", count: 200), name: "notes.txt")
         let before = try Data(contentsOf: URL(fileURLWithPath: junk))
-        for args in [["search", "x"], ["ingest", TestArchive.corpusPath + "/sample/chats-1.jsonl"], ["check"], ["check", "--repair"], ["stats"]] {
+        for args in [
+            ["search", "x"], ["ingest", TestArchive.corpusPath + "/sample/chats-1.jsonl"], ["check"],
+            ["check", "--repair"], ["stats"],
+        ] {
             let r = try ChildProcess.run(ChildProcess.chatArchiveBinary, args + ["--archive", junk])
             #expect(r.status == 1, "\(args)")
             #expect(r.err.contains("is not a chat-archive file"), "\(r.err)")
@@ -353,25 +380,54 @@ struct HostileZip {
         var out: [UInt8] = []
         var central: [UInt8] = []
         func le16(_ v: Int, _ a: inout [UInt8]) { a += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
-        func le32(_ v: Int, _ a: inout [UInt8]) { le16(v & 0xFFFF, &a); le16((v >> 16) & 0xFFFF, &a) }
+        func le32(_ v: Int, _ a: inout [UInt8]) {
+            le16(v & 0xFFFF, &a)
+            le16((v >> 16) & 0xFFFF, &a)
+        }
         for e in entries {
             let payload = rawDeflate(e.data) ?? []
             let crc = Int(zipCRC32(0, e.data))
             let offset = out.count
             let name = Array(e.name.utf8)
-            le32(0x0403_4B50, &out); le16(20, &out); le16(0x0800, &out); le16(8, &out); le32(0, &out)
-            le32(crc, &out); le32(payload.count, &out); le32(e.data.count, &out); le16(name.count, &out); le16(0, &out)
+            le32(0x0403_4B50, &out)
+            le16(20, &out)
+            le16(0x0800, &out)
+            le16(8, &out)
+            le32(0, &out)
+            le32(crc, &out)
+            le32(payload.count, &out)
+            le32(e.data.count, &out)
+            le16(name.count, &out)
+            le16(0, &out)
             out += name + payload
-            le32(0x0201_4B50, &central); le16(20, &central); le16(20, &central); le16(0x0800, &central); le16(8, &central)
-            le32(0, &central); le32(crc, &central); le32(payload.count, &central); le32(e.data.count, &central)
-            le16(name.count, &central); le16(0, &central); le16(0, &central); le16(0, &central); le16(0, &central)
-            le32(0, &central); le32(offset, &central)
+            le32(0x0201_4B50, &central)
+            le16(20, &central)
+            le16(20, &central)
+            le16(0x0800, &central)
+            le16(8, &central)
+            le32(0, &central)
+            le32(crc, &central)
+            le32(payload.count, &central)
+            le32(e.data.count, &central)
+            le16(name.count, &central)
+            le16(0, &central)
+            le16(0, &central)
+            le16(0, &central)
+            le16(0, &central)
+            le32(0, &central)
+            le32(offset, &central)
             central += name
         }
         let cdOffset = out.count
         out += central
-        le32(0x0605_4B50, &out); le16(0, &out); le16(0, &out); le16(entries.count, &out); le16(entries.count, &out)
-        le32(central.count, &out); le32(cdOffset, &out); le16(0, &out)
+        le32(0x0605_4B50, &out)
+        le16(0, &out)
+        le16(0, &out)
+        le16(entries.count, &out)
+        le16(entries.count, &out)
+        le32(central.count, &out)
+        le32(cdOffset, &out)
+        le16(0, &out)
         return out
     }
 }

@@ -9,23 +9,30 @@ import Testing
 @Suite struct IngestFolderOfExportsTests {
     static let corpus = TestArchive.corpusPath
     static let parts = [
-        "discord", "matrix", "meta/facebook-2023", "meta/facebook-2024", "meta/facebook-2024-later", "meta/instagram-2022",
+        "discord", "matrix", "meta/facebook-2023", "meta/facebook-2024", "meta/facebook-2024-later",
+        "meta/instagram-2022",
         "meta/instagram-2024", "sample", "sample-bad", "signal", "simplex", "slack", "telegram", "whatsapp",
     ]
     static let formats = [
-        "discord", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal", "simplex", "slack", "telegram",
+        "discord", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal", "simplex", "slack",
+        "telegram",
         "whatsapp",
     ]
     /// What the Corpus holds beside its exports: refused exports (HTML, old and encrypted
     /// downloads) and files that are not exports, each skipped with its reason.
     static let skippedOutside = [
-        "meta/README.md", "meta/e2ee-secure-storage", "meta/html/your_facebook_activity/messages/inbox/lenaortiz_10158832",
+        "meta/README.md", "meta/e2ee-secure-storage",
+        "meta/html/your_facebook_activity/messages/inbox/lenaortiz_10158832",
         "meta/instagram-old", "meta/make_fixtures.py",
     ]
 
     func items(_ archive: Archive) throws -> [String] {
         try archive.database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT chat.sourceId || ' ' || item.sourceId FROM item JOIN chat ON chat.id = item.chatId ORDER BY 1")
+            try String.fetchAll(
+                db,
+                sql:
+                    "SELECT chat.sourceId || ' ' || item.sourceId FROM item JOIN chat ON chat.id = item.chatId ORDER BY 1"
+            )
         }
     }
 
@@ -47,9 +54,10 @@ import Testing
         for part in Self.parts { _ = try separate.ingestSync([Self.corpus + "/" + part]) }
         #expect(try items(whole) == items(separate))
         #expect(try items(whole).count == report.itemsAdded)
-        #expect(try whole.database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT DISTINCT format FROM ingestSource ORDER BY format")
-        } == ["discord", "jsonl", "matrix", "meta", "signal", "simplex", "slack", "telegram", "whatsapp"])
+        #expect(
+            try whole.database.writer.read { db in
+                try String.fetchAll(db, sql: "SELECT DISTINCT format FROM ingestSource ORDER BY format")
+            } == ["discord", "jsonl", "matrix", "meta", "signal", "simplex", "slack", "telegram", "whatsapp"])
     }
 
     @Test func theCommandLineSaysPerExportWhatItWasReadAsAndWhatWasSkipped() throws {
@@ -61,7 +69,8 @@ import Testing
         #expect(human.out.contains("read \(Self.corpus)/sample-bad as jsonl: 1 file, "))
         #expect(human.out.contains("  skipped \(Self.corpus)/sample/README.md: "))
 
-        let json = try ChildProcess.run(cli, ["ingest", "--archive", TestArchive.temporaryPath(), "--json", Self.corpus])
+        let json = try ChildProcess.run(
+            cli, ["ingest", "--archive", TestArchive.temporaryPath(), "--json", Self.corpus])
         #expect(json.status == 0, "\(json.err)")
         let report = try JSONParser.parse(Array(json.out.utf8))
         // CONTRACT fields stay; the new ones come beside them.

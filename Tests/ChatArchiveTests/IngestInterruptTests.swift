@@ -18,7 +18,9 @@ import Testing
     /// A generated JSON Lines corpus, shared by the tests.
     static let corpus: Result<String, TestFailure> = {
         let path = TestTemporary.folder("interrupt") + "/corpus.jsonl"
-        guard let gen = try? ChildProcess.run(ChildProcess.benchBinary, ["--generate", path, "--messages", String(messages), "--seed", "7"]),
+        guard
+            let gen = try? ChildProcess.run(
+                ChildProcess.benchBinary, ["--generate", path, "--messages", String(messages), "--seed", "7"]),
             gen.status == 0
         else { return .failure(TestFailure("could not generate the corpus")) }
         return .success(path)

@@ -9,12 +9,14 @@ import Testing
     static let t0: Int64 = 1_714_557_600_000  // 2024-05-01T10:00:00Z
 
     static func message(
-        _ chat: String, _ id: String, _ text: String, at minute: Int64, from member: String? = "m2", unread: Bool = true,
+        _ chat: String, _ id: String, _ text: String, at minute: Int64, from member: String? = "m2",
+        unread: Bool = true,
         dir: ItemDirection = .rcv, mentions: [String: MentionTarget] = [:]
     ) -> Item {
         Item(
             chatSourceId: chat, sourceId: id, timestamp: Timestamp(milliseconds: t0 + minute * 60_000), direction: dir,
-            memberSourceId: member, content: MessageContent(type: .text, text: text), mentions: mentions, isUnread: unread)
+            memberSourceId: member, content: MessageContent(type: .text, text: text), mentions: mentions,
+            isUnread: unread)
     }
 
     /// A group with the user, Zoë and Łukasz, and no items.
@@ -80,7 +82,9 @@ import Testing
     @Test func mentionsOfTheUserCountAsUnreadMentionsUntilRead() async throws {
         let archive = try await Self.makeGroup()
         try await archive.upsert(items: [
-            Self.message("g1", "1", "hi @Me look", at: 0, mentions: ["Me": MentionTarget(memberSourceId: "me", isUserMention: true)]),
+            Self.message(
+                "g1", "1", "hi @Me look", at: 0,
+                mentions: ["Me": MentionTarget(memberSourceId: "me", isUserMention: true)]),
             Self.message("g1", "2", "and the rest", at: 1),
         ])
         #expect(try await Self.row(archive).unreadMentions == 1)
@@ -113,7 +117,8 @@ import Testing
 
     @Test func deletedItemsLeaveWindowsSearchCountersAndPositions() async throws {
         let archive = try await Self.makeGroup()
-        try await archive.upsert(items: (0..<6).map { Self.message("g1", "\($0)", "message number \($0) مرحبا", at: Int64($0)) })
+        try await archive.upsert(
+            items: (0..<6).map { Self.message("g1", "\($0)", "message number \($0) مرحبا", at: Int64($0)) })
         try await archive.delete(chat: "g1", items: ["1", "3"])
         let window = try await archive.items(chat: "g1", .last(10))
         #expect(window.items.map(\.sourceId) == ["0", "2", "4", "5"])
@@ -131,7 +136,8 @@ import Testing
         let archive = try await Self.makeGroup()
         try await archive.upsert(chats: [Chat(sourceId: "d1", type: .direct, displayName: "Ana")])
         try await archive.upsert(items: [
-            Self.message("g1", "1", "ortsgruppe treffen", at: 0), Self.message("d1", "1", "ortsgruppe direkt", at: 1, from: nil),
+            Self.message("g1", "1", "ortsgruppe treffen", at: 0),
+            Self.message("d1", "1", "ortsgruppe direkt", at: 1, from: nil),
         ])
         try await archive.delete(chat: "g1")
         #expect(try await archive.chats().map(\.chatId) == ["d1"])
@@ -145,7 +151,8 @@ import Testing
         let archive = try await Self.makeGroup()
         // Out of order on purpose: "b" is older than "a".
         try await archive.upsert(items: [
-            Self.message("g1", "a", "one", at: 5), Self.message("g1", "b", "two", at: 1), Self.message("g1", "c", "three", at: 9),
+            Self.message("g1", "a", "one", at: 5), Self.message("g1", "b", "two", at: 1),
+            Self.message("g1", "c", "three", at: 9),
         ])
         try await archive.markRead(chat: "g1", through: "a")
         #expect(try await Self.row(archive).unreadCount == 1)
@@ -166,10 +173,13 @@ import Testing
 
     @Test func pinsReactionsAndChatSettings() async throws {
         let archive = try await Self.makeGroup()
-        try await archive.upsert(items: [Self.message("g1", "1", "vote here", at: 0), Self.message("g1", "2", "ok", at: 1)])
+        try await archive.upsert(items: [
+            Self.message("g1", "1", "vote here", at: 0), Self.message("g1", "2", "ok", at: 1),
+        ])
         try await archive.setPinned(chat: "g1", items: ["1"], true)
         #expect(try await archive.search("is:pinned").hits.map(\.item.sourceId) == ["1"])
-        try await archive.setReactions(chat: "g1", item: "1", [Reaction(emoji: "👍", count: 3), Reaction(emoji: "❤️", count: 1)])
+        try await archive.setReactions(
+            chat: "g1", item: "1", [Reaction(emoji: "👍", count: 3), Reaction(emoji: "❤️", count: 1)])
         let first = try await archive.items(chat: "g1", .last(2)).items[0]
         #expect(first.isPinned)
         #expect(first.reactions == [Reaction(emoji: "👍", count: 3), Reaction(emoji: "❤️", count: 1)])
@@ -187,7 +197,9 @@ import Testing
         #expect(try await archive.chats(matching: "wanderfr").map(\.chatId) == ["g1"])
         #expect(try await archive.chats(matching: "hiking").map(\.chatId) == ["g1"])
         try await archive.setDraft(chat: "g1", "half-written 下書き")
-        #expect(try await Self.row(archive).preview == ChatPreview(kind: .draft, contentType: .text, text: "half-written 下書き"))
+        #expect(
+            try await Self.row(archive).preview
+                == ChatPreview(kind: .draft, contentType: .text, text: "half-written 下書き"))
         try await archive.setDraft(chat: "g1", nil)
         #expect(try await Self.row(archive).preview.kind == .message)
         #expect(try await archive.check() == [])
@@ -196,7 +208,9 @@ import Testing
     @Test func unknownChatsAndItemsThrowAndChangeNothing() async throws {
         let archive = try await Self.makeGroup()
         try await archive.upsert(items: [Self.message("g1", "1", "hello", at: 0)])
-        await #expect(throws: ArchiveError.self) { try await archive.upsert(items: [Self.message("nope", "1", "x", at: 0)]) }
+        await #expect(throws: ArchiveError.self) {
+            try await archive.upsert(items: [Self.message("nope", "1", "x", at: 0)])
+        }
         await #expect(throws: ArchiveError.self) {
             try await archive.upsert(members: [Member(chatSourceId: "nope", sourceId: "m", displayName: "X")])
         }
@@ -244,7 +258,8 @@ import Testing
         for step in 0..<60 {
             let chat = rng.next() % 2 == 0 ? "g1" : "g2"
             let ids = Array(model[chat, default: [:]].keys).sorted()
-            let pick = { (r: inout SplitMix64) -> String? in ids.isEmpty ? nil : ids[Int(r.next() % UInt64(ids.count))] }
+            let pick = { (r: inout SplitMix64) -> String? in ids.isEmpty ? nil : ids[Int(r.next() % UInt64(ids.count))]
+            }
             switch rng.next() % 8 {
             case 0, 1, 2:
                 let count = Int(rng.next() % 4) + 1
@@ -253,14 +268,17 @@ import Testing
                     next += 1
                     let minute = Int64(rng.next() % 500)
                     let text = "\(words[Int(rng.next() % 8)]) \(words[Int(rng.next() % 8)]) n\(next)"
-                    items.append(Self.message(chat, "i\(next)", text, at: minute, from: chat == "g1" ? "m2" : "x\(next % 3)"))
+                    items.append(
+                        Self.message(chat, "i\(next)", text, at: minute, from: chat == "g1" ? "m2" : "x\(next % 3)"))
                     model[chat, default: [:]]["i\(next)"] = false
                 }
                 try await archive.upsert(items: items)
             case 3:
                 guard let id = pick(&rng) else { continue }
                 let minute = Int64(rng.next() % 500)
-                try await archive.upsert(items: [Self.message(chat, id, "edited \(words[Int(rng.next() % 8)])", at: minute)])
+                try await archive.upsert(items: [
+                    Self.message(chat, id, "edited \(words[Int(rng.next() % 8)])", at: minute)
+                ])
                 model[chat]?[id] = false  // the upserted item is not deleted: the edit says so
             case 4:
                 guard let id = pick(&rng) else { continue }
@@ -285,7 +303,9 @@ import Testing
                 #expect(row.itemCount == model[c]?.count, "step \(step) \(c)")
                 let window = try await archive.items(chat: c, .last(1000))
                 #expect(window.items.count == model[c]?.count)
-                #expect(Set(window.items.filter(\.isDeleted).map(\.sourceId)) == Set(model[c, default: [:]].filter { $0.value }.map(\.key)))
+                #expect(
+                    Set(window.items.filter(\.isDeleted).map(\.sourceId))
+                        == Set(model[c, default: [:]].filter { $0.value }.map(\.key)))
             }
         }
     }

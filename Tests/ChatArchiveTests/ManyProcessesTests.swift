@@ -136,7 +136,8 @@ import Testing
     @Test func overlappingExportsIngestedAtOnceEndLikeOneAfterTheOther() throws {
         let dir = TestTemporary.folder("overlap")
         let corpus = dir + "/corpus.jsonl"
-        let gen = try ChildProcess.run(ChildProcess.benchBinary, ["--generate", corpus, "--messages", "3000", "--seed", "11"])
+        let gen = try ChildProcess.run(
+            ChildProcess.benchBinary, ["--generate", corpus, "--messages", "3000", "--seed", "11"])
         try #require(gen.status == 0, "\(gen.err)")
         let (a, b) = try Self.overlappingHalves(corpus, dir: dir)
 
@@ -160,14 +161,16 @@ import Testing
     @Test func aSecondWriterSaysItIsWaiting() throws {
         let dir = TestTemporary.folder("wait")
         let archive = dir + "/archive.sqlite"
-        let seed = try ChildProcess.run(cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"])
+        let seed = try ChildProcess.run(
+            cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"])
         try #require(seed.status == 0)
         // Hold the write lock from this process for a second.
         var config = Configuration()
         config.allowsUnsafeTransactions = true
         let q = try DatabaseQueue(path: archive, configuration: config)
         try q.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
-        let writer = try ChildProcess(cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-2.jsonl"])
+        let writer = try ChildProcess(
+            cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-2.jsonl"])
         usleep(1_000_000)
         try q.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
         try q.close()
@@ -210,23 +213,31 @@ import Testing
         let archive = dir + "/archive.sqlite"
         // The readers need an archive to read: the first chat lines go in first.
         let seed = try TestArchive.writeFile(
-            String(decoding: try Data(contentsOf: URL(fileURLWithPath: a)).split(separator: 0x0A).prefix(1).first ?? [], as: UTF8.self)
+            String(
+                decoding: try Data(contentsOf: URL(fileURLWithPath: a)).split(separator: 0x0A).prefix(1).first ?? [],
+                as: UTF8.self)
                 + "\n", name: "seed.jsonl")
         try #require(try ChildProcess.run(cli, ["ingest", "--archive", archive, seed]).status == 0)
         let chat = try #require(
-            try ArchiveDatabase(path: archive, mode: .readOnly).writer.read { db in try String.fetchOne(db, sql: "SELECT sourceId FROM chat LIMIT 1") })
+            try ArchiveDatabase(path: archive, mode: .readOnly).writer.read { db in
+                try String.fetchOne(db, sql: "SELECT sourceId FROM chat LIMIT 1")
+            })
         let readCommands: [[String]] = [
             ["search", "--json", "the", "--limit", "20"], ["chats", "--json", "--limit", "50"],
             ["items", "--json", "--chat", chat, "--last", "50"], ["search", "--json", "café", "--limit", "20"],
         ]
 
-        log("many processes: \(config.messages) messages, 2 ingests (overlapping 60% halves, \(config.batch) items per batch), 4 readers; binary \(cli)")
+        log(
+            "many processes: \(config.messages) messages, 2 ingests (overlapping 60% halves, \(config.batch) items per batch), 4 readers; binary \(cli)"
+        )
         let started = DispatchTime.now().uptimeNanoseconds
         let writers = [
             try ChildProcess(cli, ["ingest", "--json", "--batch-size", String(config.batch), "--archive", archive, a]),
             try ChildProcess(cli, ["ingest", "--json", "--batch-size", String(config.batch), "--archive", archive, b]),
         ]
-        var busy = [Double](), idle = [Double](), failures: [String] = []
+        var busy = [Double]()
+        var idle = [Double]()
+        var failures: [String] = []
         var slots: [(ChildProcess, UInt64, Int)?] = Array(repeating: nil, count: 4)
         var next = 0
         var idleRuns = 0
@@ -243,7 +254,10 @@ import Testing
                 }
                 if slots[k] == nil, writing || idleRuns < 40 {
                     if !writing { idleRuns += 1 }
-                    slots[k] = (try ChildProcess(cli, readCommands[next % readCommands.count] + ["--archive", archive]), DispatchTime.now().uptimeNanoseconds, next)
+                    slots[k] = (
+                        try ChildProcess(cli, readCommands[next % readCommands.count] + ["--archive", archive]),
+                        DispatchTime.now().uptimeNanoseconds, next
+                    )
                     next += 1
                 }
             }
@@ -258,20 +272,30 @@ import Testing
 
         let sequential = dir + "/sequential.sqlite"
         for file in [seed, a, b] {
-            try #require(try ChildProcess.run(cli, ["ingest", "--batch-size", String(config.batch), "--archive", sequential, file]).status == 0)
+            try #require(
+                try ChildProcess.run(
+                    cli, ["ingest", "--batch-size", String(config.batch), "--archive", sequential, file]
+                ).status == 0)
         }
         let concurrentState = try Self.snapshot(archive)
         let sequentialState = try Self.snapshot(sequential)
         #expect(concurrentState == sequentialState)
-        let items = try ArchiveDatabase(path: archive, mode: .readOnly).writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") }
+        let items = try ArchiveDatabase(path: archive, mode: .readOnly).writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM item")
+        }
         #expect(items == config.messages)
-        log(String(
-            format: "readers: %d runs while writing (p50 %.0f ms, p99 %.0f ms), %d idle (p50 %.0f ms, p99 %.0f ms), %d failures",
-            busy.count, Self.percentile(busy, 0.5), Self.percentile(busy, 0.99), idle.count, Self.percentile(idle, 0.5),
-            Self.percentile(idle, 0.99), failures.count))
-        log(String(
-            format: "final: %d items (source %d), same as one ingest after the other: %@; wall time with readers %.1f s",
-            items ?? -1, config.messages, concurrentState == sequentialState ? "yes" : "NO", ingestSeconds))
+        log(
+            String(
+                format:
+                    "readers: %d runs while writing (p50 %.0f ms, p99 %.0f ms), %d idle (p50 %.0f ms, p99 %.0f ms), %d failures",
+                busy.count, Self.percentile(busy, 0.5), Self.percentile(busy, 0.99), idle.count,
+                Self.percentile(idle, 0.5),
+                Self.percentile(idle, 0.99), failures.count))
+        log(
+            String(
+                format:
+                    "final: %d items (source %d), same as one ingest after the other: %@; wall time with readers %.1f s",
+                items ?? -1, config.messages, concurrentState == sequentialState ? "yes" : "NO", ingestSeconds))
     }
 
     // MARK: 3. Read-only media
@@ -287,10 +311,12 @@ import Testing
             media = dir + "/media"  // permissions only: the "nothing left behind" check is skipped below
         }
         let archive = media + "/archive.sqlite"
-        let ingest = try ChildProcess.run(cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"])
+        let ingest = try ChildProcess.run(
+            cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"])
         try #require(ingest.status == 0, "\(ingest.err)")
         let commands: [[String]] = [
-            ["search", "--json", "the"], ["chats", "--json"], ["items", "--json", "--chat", "g-hiking", "--last", "5"], ["stats"], ["check"],
+            ["search", "--json", "the"], ["chats", "--json"], ["items", "--json", "--chat", "g-hiking", "--last", "5"],
+            ["stats"], ["check"],
         ]
         let before = try commands.map { try ChildProcess.run(cli, $0 + ["--archive", archive]).out }
 
@@ -310,7 +336,8 @@ import Testing
             #expect(r.status == 0, "\(c): \(r.err)")
             if c[0] != "stats" { #expect(r.out == before[k], "\(c)") }
         }
-        let refused = try ChildProcess.run(cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-2.jsonl"])
+        let refused = try ChildProcess.run(
+            cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-2.jsonl"])
         if mounted || !Self.isRoot {
             #expect(refused.status == 1)
             #expect(refused.err.contains("read-only"), "\(refused.err)")
@@ -324,7 +351,8 @@ import Testing
         if mounted { #expect(Self.mount(["-o", "remount,rw", media])) }
         chmod(media, 0o755)
         chmod(archive, 0o600)
-        let writable = try ChildProcess.run(cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-2.jsonl"])
+        let writable = try ChildProcess.run(
+            cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-2.jsonl"])
         #expect(writable.status == 0, "after the media is writable again: \(writable.err)")
     }
 
@@ -340,9 +368,13 @@ import Testing
         }
         defer { Self.unmount(dir) }
         let archive = dir + "/archive.sqlite"
-        try #require(try ChildProcess.run(cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"]).status == 0)
+        try #require(
+            try ChildProcess.run(
+                cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"]
+            ).status == 0)
         let big = TestTemporary.folder("full-src") + "/big.jsonl"
-        let gen = try ChildProcess.run(ChildProcess.benchBinary, ["--generate", big, "--messages", "20000", "--seed", "3"])
+        let gen = try ChildProcess.run(
+            ChildProcess.benchBinary, ["--generate", big, "--messages", "20000", "--seed", "3"])
         try #require(gen.status == 0)
         let before = try Self.snapshot(archive).count
         let full = try ChildProcess.run(cli, ["ingest", "--batch-size", "500", "--archive", archive, big])
@@ -361,7 +393,9 @@ import Testing
     /// Overwrites 2,000 bytes in the middle of a leaf page of `table` with random bytes.
     static func damage(_ archive: String, table: String, seed: UInt64) throws {
         let pages = try DatabaseQueue(path: archive).read { db in
-            try Int.fetchAll(db, sql: "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno", arguments: [table])
+            try Int.fetchAll(
+                db, sql: "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno",
+                arguments: [table])
         }
         let page = try #require(pages.isEmpty ? nil : pages[pages.count / 2])
         var rng = SplitMix64(seed: seed)
@@ -377,14 +411,17 @@ import Testing
         let dir = TestTemporary.folder("damage")
         let archive = dir + "/archive.sqlite"
         let corpus = dir + "/corpus.jsonl"
-        try #require(try ChildProcess.run(ChildProcess.benchBinary, ["--generate", corpus, "--messages", "6000", "--seed", "9"]).status == 0)
+        try #require(
+            try ChildProcess.run(ChildProcess.benchBinary, ["--generate", corpus, "--messages", "6000", "--seed", "9"])
+                .status == 0)
         try #require(try ChildProcess.run(cli, ["ingest", "--archive", archive, corpus]).status == 0)
         let chat = try #require(
             try ArchiveDatabase(path: archive, mode: .readOnly).writer.read { db in
                 try String.fetchOne(db, sql: "SELECT sourceId FROM chat ORDER BY itemCount DESC LIMIT 1")
             })
         let commands: [[String]] = [
-            ["search", "--json", "the", "--limit", "200"], ["search", "--json", "a", "--limit", "500"], ["chats", "--json", "--limit", "1000"],
+            ["search", "--json", "the", "--limit", "200"], ["search", "--json", "a", "--limit", "500"],
+            ["chats", "--json", "--limit", "1000"],
             ["items", "--json", "--chat", chat, "--last", "1000"], ["stats", "--json"],
         ]
         let before = try commands.map { try ChildProcess.run(cli, $0 + ["--archive", archive]).out }
@@ -397,13 +434,16 @@ import Testing
                 #expect(r.out == before[k], "\(c): exit 0 with other results than before the damage")
             } else {
                 #expect(r.status == 1)
-                #expect(r.err.contains("is damaged") && r.err.contains("check --repair") && r.err.contains("backup"), "\(c): \(r.err)")
+                #expect(
+                    r.err.contains("is damaged") && r.err.contains("check --repair") && r.err.contains("backup"),
+                    "\(c): \(r.err)")
                 #expect(!r.err.contains("SELECT"), "raw SQL: \(r.err)")
             }
         }
         let check = try ChildProcess.run(cli, ["check", "--archive", archive])
         #expect(check.status == 1)
-        let ingest = try ChildProcess.run(cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"])
+        let ingest = try ChildProcess.run(
+            cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"])
         #expect(ingest.status == 1)
         #expect(ingest.err.contains("is damaged") && ingest.err.contains("nothing was written"), "\(ingest.err)")
         #expect(try Self.fileDigest(archive) == bytes, "the damaged archive was written to")
@@ -415,19 +455,27 @@ import Testing
     func anArchiveFromANewerVersionIsRefusedAndLeftUntouched(kind: String) throws {
         let dir = TestTemporary.folder("newer")
         let archive = dir + "/archive.sqlite"
-        try #require(try ChildProcess.run(cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"]).status == 0)
+        try #require(
+            try ChildProcess.run(
+                cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"]
+            ).status == 0)
         let q = try DatabaseQueue(path: archive)
         try q.write { db in
             if kind == "schema" {
                 try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v99')")
             } else {
-                try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'analyzerVersion'", arguments: [String(Analyzer.version + 1)])
+                try db.execute(
+                    sql: "UPDATE meta SET value = ? WHERE key = 'analyzerVersion'",
+                    arguments: [String(Analyzer.version + 1)])
             }
         }
         try q.close()
         let bytes = try Self.fileDigest(archive)
         let wanted = kind == "schema" ? ["v99", "v2"] : [String(Analyzer.version + 1), String(Analyzer.version)]
-        for c in [["search", "the"], ["chats"], ["stats"], ["check"], ["check", "--repair"], ["ingest", TestArchive.corpusPath + "/sample/chats-2.jsonl"]] {
+        for c in [
+            ["search", "the"], ["chats"], ["stats"], ["check"], ["check", "--repair"],
+            ["ingest", TestArchive.corpusPath + "/sample/chats-2.jsonl"],
+        ] {
             let r = try ChildProcess.run(cli, c + ["--archive", archive])
             #expect(r.status == 1, "\(c)")
             #expect(wanted.allSatisfy { r.err.contains($0) } && r.err.contains("newer"), "\(c): \(r.err)")
@@ -445,9 +493,14 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dir + "/nowhere.sqlite")
         let underMissing = dir + "/missing/sub/archive.sqlite"
         let typo = dir + "/typo.sqlite"
-        let reads: [[String]] = [["search", "x"], ["chats"], ["items", "--chat", "c", "--last", "3"], ["stats"], ["check"]]
+        let reads: [[String]] = [
+            ["search", "x"], ["chats"], ["items", "--chat", "c", "--last", "3"], ["stats"], ["check"],
+        ]
         let listing = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        for (path, words) in [(folder, "is a folder"), (dangling, "symbolic link"), (underMissing, "no archive at"), (typo, "no archive at")] {
+        for (path, words) in [
+            (folder, "is a folder"), (dangling, "symbolic link"), (underMissing, "no archive at"),
+            (typo, "no archive at"),
+        ] {
             for c in reads {
                 let r = try ChildProcess.run(cli, c + ["--archive", path])
                 #expect(r.signal == nil, "\(c) \(path) crashed")
@@ -457,7 +510,8 @@ import Testing
             }
         }
         for path in [folder, dangling] {
-            let r = try ChildProcess.run(cli, ["ingest", "--archive", path, TestArchive.corpusPath + "/sample/chats-1.jsonl"])
+            let r = try ChildProcess.run(
+                cli, ["ingest", "--archive", path, TestArchive.corpusPath + "/sample/chats-1.jsonl"])
             #expect(r.signal == nil && r.status == 1, "\(r.err)")
         }
         let missingInput = try ChildProcess.run(cli, ["ingest", "--archive", typo, dir + "/no-such-export.jsonl"])

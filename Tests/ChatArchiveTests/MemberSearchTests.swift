@@ -58,7 +58,9 @@ import Testing
     @Test func theUserAndMembersWhoLeftAreNotOffered() async throws {
         let archive = try await Self.makeGroup()
         #expect(try await Self.ids(archive, "zo") == ["zoe"])  // not Zoran (the user), not Zoltan (left)
-        try await archive.upsert(members: [Member(chatSourceId: "g1", sourceId: "zoe", displayName: "Zoë", hasLeft: true)])
+        try await archive.upsert(members: [
+            Member(chatSourceId: "g1", sourceId: "zoe", displayName: "Zoë", hasLeft: true)
+        ])
         #expect(try await Self.ids(archive, "zo") == [])
         try await archive.upsert(members: [Member(chatSourceId: "g1", sourceId: "old", displayName: "Zoltan")])
         #expect(try await Self.ids(archive, "zo") == ["old"])
@@ -75,11 +77,12 @@ import Testing
     }
 
     @Test func membersOfAnIngestedArchiveAreSearchableAfterTheMigration() async throws {
-        let (archive, _) = try TestArchive.make(jsonl: [
-            Lines.chat("g1"), Lines.member("g1", "m1", "Zoë"), Lines.member("g1", "m2", "Łukasz"),
-            #"{"kind":"member","chatId":"g1","memberId":"m3","displayName":"Zoltan","left":true}"#,
-            Lines.item("g1", "1", ts: "2024-05-01T10:00:00Z", text: "hi", member: "m2"),
-        ].joined(separator: "\n"))
+        let (archive, _) = try TestArchive.make(
+            jsonl: [
+                Lines.chat("g1"), Lines.member("g1", "m1", "Zoë"), Lines.member("g1", "m2", "Łukasz"),
+                #"{"kind":"member","chatId":"g1","memberId":"m3","displayName":"Zoltan","left":true}"#,
+                Lines.item("g1", "1", ts: "2024-05-01T10:00:00Z", text: "hi", member: "m2"),
+            ].joined(separator: "\n"))
         #expect(try await archive.members(chat: "g1", matching: "").map(\.memberId) == ["m2", "m1"])
         #expect(try await archive.members(chat: "g1", matching: "zo").map(\.memberId) == ["m1"])
     }

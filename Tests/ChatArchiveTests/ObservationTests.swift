@@ -10,7 +10,8 @@ import Testing
     /// Takes values from an observation until `done` accepts one (or 120 s pass, a bound for a
     /// hang only: then `nil`). The first value runs `change`.
     static func firstValue<T: Sendable & Equatable>(
-        _ observation: ArchiveObservation<T>, where done: @escaping @Sendable (T) -> Bool, after change: @escaping @Sendable () async throws -> Void
+        _ observation: ArchiveObservation<T>, where done: @escaping @Sendable (T) -> Bool,
+        after change: @escaping @Sendable () async throws -> Void
     ) async throws -> T? {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
@@ -48,7 +49,9 @@ import Testing
     @Test func aFilteredChatListFollowsReadsAndSettings() async throws {
         let archive = try await LiveWritesTests.makeGroup()
         try await archive.upsert(items: [LiveWritesTests.message("g1", "1", "unread", at: 0)])
-        let rows = try await Self.firstValue(archive.observeChats(matching: "hik", filter: .unread), where: { $0.isEmpty }) {
+        let rows = try await Self.firstValue(
+            archive.observeChats(matching: "hik", filter: .unread), where: { $0.isEmpty }
+        ) {
             try await archive.markRead(chat: "g1")
         }
         #expect(rows == [])
@@ -61,7 +64,9 @@ import Testing
     @Test func aWindowIsObservedAsItemsArriveAndAreDeleted() async throws {
         let archive = try await LiveWritesTests.makeGroup()
         try await archive.upsert(items: (0..<3).map { LiveWritesTests.message("g1", "\($0)", "m\($0)", at: Int64($0)) })
-        let grown = try await Self.firstValue(archive.observeItems(chat: "g1", .last(2)), where: { $0.items.last?.sourceId == "9" }) {
+        let grown = try await Self.firstValue(
+            archive.observeItems(chat: "g1", .last(2)), where: { $0.items.last?.sourceId == "9" }
+        ) {
             try await archive.upsert(items: [LiveWritesTests.message("g1", "9", "سلام", at: 9)])
         }
         #expect(grown?.items.map(\.text) == ["m2", "سلام"])
@@ -80,7 +85,8 @@ import Testing
         let up = try await Self.firstValue(archive.observeUnreadCounters(), where: { $0.unreadItems == 2 }) {
             try await archive.upsert(items: [
                 LiveWritesTests.message(
-                    "g1", "1", "@Me 你好", at: 0, mentions: ["Me": MentionTarget(memberSourceId: "me", isUserMention: true)]),
+                    "g1", "1", "@Me 你好", at: 0,
+                    mentions: ["Me": MentionTarget(memberSourceId: "me", isUserMention: true)]),
                 LiveWritesTests.message("g1", "2", "再见", at: 1),
             ])
         }

@@ -11,14 +11,20 @@ import Testing
 /// never opens a network connection.
 @Suite struct PrivacyTests {
     static func mode(_ path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions].flatMap { ($0 as? NSNumber)?.intValue }
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions].flatMap {
+            ($0 as? NSNumber)?.intValue
+        }
     }
 
     /// A JSON Lines export big enough that an ingest of it runs for a while.
     static func bigExport(items: Int = 20_000) throws -> String {
         var lines = [Lines.chat("p1", name: "Private")]
         for k in 0..<items {
-            lines.append(Lines.item("p1", "i\(k)", ts: String(format: "2024-05-%02dT10:%02d:%02dZ", 1 + k / 3600 % 28, k / 60 % 60, k % 60), text: "private words \(k)"))
+            lines.append(
+                Lines.item(
+                    "p1", "i\(k)",
+                    ts: String(format: "2024-05-%02dT10:%02d:%02dZ", 1 + k / 3600 % 28, k / 60 % 60, k % 60),
+                    text: "private words \(k)"))
         }
         return try TestArchive.writeFile(lines.joined(separator: "\n"), name: "private.jsonl")
     }
@@ -28,10 +34,12 @@ import Testing
         let archive = folder + "/archive.sqlite"
         let export = try Self.bigExport()
         // umask 000 would give 0666 files and 0777 folders to a program that relied on it.
-        let child = try ChildProcess(ChildProcess.chatArchiveBinary, ["ingest", "--archive", archive, export], shellPrefix: "umask 000")
+        let child = try ChildProcess(
+            ChildProcess.chatArchiveBinary, ["ingest", "--archive", archive, export], shellPrefix: "umask 000")
         var seen: [String: Int] = [:]
         while child.isRunning {
-            if let wal = Self.mode(archive + "-wal"), let shm = Self.mode(archive + "-shm"), let db = Self.mode(archive) {
+            if let wal = Self.mode(archive + "-wal"), let shm = Self.mode(archive + "-shm"), let db = Self.mode(archive)
+            {
                 seen = ["archive": db, "wal": wal, "shm": shm]
                 child.kill(SIGKILL)  // stop it while the companions exist
                 break
@@ -43,7 +51,8 @@ import Testing
         #expect(seen == ["archive": 0o600, "wal": 0o600, "shm": 0o600])
         #expect(Self.mode(folder) == 0o700)
         // A complete run, and a later one reopening the archive, keep the modes.
-        let done = try ChildProcess.run(ChildProcess.chatArchiveBinary, ["ingest", "--archive", archive, export], shellPrefix: "umask 000")
+        let done = try ChildProcess.run(
+            ChildProcess.chatArchiveBinary, ["ingest", "--archive", archive, export], shellPrefix: "umask 000")
         #expect(done.status == 0, "\(done.err)")
         for suffix in ["", "-wal", "-shm"] {
             if let m = Self.mode(archive + suffix) { #expect(m == 0o600, "\(suffix)") }
@@ -53,7 +62,10 @@ import Testing
     @Test func anArchiveOpenInThisProcessKeepsItsCompanionsPrivate() async throws {
         let path = TestArchive.temporaryPath()
         let archive = try Archive(path: path)
-        _ = try archive.ingestSync([try TestArchive.writeFile(Lines.chat("a") + "\n" + Lines.item("a", "1", ts: "2024-01-01T00:00:00Z", text: "x"))])
+        _ = try archive.ingestSync([
+            try TestArchive.writeFile(
+                Lines.chat("a") + "\n" + Lines.item("a", "1", ts: "2024-01-01T00:00:00Z", text: "x"))
+        ])
         _ = try await archive.search("x")
         for suffix in ["", "-wal", "-shm"] {
             #expect(Self.mode(path + suffix) == 0o600, "\(suffix)")
@@ -179,11 +191,15 @@ import Testing
 
     /// Runs `executable` under the guard; returns its result, the network attempts it made,
     /// and how the guard was active.
-    static func guarded(_ guardLibrary: String, _ executable: String, _ args: [String]) throws -> (ChildProcess.Result, attempts: String, active: String) {
+    static func guarded(_ guardLibrary: String, _ executable: String, _ args: [String]) throws -> (
+        ChildProcess.Result, attempts: String, active: String
+    ) {
         let dir = TestTemporary.folder("guarded")
         let r = try ChildProcess.run(
             executable, args,
-            environment: ["LD_PRELOAD": guardLibrary, "NETGUARD_MARKER": dir + "/attempts", "NETGUARD_LOADED": dir + "/loaded"])
+            environment: [
+                "LD_PRELOAD": guardLibrary, "NETGUARD_MARKER": dir + "/attempts", "NETGUARD_LOADED": dir + "/loaded",
+            ])
         let read = { (p: String) in (try? String(contentsOfFile: p, encoding: .utf8)) ?? "" }
         return (r, read(dir + "/attempts"), read(dir + "/loaded"))
     }
@@ -204,8 +220,12 @@ import Testing
         let sample = TestArchive.corpusPath + "/sample"
         let cli = ChildProcess.chatArchiveBinary
         let runs: [[String]] = [
-            ["ingest", "--archive", archive, sample + "/chats-1.jsonl", sample + "/chats-2.jsonl", TestArchive.corpusPath + "/telegram/single-chat",
-             TestArchive.corpusPath + "/whatsapp/android-en-GB", TestArchive.corpusPath + "/simplex/android-group.json"],
+            [
+                "ingest", "--archive", archive, sample + "/chats-1.jsonl", sample + "/chats-2.jsonl",
+                TestArchive.corpusPath + "/telegram/single-chat",
+                TestArchive.corpusPath + "/whatsapp/android-en-GB",
+                TestArchive.corpusPath + "/simplex/android-group.json",
+            ],
             ["search", "--archive", archive, "--json", "Heinestraße"],
             ["search", "--archive", archive, "https://example.com has:link"],
             ["chats", "--archive", archive, "--filter", "groups"],

@@ -23,8 +23,12 @@ import Testing
         for c in 0..<chats { lines.append(Lines.chat("c\(c)", name: "Chat \(c)")) }
         for k in 0..<(batch * batches) {
             let minute = k / 60
-            let ts = String(format: "2024-03-%02dT%02d:%02d:%02dZ", 1 + minute / 1440, minute / 60 % 24, minute % 60, k % 60)
-            lines.append(Lines.item("c\(k % chats)", "m\(k)", ts: ts, text: "everyone says hello number \(k) *bold* @u\(k % 7)", unread: k % 3 == 0))
+            let ts = String(
+                format: "2024-03-%02dT%02d:%02d:%02dZ", 1 + minute / 1440, minute / 60 % 24, minute % 60, k % 60)
+            lines.append(
+                Lines.item(
+                    "c\(k % chats)", "m\(k)", ts: ts, text: "everyone says hello number \(k) *bold* @u\(k % 7)",
+                    unread: k % 3 == 0))
         }
         return try TestArchive.writeFile(lines.joined(separator: "\n"), name: "readers.jsonl")
     }
@@ -72,16 +76,22 @@ import Testing
                     let s = try archive.database.writer.read { db in
                         let items = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? -1
                         switch reader {
-                        case 0: _ = try MessageSearch.search("hello", options: SearchOptions(limit: 20, order: .relevance), in: db)
+                        case 0:
+                            _ = try MessageSearch.search(
+                                "hello", options: SearchOptions(limit: 20, order: .relevance), in: db)
                         case 1: _ = try ChatList.chats(matching: "chat", limit: 100, in: db)
                         default:
-                            if items > 0 { _ = try ItemWindows.window(chat: "c\(items % Self.chats)", .last(20), in: db) }
+                            if items > 0 {
+                                _ = try ItemWindows.window(chat: "c\(items % Self.chats)", .last(20), in: db)
+                            }
                         }
                         return Snapshot(
                             items: items,
                             counted: try Int.fetchOne(db, sql: "SELECT coalesce(sum(itemCount), 0) FROM chat") ?? -1,
-                            indexed: try Int.fetchOne(db, sql: "SELECT count(*) FROM itemFts WHERE itemFts MATCH '{tags}: all'") ?? -1,
-                            found: try MessageSearch.search("everyone", options: SearchOptions(limit: 50), in: db).hits.count,
+                            indexed: try Int.fetchOne(
+                                db, sql: "SELECT count(*) FROM itemFts WHERE itemFts MATCH '{tags}: all'") ?? -1,
+                            found: try MessageSearch.search("everyone", options: SearchOptions(limit: 50), in: db).hits
+                                .count,
                             listed: try ChatList.chats(matching: nil, limit: 100, in: db).count)
                     }
                     seen.append(s)

@@ -18,8 +18,14 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
     init() throws { sink = try importDiscord("dm") }
 
     @Test func chatAndMembers() {
-        #expect(sink.chats == [Chat(sourceId: "discord:771230000000000042", type: .direct, displayName: "vee_k", source: "discord")])
-        #expect(sink.members.map(\.sourceId) == ["300000000000000022", "300000000000000011", "300000000000000033", "456226577798135808"])
+        #expect(
+            sink.chats == [
+                Chat(sourceId: "discord:771230000000000042", type: .direct, displayName: "vee_k", source: "discord")
+            ])
+        #expect(
+            sink.members.map(\.sourceId) == [
+                "300000000000000022", "300000000000000011", "300000000000000033", "456226577798135808",
+            ])
         #expect(sink.members.map(\.displayName) == ["Vee", "Moss", "Kit", "Deleted User"])
         #expect(sink.members.map(\.fullName) == ["vee_k", "moss", "kit", "Deleted User"])
     }
@@ -49,7 +55,8 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         #expect(
             m.markup
                 == .formatted([
-                    FormattedText("@Vee", .mention(memberName: "Vee")), FormattedText(" log attached, "), FormattedText("v0.3", .bold),
+                    FormattedText("@Vee", .mention(memberName: "Vee")), FormattedText(" log attached, "),
+                    FormattedText("v0.3", .bold),
                     FormattedText(" boots"),
                 ]))
         #expect(m.mentions == ["Vee": MentionTarget(memberSourceId: "300000000000000022")])
@@ -79,14 +86,20 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         #expect(m.memberSourceId == "456226577798135808")
         #expect(m.isPinned)
         #expect(m.timestamp.rfc3339 == "2024-02-12T01:14:00.123Z")
-        #expect(m.content.text == "@Moss thanks :blobwave: see you 2024-02-12T01:06:40Z in #771230000000000099 @300000000000000099")
+        #expect(
+            m.content.text
+                == "@Moss thanks :blobwave: see you 2024-02-12T01:06:40Z in #771230000000000099 @300000000000000099")
         #expect(
             m.mentions == [
                 "Moss": MentionTarget(memberSourceId: "300000000000000011"),
                 "300000000000000099": MentionTarget(memberSourceId: "300000000000000099"),
             ])
         #expect(m.content.type == .image)
-        #expect(m.file == FileRef(name: "photo.PNG", size: 204800, path: "https://cdn.discordapp.com/attachments/771230000000000042/1/photo.PNG"))
+        #expect(
+            m.file
+                == FileRef(
+                    name: "photo.PNG", size: 204800,
+                    path: "https://cdn.discordapp.com/attachments/771230000000000042/1/photo.PNG"))
     }
 
     @Test func embedsStickersAndVoice() throws {
@@ -94,12 +107,16 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         #expect(link.content.type == .link)
         #expect(
             link.content.preview
-                == LinkPreview(uri: "https://example.com/article", title: "Kernel 6.8 released", description: "What is new in the scheduler"))
+                == LinkPreview(
+                    uri: "https://example.com/article", title: "Kernel 6.8 released",
+                    description: "What is new in the scheduler"))
         #expect(link.markup == .formatted([FormattedText("https://example.com/article", .uri)]))
         #expect(item(sink, "1206406400000000000")?.content.text == "Wave")
         let voice = try #require(item(sink, "1206406600000000000"))
         #expect(voice.content.type == .voice)
-        #expect(voice.file == FileRef(name: "voice-message.ogg", size: 30000, path: "dm.json_Files/voice-message-5C2D1.ogg"))
+        #expect(
+            voice.file == FileRef(name: "voice-message.ogg", size: 30000, path: "dm.json_Files/voice-message-5C2D1.ogg")
+        )
     }
 
     @Test func theOwnerNameMakesSentItems() throws {
@@ -124,7 +141,10 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
     }
 
     @Test func overlappingMessagesComeOnceFromTheNewestExport() throws {
-        #expect(sink.items.map(\.sourceId).map { String($0.suffix(3)) } == ["103", "104", "105", "107", "108", "109", "101", "102"])
+        #expect(
+            sink.items.map(\.sourceId).map { String($0.suffix(3)) } == [
+                "103", "104", "105", "107", "108", "109", "101", "102",
+            ])
         let newer = try #require(item(sink, "1210000000000000103"))
         #expect(newer.content.text == "second version")
         #expect(newer.isEdited)
@@ -136,7 +156,8 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
     @Test func entryOrderDoesNotMatter() throws {
         let container = try FolderContainer(path: corpusRoot + "/discord/guild")
         let reversed = CollectingSink()
-        try DiscordImporter().read(container, entries: container.entryNames.reversed(), into: reversed, options: ImportOptions())
+        try DiscordImporter().read(
+            container, entries: container.entryNames.reversed(), into: reversed, options: ImportOptions())
         #expect(reversed.items == sink.items)
     }
 
@@ -147,9 +168,12 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
             m.markup
                 == .formatted([
                     FormattedText("i", .italic), FormattedText(" "), FormattedText("j", .italic), FormattedText(" "),
-                    FormattedText("u", .underline), FormattedText(" "), FormattedText("s", .strikeThrough), FormattedText(" "),
-                    FormattedText("spoil", .secret), FormattedText(" "), FormattedText("code", .snippet), FormattedText(" "),
-                    FormattedText("docs", .hyperLink(showText: "docs", linkUri: "https://example.com/docs")), FormattedText(" see "),
+                    FormattedText("u", .underline), FormattedText(" "), FormattedText("s", .strikeThrough),
+                    FormattedText(" "),
+                    FormattedText("spoil", .secret), FormattedText(" "), FormattedText("code", .snippet),
+                    FormattedText(" "),
+                    FormattedText("docs", .hyperLink(showText: "docs", linkUri: "https://example.com/docs")),
+                    FormattedText(" see "),
                     FormattedText("https://example.org/x", .uri), FormattedText("."),
                 ]))
         #expect(m.content.text == "i j u s spoil code docs see https://example.org/x.")
@@ -157,7 +181,11 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
 
     @Test func escapesSnakeCaseAndFences() throws {
         let m = try #require(item(sink, "1210000000000000102"))
-        #expect(m.markup == .formatted([FormattedText("keep snake_case_name plain, *not italic*\n"), FormattedText("let x = 1", .snippet)]))
+        #expect(
+            m.markup
+                == .formatted([
+                    FormattedText("keep snake_case_name plain, *not italic*\n"), FormattedText("let x = 1", .snippet),
+                ]))
     }
 
     @Test func mentionsMatchTheLongestNameAndNestedFormats() throws {
@@ -166,7 +194,8 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         #expect(
             m.markup
                 == .formatted([
-                    FormattedText("@Ann Lee", .mention(memberName: "Ann Lee")), FormattedText(" hi @Ann, "), FormattedText("bold ", .bold),
+                    FormattedText("@Ann Lee", .mention(memberName: "Ann Lee")), FormattedText(" hi @Ann, "),
+                    FormattedText("bold ", .bold),
                     FormattedText("both", .italic), FormattedText(" and "), FormattedText("all", .italic),
                 ]))
         #expect(m.mentions == ["Ann Lee": MentionTarget(memberSourceId: "500000000000000001")])
@@ -203,7 +232,8 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
 
     @Test func recognisesExportsByTheirStart() {
         #expect(DiscordImporter.recognises(prefix: Array(#"{"guild": {"id": "0"}, "channel": {"id": "1"}"#.utf8)))
-        #expect(!DiscordImporter.recognises(prefix: Array(#"{"name": "x", "type": "personal_chat", "messages": []}"#.utf8)))
+        #expect(
+            !DiscordImporter.recognises(prefix: Array(#"{"name": "x", "type": "personal_chat", "messages": []}"#.utf8)))
     }
 }
 
@@ -214,7 +244,10 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         ("unclosed", "**open and *half", [FormattedText("**open and *half")]),
         ("fence without language", "```\na b\n```", [FormattedText("a b", .snippet)]),
         ("double backtick", "``a`b``", [FormattedText("a`b", .snippet)]),
-        ("url in parentheses", "(see https://x.org/a_(b))", [FormattedText("(see "), FormattedText("https://x.org/a_(b)", .uri), FormattedText(")")]),
+        (
+            "url in parentheses", "(see https://x.org/a_(b))",
+            [FormattedText("(see "), FormattedText("https://x.org/a_(b)", .uri), FormattedText(")")]
+        ),
         ("angle url", "<https://x.org>", [FormattedText("https://x.org", .uri)]),
         ("email is not a mention", "a@Vee", [FormattedText("a@Vee")]),
     ])
@@ -225,17 +258,18 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
 }
 
 /// Media paths kept only inside the export (ChatImport's DiscordFormat article, trap 2; BadInput, paths with ..).
-@Test(arguments: [
-    ("dm.json_Files\\boot-7F3A1.log", "dm.json_Files/boot-7F3A1.log"),
-    ("photos/./photo_1.jpg", "photos/photo_1.jpg"),
-    ("https://cdn.example.com/a.png", "https://cdn.example.com/a.png"),
-    ("../secret.txt", nil),
-    ("a/../../b", nil),
-    ("/etc/passwd", nil),
-    ("C:\\Users\\x.png", nil),
-    ("\\\\server\\share\\x.png", nil),
-    ("", nil),
-] as [(String, String?)])
+@Test(
+    arguments: [
+        ("dm.json_Files\\boot-7F3A1.log", "dm.json_Files/boot-7F3A1.log"),
+        ("photos/./photo_1.jpg", "photos/photo_1.jpg"),
+        ("https://cdn.example.com/a.png", "https://cdn.example.com/a.png"),
+        ("../secret.txt", nil),
+        ("a/../../b", nil),
+        ("/etc/passwd", nil),
+        ("C:\\Users\\x.png", nil),
+        ("\\\\server\\share\\x.png", nil),
+        ("", nil),
+    ] as [(String, String?)])
 func exportRelativePaths(_ input: String, _ expected: String?) {
     #expect(JSONField.relativePath(input) == expected)
 }

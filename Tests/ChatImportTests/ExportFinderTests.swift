@@ -6,7 +6,9 @@ import Testing
 @Suite struct FormatRegistryTests {
     @Test func namesFollowTheDetectionOrderOnce() {
         #expect(
-            FormatDetector.formatNames == ["simplex", "slack", "discord", "meta", "telegram", "matrix", "signal", "whatsapp", "jsonl"])
+            FormatDetector.formatNames == [
+                "simplex", "slack", "discord", "meta", "telegram", "matrix", "signal", "whatsapp", "jsonl",
+            ])
         #expect(
             FormatRegistry.formats.map(\.name) == [
                 "simplex", "slack", "discord", "meta", "telegram", "simplex", "matrix", "signal", "whatsapp", "jsonl",
@@ -16,14 +18,17 @@ import Testing
 
     @Test func everyRegisteredFormatRecognisesItsSampleAndNoOther() throws {
         let samples: [(String, String)] = [
-            ("slack", corpusRoot + "/slack"), ("discord", corpusRoot + "/discord/dm"), ("telegram", corpusRoot + "/telegram/account"),
+            ("slack", corpusRoot + "/slack"), ("discord", corpusRoot + "/discord/dm"),
+            ("telegram", corpusRoot + "/telegram/account"),
             ("simplex", corpusRoot + "/simplex"), ("whatsapp", corpusRoot + "/whatsapp/android-en-GB"),
-            ("jsonl", corpusRoot + "/sample"), ("matrix", corpusRoot + "/matrix"), ("signal", corpusRoot + "/signal/desktop"),
+            ("jsonl", corpusRoot + "/sample"), ("matrix", corpusRoot + "/matrix"),
+            ("signal", corpusRoot + "/signal/desktop"),
             ("meta", corpusRoot + "/meta/facebook-2024"), ("meta", corpusRoot + "/meta/instagram-2024"),
         ]
         for (name, path) in samples {
             let container = SniffingContainer(try FormatDetector.openContainer(path: path))
-            let recognising = Set(try FormatRegistry.formats.filter { !(try $0.recognise(container)).isEmpty }.map(\.name))
+            let recognising = Set(
+                try FormatRegistry.formats.filter { !(try $0.recognise(container)).isEmpty }.map(\.name))
             #expect(recognising == [name], "\(path)")
         }
     }
@@ -42,14 +47,16 @@ import Testing
         let container = try FormatDetector.openContainer(path: dir)
         #expect(try format.recognise(container) == ["a.txt"])
         let sink = CollectingSink()
-        try Detection(format: format, container: container, entries: ["a.txt"]).read(into: sink, options: ImportOptions())
+        try Detection(format: format, container: container, entries: ["a.txt"]).read(
+            into: sink, options: ImportOptions())
         #expect(sink.issues.map(\.location.file) == ["a.txt"])
     }
 
     @Test func unknownForcedFormatsNameTheKnownOnes() throws {
         let path = try TestFiles.write("x\n", named: "x.txt")
         let error = #expect(throws: ImportError.self) { try FormatDetector.detect(path: path, forced: "icq") }
-        #expect(error?.message.contains("simplex, slack, discord, meta, telegram, matrix, signal, whatsapp, jsonl") == true)
+        #expect(
+            error?.message.contains("simplex, slack, discord, meta, telegram, matrix, signal, whatsapp, jsonl") == true)
     }
 
     @Test func sniffingReadsEachPrefixOnceAndCutsToTheLimit() throws {
@@ -64,15 +71,19 @@ import Testing
 @Suite struct ExportFinderTests {
     @Test func theCorpusFolderIsSplitIntoItsExports() throws {
         let search = try ExportFinder.find(path: corpusRoot)
-        let found = search.exports.map { (($0.detection.container.path as NSString).lastPathComponent, $0.detection.format) }
+        let found = search.exports.map {
+            (($0.detection.container.path as NSString).lastPathComponent, $0.detection.format)
+        }
         #expect(
             found.map(\.0) == [
-                "discord", "matrix", "facebook-2023", "facebook-2024", "facebook-2024-later", "instagram-2022", "instagram-2024",
+                "discord", "matrix", "facebook-2023", "facebook-2024", "facebook-2024-later", "instagram-2022",
+                "instagram-2024",
                 "sample", "sample-bad", "signal", "simplex", "slack", "telegram", "whatsapp",
             ])
         #expect(
             found.map(\.1) == [
-                "discord", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal", "simplex", "slack", "telegram",
+                "discord", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal", "simplex",
+                "slack", "telegram",
                 "whatsapp",
             ])
         // Refused exports (HTML, the old Instagram and the encrypted downloads) and stray files
@@ -118,7 +129,8 @@ import Testing
         let search = try ExportFinder.find(path: dir)
         #expect(search.exports.map(\.detection.format) == ["whatsapp", "discord", "telegram"])
         #expect(search.exports.first?.detection.container is ZipContainer)
-        let skipped = Dictionary(uniqueKeysWithValues: search.skipped.map { (($0.path as NSString).lastPathComponent, $0.reason) })
+        let skipped = Dictionary(
+            uniqueKeysWithValues: search.skipped.map { (($0.path as NSString).lastPathComponent, $0.reason) })
         #expect(Set(skipped.keys) == ["README.md", "notes", "old-telegram"])
         #expect(skipped["old-telegram"]?.contains("re-export as JSON") == true)
         #expect(skipped["notes"]?.contains("not a recognised chat export") == true)

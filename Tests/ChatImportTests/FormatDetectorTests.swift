@@ -4,14 +4,19 @@ import Testing
 @testable import ChatImport
 
 @Suite struct FormatDetectorTests {
-    static let telegramChat = #"{"name": "Climbing crew", "type": "private_supergroup", "id": 1780044512, "messages": [{"id": 311}]}"#
-    static let telegramFull = #"{"about": "Here is the data you requested.", "personal_information": {"user_id": 1}, "chats": {"about": "", "list": []}}"#
-    static let discord = #"{"guild": {"id": "0", "name": "Direct Messages"}, "channel": {"id": "7", "type": "DirectTextChat"}, "messages": []}"#
+    static let telegramChat =
+        #"{"name": "Climbing crew", "type": "private_supergroup", "id": 1780044512, "messages": [{"id": 311}]}"#
+    static let telegramFull =
+        #"{"about": "Here is the data you requested.", "personal_information": {"user_id": 1}, "chats": {"about": "", "list": []}}"#
+    static let discord =
+        #"{"guild": {"id": "0", "name": "Direct Messages"}, "channel": {"id": "7", "type": "DirectTextChat"}, "messages": []}"#
     static let simplexPlain = #"{"chatInfo": {"type": "local", "noteFolder": {"noteFolderId": 1}}, "chatItems": []}"#
     static let jsonl = "\n" + #"{"kind":"chat","chatId":"g1","type":"group","displayName":"Hiking club"}"# + "\n"
-    static let android = "03/07/2024, 18:02 - Ana created group \"Allotment\"\n03/07/2024, 18:04 - Ben: me, sorry\n"
+    static let android =
+        "03/07/2024, 18:02 - Ana created group \"Allotment\"\n03/07/2024, 18:04 - Ben: me, sorry\n"
         + "2024-06-02 10:00 rota moved, bringing it Saturday\n03/07/2024, 18:05 - Ben: <Media omitted>\n"
-    static let ios = "\u{FEFF}[7/3/24, 6:02:11\u{202F}PM] Allotment: \u{200E}Ana created this group\r\n"
+    static let ios =
+        "\u{FEFF}[7/3/24, 6:02:11\u{202F}PM] Allotment: \u{200E}Ana created this group\r\n"
         + "\u{200E}[7/3/24, 6:05:17\u{202F}PM] ~\u{202F}Ben: \u{200E}<attached: 00000021-PHOTO-2024-07-03-18-05-17.jpg>\r\n"
         + "[7/3/24, 6:09:40\u{202F}PM] Ana: thanks\r\n"
 
@@ -22,12 +27,18 @@ import Testing
         ("telegram full export", telegramFull, "telegram"),
         ("discord", discord, "discord"),
         ("simplex chat json", simplexPlain, "simplex"),
-        ("simplex apiChat tagged", #"{"type":"apiChat","user":{"userId":1},"chat":{"chatInfo":{},"chatItems":[]}}"#, "simplex"),
+        (
+            "simplex apiChat tagged", #"{"type":"apiChat","user":{"userId":1},"chat":{"chatInfo":{},"chatItems":[]}}"#,
+            "simplex"
+        ),
         ("simplex apiChat iOS", #"{"result":{"apiChat":{"user":{"userId":1},"chat":{}}}}"#, "simplex"),
         ("json lines", jsonl, "jsonl"),
         ("whatsapp android", android, "whatsapp"),
         ("whatsapp ios", ios, "whatsapp"),
-        ("whatsapp dotted dates", "13. 6. 2018. 21:04 - Ana: hej\n13. 6. 2018. 21:05 - Ben: hi\nmore text\n", "whatsapp"),
+        (
+            "whatsapp dotted dates", "13. 6. 2018. 21:04 - Ana: hej\n13. 6. 2018. 21:05 - Ben: hi\nmore text\n",
+            "whatsapp"
+        ),
         ("whatsapp old", "12/24/19 9:15 PM: Ana: hi\n12/24/19 9:16 PM: Ben: hello\n", "whatsapp"),
     ])
     func detectsSingleFiles(name: String, text: String, expected: String) throws {
@@ -125,22 +136,29 @@ import Testing
         let error = #expect(throws: ImportError.self) { try FormatDetector.detect(path: path) }
         let message = error?.message ?? ""
         #expect(message.hasPrefix(path + ": not a recognised chat export"))
-        for word in ["SimpleX database", "Slack", "DiscordChatExporter", "Telegram", "SimpleX JSON", "WhatsApp", "JSON Lines"] {
+        for word in [
+            "SimpleX database", "Slack", "DiscordChatExporter", "Telegram", "SimpleX JSON", "WhatsApp", "JSON Lines",
+        ] {
             #expect(message.contains(word), "\(word)")
         }
     }
 
     @Test func emptyFilesSaySo() throws {
-        let error = #expect(throws: ImportError.self) { try FormatDetector.detect(path: try Self.file("", "empty.json")) }
+        let error = #expect(throws: ImportError.self) {
+            try FormatDetector.detect(path: try Self.file("", "empty.json"))
+        }
         #expect(error?.message.contains("empty") == true)
     }
 
     @Test func missingPathsFail() {
-        #expect(throws: ImportError.self) { try FormatDetector.detect(path: "/nonexistent/chat-export-\(UUID().uuidString)") }
+        #expect(throws: ImportError.self) {
+            try FormatDetector.detect(path: "/nonexistent/chat-export-\(UUID().uuidString)")
+        }
     }
 
     @Test func scansTruncatedJSONPrefixes() {
-        let s = JSONPrefixScanner.scan(Array(#"{"name": "x", "type": "personal_chat", "messages": [{"id": 1, "text": "cut"#.utf8))
+        let s = JSONPrefixScanner.scan(
+            Array(#"{"name": "x", "type": "personal_chat", "messages": [{"id": 1, "text": "cut"#.utf8))
         #expect(s.root == .object && s.has("messages") && s.strings["type"] == "personal_chat")
     }
 
@@ -149,7 +167,9 @@ import Testing
         let deep = #"{"type": "personal_chat", "messages": [{"text": "# + String(repeating: "[", count: 1_000_000)
         let s = JSONPrefixScanner.scan(Array(deep.utf8))
         #expect(s.has("messages.[].text") && s.strings["type"] == "personal_chat")
-        let closed = #"{"messages": [{"text": "# + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + #"}], "name": "after"}"#
+        let closed =
+            #"{"messages": [{"text": "# + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+            + #"}], "name": "after"}"#
         let t = JSONPrefixScanner.scan(Array(closed.utf8))
         #expect(t.strings["name"] == "after")
     }

@@ -25,7 +25,9 @@ enum FormatSamples {
         }
     }
 
-    static let all = ["jsonl", "telegram", "whatsapp", "simplex-json", "simplex-db", "discord", "slack", "matrix", "signal", "meta"]
+    static let all = [
+        "jsonl", "telegram", "whatsapp", "simplex-json", "simplex-db", "discord", "slack", "matrix", "signal", "meta",
+    ]
 
     /// What the importer alone reads, stopping at the first problem as `--strict` does.
     static func strictRead(_ path: String) throws -> (items: Int, issue: ImportIssue?) {
@@ -62,7 +64,8 @@ enum FormatSamples {
         #expect(try itemCount(archive) == first.itemsAdded, "\(format)")
         // Archive's own entry point agrees on what it stores.
         let third = try archive.ingestSync([path])
-        #expect(third.itemsAdded == 0 && third.itemsUpdated == 0 && third.itemsUnchanged == first.itemsAdded, "\(format)")
+        #expect(
+            third.itemsAdded == 0 && third.itemsUpdated == 0 && third.itemsUnchanged == first.itemsAdded, "\(format)")
     }
 
     @Test(arguments: FormatSamples.all)
@@ -93,7 +96,9 @@ enum FormatSamples {
         #expect(report.stoppedEarly)
         #expect(report.errors.map(\.severity) == [.warning])
         #expect(report.errors.first?.message.contains("311 appears again") == true)
-        let ids = try archive.database.writer.read { try String.fetchAll($0, sql: "SELECT sourceId FROM item ORDER BY ts, sourceId") }
+        let ids = try archive.database.writer.read {
+            try String.fetchAll($0, sql: "SELECT sourceId FROM item ORDER BY ts, sourceId")
+        }
         #expect(ids == ["311", "312", "313", "314", "315", "316", "317", "318", "319", "320", "321", "322"])
     }
 
@@ -102,7 +107,8 @@ enum FormatSamples {
         let archive = try Archive(path: TestArchive.temporaryPath())
         let utc = try IngestPipeline.run([path], options: IngestOptions(), database: archive.database)
         let berlin = try IngestPipeline.run(
-            [path], options: IngestOptions(importOptions: ImportOptions(timeZoneIdentifier: "Europe/Berlin")), database: archive.database)
+            [path], options: IngestOptions(importOptions: ImportOptions(timeZoneIdentifier: "Europe/Berlin")),
+            database: archive.database)
         #expect(utc.itemsAdded == 10)
         #expect(berlin.itemsAdded == 0)
         #expect(berlin.itemsUpdated == 10)  // same items, moved to Berlin time
@@ -125,7 +131,8 @@ enum FormatSamples {
     }
 
     @Test func whatsAppOptionsChatKeyAndDateOrder() throws {
-        let path = try TestArchive.writeFile("03/07/2024, 10:00 - Ana: x\n03/07/2024, 10:05 - Ben: y\n", name: "WhatsApp Chat with Ana.txt")
+        let path = try TestArchive.writeFile(
+            "03/07/2024, 10:00 - Ana: x\n03/07/2024, 10:05 - Ben: y\n", name: "WhatsApp Chat with Ana.txt")
         let archive = try Archive(path: TestArchive.temporaryPath())
         let guessed = try IngestPipeline.run([path], options: IngestOptions(), database: archive.database)
         #expect(guessed.warnings == 1 && guessed.itemsSkipped == 0 && guessed.itemsAdded == 2)
@@ -133,7 +140,8 @@ enum FormatSamples {
         let given = try IngestPipeline.run([path], options: options, database: archive.database)
         #expect(given.errors.isEmpty && given.itemsAdded == 2)
         let rows = try archive.database.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT c.sourceId AS chat, i.ts FROM item i JOIN chat c ON c.id = i.chatId ORDER BY i.ts")
+            try Row.fetchAll(
+                db, sql: "SELECT c.sourceId AS chat, i.ts FROM item i JOIN chat c ON c.id = i.chatId ORDER BY i.ts")
         }
         let chats = rows.map { $0["chat"] as String }
         #expect(chats.filter { $0 == "whatsapp:Allotment 2024" }.count == 2)
@@ -173,7 +181,9 @@ enum FormatSamples {
     }
 
     @Test func aTruncatedFileIsAStoppedFileNotASkippedItem() throws {
-        let text = try String(contentsOfFile: corpusRoot + "/discord/dm/Direct Messages - vee_k [771230000000000042].json", encoding: .utf8)
+        let text = try String(
+            contentsOfFile: corpusRoot + "/discord/dm/Direct Messages - vee_k [771230000000000042].json",
+            encoding: .utf8)
         // Cut inside the last message, after the one whose content is not a string.
         let cut = try #require(text.range(of: "\"id\": \"1206406600000000000\""))
         let path = try TestArchive.writeFile(String(text[..<cut.lowerBound]), name: "dm.json")
@@ -185,7 +195,8 @@ enum FormatSamples {
     }
 
     @Test func aChatWithoutAnIdSkipsAllItsMessages() throws {
-        let json = #"{"about":"","personal_information":{"user_id":1},"chats":{"list":[{"name":"x","type":"private_group","messages":[{"id":1,"type":"message","date_unixtime":"1","text":"a"},{"id":2,"type":"message","date_unixtime":"2","text":"b"}]}]}}"#
+        let json =
+            #"{"about":"","personal_information":{"user_id":1},"chats":{"list":[{"name":"x","type":"private_group","messages":[{"id":1,"type":"message","date_unixtime":"1","text":"a"},{"id":2,"type":"message","date_unixtime":"2","text":"b"}]}]}}"#
         let r = try run(try TestArchive.writeFile(json, name: "result.json"))
         #expect(r.itemsSkipped == 2)
         #expect(r.errors.map(\.count) == [2])

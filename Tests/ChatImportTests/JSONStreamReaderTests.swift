@@ -13,9 +13,11 @@ private func events(
     do {
         while let e = try reader.next() {
             switch e {
-            case .enter(let path, let isObject, let at): out.append("enter \(path)\(isObject ? "{" : "[")@\(at.offset):\(at.line)")
+            case .enter(let path, let isObject, let at):
+                out.append("enter \(path)\(isObject ? "{" : "[")@\(at.offset):\(at.line)")
             case .exit(let path, _): out.append("exit \(path)")
-            case .value(let path, _, let bytes, _): out.append("value \(path)=\(String(decoding: bytes, as: UTF8.self))")
+            case .value(let path, _, let bytes, _):
+                out.append("value \(path)=\(String(decoding: bytes, as: UTF8.self))")
             case .element(let path, let index, let bytes, let at):
                 out.append("element \(path)#\(index) \(String(decoding: bytes, as: UTF8.self))@\(at.offset):\(at.line)")
             }
@@ -29,7 +31,8 @@ private func events(
 @Suite struct JSONStreamReaderTests {
     @Test(arguments: [1, 2, 7, 1 << 20])
     func singleChatShapeWithAnyChunkSize(chunk: Int) {
-        let json = "{\"name\": \"A \\\"b\\\"\", \"id\": 5,\n \"messages\": [\n  {\"id\": 1, \"t\": \"[}\"},\n  {\"id\": 2}\n ]}"
+        let json =
+            "{\"name\": \"A \\\"b\\\"\", \"id\": 5,\n \"messages\": [\n  {\"id\": 1, \"t\": \"[}\"},\n  {\"id\": 2}\n ]}"
         let r = events(json, paths: ["messages[*]"], chunkSize: chunk)
         #expect(r.error == nil)
         #expect(
@@ -49,15 +52,19 @@ private func events(
             """
         let r = events(json, paths: TelegramImporter.messagePaths)
         #expect(r.error == nil)
-        #expect(r.events.filter { $0.hasPrefix("value") } == [
-            "value personal_information={\"user_id\": 9}", "value chats.about=\"x\"", "value chats.list[*].type=\"saved_messages\"",
-            "value chats.list[*].id=9", "value chats.list[*].name=\"B\"", "value chats.list[*].id=2",
-            "value left_chats.list[*].id=3", "value other=[1, [2]]",
-        ])
-        #expect(r.events.filter { $0.hasPrefix("element") }.map { $0.split(separator: "@")[0] } == [
-            "element chats.list[*].messages[*]#0 {\"id\": 1}", "element left_chats.list[*].messages[*]#0 {\"id\": 4}",
-            "element left_chats.list[*].messages[*]#1 {\"id\": 5}",
-        ])
+        #expect(
+            r.events.filter { $0.hasPrefix("value") } == [
+                "value personal_information={\"user_id\": 9}", "value chats.about=\"x\"",
+                "value chats.list[*].type=\"saved_messages\"",
+                "value chats.list[*].id=9", "value chats.list[*].name=\"B\"", "value chats.list[*].id=2",
+                "value left_chats.list[*].id=3", "value other=[1, [2]]",
+            ])
+        #expect(
+            r.events.filter { $0.hasPrefix("element") }.map { $0.split(separator: "@")[0] } == [
+                "element chats.list[*].messages[*]#0 {\"id\": 1}",
+                "element left_chats.list[*].messages[*]#0 {\"id\": 4}",
+                "element left_chats.list[*].messages[*]#1 {\"id\": 5}",
+            ])
         #expect(r.events.filter { $0.hasPrefix("enter chats.list[*]{") }.count == 2)
     }
 
@@ -107,7 +114,9 @@ private func events(
 
     @Test func valuesOverTheSizeLimitStop() {
         let big = String(repeating: "x", count: 5000)
-        let r = events("{\"messages\": [{\"id\": 1}, {\"t\": \"\(big)\"}]}", paths: ["messages[*]"], chunkSize: 64, maxValueBytes: 1000)
+        let r = events(
+            "{\"messages\": [{\"id\": 1}, {\"t\": \"\(big)\"}]}", paths: ["messages[*]"], chunkSize: 64,
+            maxValueBytes: 1000)
         #expect(r.events.filter { $0.hasPrefix("element") }.count == 1)
         #expect(r.error?.message.contains("larger than") == true)
         #expect(r.error?.offset == 25)

@@ -33,7 +33,9 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         #expect(FormatRegistry.formats.contains { $0.description == MatrixImporter.formatDescription })
     }
 
-    @Test(arguments: ["discord/dm", "slack", "telegram/single-chat", "simplex/android-group.json", "sample", "whatsapp/android-en-GB"])
+    @Test(arguments: [
+        "discord/dm", "slack", "telegram/single-chat", "simplex/android-group.json", "sample", "whatsapp/android-en-GB",
+    ])
     func claimsNoOtherFormat(_ relative: String) throws {
         let container = try FormatDetector.openContainer(path: corpusRoot + "/" + relative)
         #expect(try MatrixImporter.recognise(container).isEmpty)
@@ -41,7 +43,9 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
     }
 
     @Test func needsTheExportKeysNotJustMessages() {
-        #expect(MatrixImporter.isExport(Array(#"{"room_name":"r","exported_by":"me","export_date":"1/1/2024","messages":[]}"#.utf8)))
+        #expect(
+            MatrixImporter.isExport(
+                Array(#"{"room_name":"r","exported_by":"me","export_date":"1/1/2024","messages":[]}"#.utf8)))
         #expect(!MatrixImporter.isExport(Array(#"{"room_name":"r","messages":[]}"#.utf8)))
         #expect(!MatrixImporter.isExport(Array(#"[{"room_name":"r","exported_by":"me","messages":[]}]"#.utf8)))
         #expect(!MatrixImporter.isExport(Array("<!DOCTYPE html><html>".utf8)))
@@ -53,10 +57,18 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
     init() throws { sink = try importMatrix("with-attachments") }
 
     @Test func chatAndMembers() {
-        #expect(sink.chats == [Chat(sourceId: "matrix:!allot:example.org", type: .group, displayName: "Allotment Committee", source: "matrix")])
+        #expect(
+            sink.chats == [
+                Chat(
+                    sourceId: "matrix:!allot:example.org", type: .group, displayName: "Allotment Committee",
+                    source: "matrix")
+            ])
         // Members whose membership events are in the file, with their latest names; the bot and
         // the banned account, never named, come from the items' sender names instead.
-        #expect(sink.members.map(\.sourceId) == ["@moss:example.org", "@vee:example.org", "@kit:matrix.org", "@yuki:example.jp", "@sam:example.org"])
+        #expect(
+            sink.members.map(\.sourceId) == [
+                "@moss:example.org", "@vee:example.org", "@kit:matrix.org", "@yuki:example.jp", "@sam:example.org",
+            ])
         #expect(sink.members.map(\.displayName) == ["Moss", "Vee K", "Kit", "由紀", "Sam"])
         #expect(sink.members.filter(\.isUser).map(\.sourceId) == ["@moss:example.org"])
         #expect(item(sink, "$notice")?.senderName == "bot")
@@ -67,7 +79,8 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         #expect(Set(sink.items.map(\.sourceId)).count == 47)
         #expect(sink.issues.count == 2)
         #expect(sink.issues.allSatisfy { $0.severity == .warning })
-        #expect(sink.issues.contains { $0.message.contains("2 encrypted event(s)") && $0.message.contains("key backup") })
+        #expect(
+            sink.issues.contains { $0.message.contains("2 encrypted event(s)") && $0.message.contains("key backup") })
         #expect(sink.issues.contains { $0.message.contains("3 attachment(s) are not in the export") })
     }
 
@@ -153,8 +166,10 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         #expect(
             item(sink, "$markdown")?.markup
                 == .formatted([
-                    FormattedText("Use "), FormattedText("git pull", .snippet), FormattedText(" and "), FormattedText("don't", .bold),
-                    FormattedText(" forget "), FormattedText("the cake", .secret), FormattedText("\nSecond line & more"),
+                    FormattedText("Use "), FormattedText("git pull", .snippet), FormattedText(" and "),
+                    FormattedText("don't", .bold),
+                    FormattedText(" forget "), FormattedText("the cake", .secret),
+                    FormattedText("\nSecond line & more"),
                 ]))
         // The reply's HTML is plain once the fallback is gone; body Markdown is never read when
         // there is HTML (no `**`).
@@ -170,8 +185,12 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
     }
 
     @Test func repliesAndThreadsQuoteWhatTheyAnswer() {
-        #expect(item(sink, "$reply1")?.quote == Quote(itemSourceId: "$hello", text: "Welcome to the allotment room! See https://example.org/rota"))
-        #expect(item(sink, "$jp")?.quote == Quote(itemSourceId: "$reply1", text: "Thanks! The greenhouse key is under the pot 🔑"))
+        #expect(
+            item(sink, "$reply1")?.quote
+                == Quote(itemSourceId: "$hello", text: "Welcome to the allotment room! See https://example.org/rota"))
+        #expect(
+            item(sink, "$jp")?.quote
+                == Quote(itemSourceId: "$reply1", text: "Thanks! The greenhouse key is under the pot 🔑"))
         #expect(item(sink, "$ar")?.quote?.itemSourceId == "$jp")
         // `is_falling_back`: the reply target is only "latest in thread", the root is quoted.
         let root = "Thread: what should we plant in plot 7?"
@@ -193,20 +212,29 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         #expect(item(sink, "$hello")?.isEdited == false)
     }
 
-    @Test(arguments: [
-        ("$image-caption", ContentType.image, "plan.jpg", Int64(2048), "images/Our greenhouse plan-14-09-2024 at 11-07-05. Finally!", nil as Int?),
-        ("$img-0840", .image, "image.png", 1111, "images/image-14-09-2024 at 11-08-40.png", nil),
-        ("$img-0810", .image, "image.png", 2222, "images/image-14-09-2024 at 11-08-10.png", nil),
-        ("$photo-first", .image, "photo.jpg", 3000, "images/photo-14-09-2024 at 11-10-00.jpg", nil),
-        ("$photo-same-second", .image, "photo.jpg", 3100, nil, nil),
-        ("$voice", .voice, "Voice message", 6400, "audio/Voice message-14-09-2024 at 11-11-00.ogg", 4),
-        ("$audio", .file, "birdsong.mp3", 48000, "audio/birdsong-14-09-2024 at 11-12-00.mp3", 62),
-        ("$video-over-limit", .video, "tour.mp4", 900_000_000, nil, 12),
-        ("$file-slash", .file, "seeds/list 2024.pdf", 4096, "files/seeds/list 2024-14-09-2024 at 11-14-00.pdf", nil),
-        ("$file-traversal", .file, "../../etc/passwd.txt", 12, nil, nil),
-        ("$sticker", .image, "Happy tomato", 900, "stickers/Happy tomato-14-09-2024 at 11-16-00.png", nil),
-    ] as [(String, ContentType, String, Int64, String?, Int?)])
-    func attachments(_ id: String, _ type: ContentType, _ name: String, _ size: Int64, _ path: String?, _ duration: Int?) throws {
+    @Test(
+        arguments: [
+            (
+                "$image-caption", ContentType.image, "plan.jpg", Int64(2048),
+                "images/Our greenhouse plan-14-09-2024 at 11-07-05. Finally!", nil as Int?
+            ),
+            ("$img-0840", .image, "image.png", 1111, "images/image-14-09-2024 at 11-08-40.png", nil),
+            ("$img-0810", .image, "image.png", 2222, "images/image-14-09-2024 at 11-08-10.png", nil),
+            ("$photo-first", .image, "photo.jpg", 3000, "images/photo-14-09-2024 at 11-10-00.jpg", nil),
+            ("$photo-same-second", .image, "photo.jpg", 3100, nil, nil),
+            ("$voice", .voice, "Voice message", 6400, "audio/Voice message-14-09-2024 at 11-11-00.ogg", 4),
+            ("$audio", .file, "birdsong.mp3", 48000, "audio/birdsong-14-09-2024 at 11-12-00.mp3", 62),
+            ("$video-over-limit", .video, "tour.mp4", 900_000_000, nil, 12),
+            (
+                "$file-slash", .file, "seeds/list 2024.pdf", 4096, "files/seeds/list 2024-14-09-2024 at 11-14-00.pdf",
+                nil
+            ),
+            ("$file-traversal", .file, "../../etc/passwd.txt", 12, nil, nil),
+            ("$sticker", .image, "Happy tomato", 900, "stickers/Happy tomato-14-09-2024 at 11-16-00.png", nil),
+        ] as [(String, ContentType, String, Int64, String?, Int?)])
+    func attachments(
+        _ id: String, _ type: ContentType, _ name: String, _ size: Int64, _ path: String?, _ duration: Int?
+    ) throws {
         let m = try #require(item(sink, id))
         #expect(m.content.type == type)
         #expect(m.file == FileRef(name: name, size: size, path: path.map { roomFolder + "/" + $0 }))
@@ -247,14 +275,16 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         let names = try FileManager.default.subpathsOfDirectory(atPath: base).sorted()
         for name in names {
             var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: base + "/" + name, isDirectory: &isDir), !isDir.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: base + "/" + name, isDirectory: &isDir), !isDir.boolValue
+            else { continue }
             zip.add(name, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: base + "/" + name))))
         }
         let path = try zip.write(named: "Element - Allotment Committee - Chat Export.zip")
         let detection = try FormatDetector.detect(path: path)
         #expect(detection.format == "matrix")
         let fromZip = CollectingSink()
-        try MatrixImporter().read(detection.container, entries: detection.entries, into: fromZip, options: ImportOptions())
+        try MatrixImporter().read(
+            detection.container, entries: detection.entries, into: fromZip, options: ImportOptions())
         #expect(fromZip.items == sink.items)
         #expect(fromZip.items.compactMap(\.file?.path).count == 8)
     }
@@ -275,7 +305,10 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
     @Test func relationEventsAreAppliedNotStored() {
         #expect(
             sink.items.map(\.sourceId)
-                == ["$d-create", "$d-moss-join", "$d-vee-invite", "$d-vee-join", "$d-hi", "$d-seeds", "$d-seedlings", "$d-undecryptable"])
+                == [
+                    "$d-create", "$d-moss-join", "$d-vee-invite", "$d-vee-join", "$d-hi", "$d-seeds", "$d-seedlings",
+                    "$d-undecryptable",
+                ])
         #expect(item(sink, "$d-vee-invite")?.content.text == "moss invited Vee K")
     }
 
@@ -318,7 +351,10 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         ("entities", "&lt;&amp;&gt; &quot;x&quot; &#233; &#x1F600; &nbsp;!", "<&> \"x\" é 😀 \u{A0}!"),
         ("unknown entity kept", "AT&T &bogus; &", "AT&T &bogus; &"),
         ("bad numeric entity", "a&#0;b&#xD800;c", "a\u{FFFD}b\u{FFFD}c"),
-        ("nested reply fallback", "<mx-reply><blockquote><mx-reply>old</mx-reply>quoted</blockquote></mx-reply>answer", "answer"),
+        (
+            "nested reply fallback",
+            "<mx-reply><blockquote><mx-reply>old</mx-reply>quoted</blockquote></mx-reply>answer", "answer"
+        ),
         ("comment", "a<!-- <b>hidden</b> -->b", "ab"),
         ("literal less-than", "1 < 2 and 3 <4", "1 < 2 and 3 <4"),
         ("quoted greater-than in attribute", "<a href=\"https://e.org/?q=a>b\">link</a>", "link"),
@@ -344,14 +380,18 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         #expect(
             r.pieces == [
                 FormattedText("@Moss", .mention(memberName: "Moss")), FormattedText(" see "),
-                FormattedText("the plan", .hyperLink(showText: "the plan", linkUri: "https://example.org/a")), FormattedText(" x "),
-                FormattedText("#garden", .hyperLink(showText: "#garden", linkUri: "https://matrix.to/#/#garden:example.org")),
+                FormattedText("the plan", .hyperLink(showText: "the plan", linkUri: "https://example.org/a")),
+                FormattedText(" x "),
+                FormattedText(
+                    "#garden", .hyperLink(showText: "#garden", linkUri: "https://matrix.to/#/#garden:example.org")),
             ])
         #expect(r.mentions == ["Moss": MentionTarget(memberSourceId: "@moss:example.org", isUserMention: true)])
     }
 
     @Test func aMentionWithoutTextTakesTheMembersName() {
-        let r = MatrixHTML.parse("<a href=\"https://matrix.to/#/@vee:example.org?via=example.org\"></a>", nameOf: { $0 == "@vee:example.org" ? "Vee K" : nil }, ownerID: nil)
+        let r = MatrixHTML.parse(
+            "<a href=\"https://matrix.to/#/@vee:example.org?via=example.org\"></a>",
+            nameOf: { $0 == "@vee:example.org" ? "Vee K" : nil }, ownerID: nil)
         #expect(r.pieces == [FormattedText("@Vee K", .mention(memberName: "Vee K"))])
     }
 
@@ -413,7 +453,8 @@ private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.fi
         #expect(try await archive.search("cake").hits.isEmpty)
         let swap = try #require(try await archive.search("swapped").hits.first)
         #expect(swap.item.sender == "Kit")  // the earlier export's name stays
-        let shed = try #require(try await archive.search("shed rota Monday").hits.first { $0.item.sourceId == "$edited" })
+        let shed = try #require(
+            try await archive.search("shed rota Monday").hits.first { $0.item.sourceId == "$edited" })
         #expect(shed.item.direction == .snd)
         #expect(shed.item.sender == "Moss")
     }

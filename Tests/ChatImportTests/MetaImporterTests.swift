@@ -12,7 +12,8 @@ private func importMeta(_ path: String, owner: String? = nil) throws -> Collecti
     let sink = CollectingSink()
     let detection = try FormatDetector.detect(path: path)
     #expect(detection.format == "meta")
-    try MetaImporter().read(detection.container, entries: detection.entries, into: sink, options: ImportOptions(ownerName: owner))
+    try MetaImporter().read(
+        detection.container, entries: detection.entries, into: sink, options: ImportOptions(ownerName: owner))
     return sink
 }
 
@@ -112,7 +113,9 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
         #expect(sticker.content.type == .image)
         #expect(sticker.file?.path == "your_facebook_activity/messages/stickers_used/369239263222822.png")
         let video = try #require(at(sink, "meta:10158832", t0 + 840_000).first)
-        #expect(video.content.type == .video && video.file?.name == "clip_1.mp4" && video.moreFiles.map(\.name) == ["dance.gif"])
+        #expect(
+            video.content.type == .video && video.file?.name == "clip_1.mp4"
+                && video.moreFiles.map(\.name) == ["dance.gif"])
         let file = try #require(at(sink, "meta:10158832", t0 + 900_000).first)
         #expect(file.content.type == .file && file.file?.name == "Menü.pdf" && file.file?.size == 15)
     }
@@ -131,11 +134,13 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
         let takenDown = try #require(at(sink, "meta:10158832", t0 + 720_000).first)
         #expect(takenDown.content.type == .unknown && takenDown.content.reason == "taken down by Meta")
         let location = try #require(at(sink, "meta:10158832", t0 + 960_000).first)
-        #expect(location.content.type == .link && location.content.preview?.uri == "https://maps.google.com/?q=52.52,13.40")
+        #expect(
+            location.content.type == .link && location.content.preview?.uri == "https://maps.google.com/?q=52.52,13.40")
         let club = sink.items.filter { $0.chatSourceId == "meta:2345678901" }
         #expect(club.map(\.direction) == [.event, .event, .event, .event, .event, .rcv, .rcv, .event, .rcv])
         #expect(club[2].content.text == "Jo Brändt named the group Book Club 📚.")
-        #expect(club[6].content.text == "Lena Ortiz hat die Gruppe verlassen.", "a sentence in another language stays text")
+        #expect(
+            club[6].content.text == "Lena Ortiz hat die Gruppe verlassen.", "a sentence in another language stays text")
         #expect(club[8].memberSourceId == "Facebook user")
     }
 
@@ -175,7 +180,9 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
         let items = sink.items
         #expect(items[0].content.text == "你好！看这个" && items[0].reactions == [Reaction(emoji: "😂", count: 1)])
         #expect(items[1].content.type == .link && items[1].content.text == "Sunset in Lisboa 🌅")
-        #expect(items[1].content.preview == LinkPreview(uri: "https://www.instagram.com/p/C8xyz/", description: "lena.travels"))
+        #expect(
+            items[1].content.preview
+                == LinkPreview(uri: "https://www.instagram.com/p/C8xyz/", description: "lena.travels"))
         #expect(items[2].content.text == "ขอบคุณครับ 🙏" && items[2].direction == .snd && items[2].content.type == .image)
         #expect(items[2].file?.size == 10)
         #expect(items[3].content.text == "שלום e\u{301} 👍🏽")
@@ -183,7 +190,10 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
 
     @Test func instagramUntil2023FindsTheOwnerInEveryThread() throws {
         let sink = try importMeta(metaRoot("instagram-2022"))
-        #expect(sink.chats.map(\.sourceId) == ["meta:340282366841710300949128100000000001", "meta:340282366841710300949128100000000002"])
+        #expect(
+            sink.chats.map(\.sourceId) == [
+                "meta:340282366841710300949128100000000001", "meta:340282366841710300949128100000000002",
+            ])
         #expect(sink.items.map(\.direction) == [.rcv, .snd, .snd])
         #expect(sink.members.filter(\.isUser).map(\.sourceId) == ["jo", "jo"])
         #expect(sink.issues.isEmpty)
@@ -224,8 +234,12 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
     }
 
     @Test func otherFormatsAreNotClaimed() throws {
-        for sample in ["discord/guild", "telegram/single-chat", "slack", "simplex/android-group.json", "sample/chats-1.jsonl"] {
-            #expect(try MetaImporter.recognise(FormatDetector.openContainer(path: corpusRoot + "/" + sample)).isEmpty, "\(sample)")
+        for sample in [
+            "discord/guild", "telegram/single-chat", "slack", "simplex/android-group.json", "sample/chats-1.jsonl",
+        ] {
+            #expect(
+                try MetaImporter.recognise(FormatDetector.openContainer(path: corpusRoot + "/" + sample)).isEmpty,
+                "\(sample)")
         }
     }
 }
@@ -255,7 +269,9 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
         #expect(sink.issues.isEmpty, "\(sink.issues)")
         let photo = try #require(at(sink, "meta:10158832", t0 + 120_000).first)
         #expect(photo.file == FileRef(name: "café_1.jpg", size: 15, path: lenaThread + "photos/café_1.jpg"))
-        #expect(at(sink, "meta:10158832", t0 + 60_000).first?.direction == .snd, "the owner comes from the profile in part 1")
+        #expect(
+            at(sink, "meta:10158832", t0 + 60_000).first?.direction == .snd,
+            "the owner comes from the profile in part 1")
     }
 
     @Test func unzippedPartsSideBySideAreOneExport() throws {
@@ -267,7 +283,8 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
         for (part, list) in [("part1", json.filter { !part2JSON.contains($0) }), ("part2", media + part2JSON)] {
             for entry in list {
                 _ = try TestFiles.write(
-                    [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/" + entry))), named: part + "/" + entry, in: folder)
+                    [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/" + entry))), named: part + "/" + entry,
+                    in: folder)
             }
         }
         let sink = try importMeta(folder)
@@ -279,7 +296,8 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
         // The same download unzipped twice side by side: each thread file is read once.
         for entry in json where entry.contains("/messages/") {
             _ = try TestFiles.write(
-                [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/" + entry))), named: "again/" + entry, in: folder)
+                [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/" + entry))), named: "again/" + entry,
+                in: folder)
         }
         let twice = try importMeta(folder)
         #expect(twice.items.map(\.sourceId) == whole.items.map(\.sourceId))

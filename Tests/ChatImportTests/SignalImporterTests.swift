@@ -39,7 +39,8 @@ private enum Signal {
 
     static let header = #"{"version":"1","backupTimeMs":"1767225600000"}"#
     static let me = #"{"recipient":{"id":"1","self":{}}}"#
-    static let joRecipient = #"{"recipient":{"id":"2","contact":{"aci":"q83vEjRWeJASNFZ4kBI0Vg==","profileGivenName":"Jo"}}}"#
+    static let joRecipient =
+        #"{"recipient":{"id":"2","contact":{"aci":"q83vEjRWeJASNFZ4kBI0Vg==","profileGivenName":"Jo"}}}"#
     static let joChatFrame = #"{"chat":{"id":"1","recipientId":"2"}}"#
 }
 
@@ -165,7 +166,9 @@ private enum Signal {
             ])
         // Every path is a file of the export.
         let container = try FolderContainer(path: firstExport)
-        for path in sink.items.flatMap(\.files).compactMap(\.path) { #expect(container.entryNames.contains(path), "\(path)") }
+        for path in sink.items.flatMap(\.files).compactMap(\.path) {
+            #expect(container.entryNames.contains(path), "\(path)")
+        }
         // Not exported: name and size only.
         let pdf = try item("signal:self", "self:\(Signal.t(17))")
         #expect(pdf.file == FileRef(name: "topo.pdf", size: 48213, path: nil))
@@ -179,7 +182,9 @@ private enum Signal {
         let alone = try Signal.read(main)
         let m = try #require(alone.items.first { $0.sourceId == "self:\(Signal.t(5))" })
         #expect(m.file == FileRef(name: "crag.jpg", size: 14, path: nil))
-        #expect(alone.items.first { $0.sourceId == "\(Signal.ken):\(Signal.t(13))" }?.content.text == "Long story short: the route is")
+        #expect(
+            alone.items.first { $0.sourceId == "\(Signal.ken):\(Signal.t(13))" }?.content.text
+                == "Long story short: the route is")
         // files/ inside the folder that holds main.jsonl.
         let folder = TestTemporary.folder("signal-nested")
         try FileManager.default.createDirectory(atPath: folder + "/files/ec", withIntermediateDirectories: true)
@@ -209,15 +214,19 @@ private enum Signal {
 
     @Test func stylesInEveryScript() throws {
         let thai = try item(Signal.group, "\(Signal.somchai):\(Signal.t(10) + 30_000)")
-        #expect(thai.markup == .formatted([FormattedText("สวัสดีครับ "), FormattedText("ไปปีนเขา", .italic), FormattedText("กันไหม")]))
+        #expect(
+            thai.markup
+                == .formatted([FormattedText("สวัสดีครับ "), FormattedText("ไปปีนเขา", .italic), FormattedText("กันไหม")]))
         let note = try item("signal:self", "self:\(Signal.t(16))")
         #expect(note.direction == .snd)
         #expect(note.status == nil)
         #expect(
             note.markup
                 == .formatted([
-                    FormattedText("spoiler", .secret), FormattedText(" "), FormattedText("code", .snippet), FormattedText(" "),
-                    FormattedText("strike", .strikeThrough), FormattedText(" cafe\u{301} "), FormattedText("italic", .bold),
+                    FormattedText("spoiler", .secret), FormattedText(" "), FormattedText("code", .snippet),
+                    FormattedText(" "),
+                    FormattedText("strike", .strikeThrough), FormattedText(" cafe\u{301} "),
+                    FormattedText("italic", .bold),
                 ]))
         #expect(note.content.text == "spoiler code strike cafe\u{301} italic")
     }
@@ -228,7 +237,9 @@ private enum Signal {
         #expect(m.isUnread)
         let link = try item(Signal.noorChat, "self:\(Signal.t(15))")
         #expect(link.content.type == .link)
-        #expect(link.content.preview == LinkPreview(uri: "https://example.org/route", title: "Route guide", description: "Grades and topo"))
+        #expect(
+            link.content.preview
+                == LinkPreview(uri: "https://example.org/route", title: "Route guide", description: "Grades and topo"))
         #expect(link.status == .sent)
     }
 
@@ -242,10 +253,16 @@ private enum Signal {
         #expect(second.content.text == "Johanna Berg changed the group description")
         #expect(try item(Signal.group, "\(Signal.jo):\(Signal.t(8))").content.text == "Missed group call (5 min 30 s)")
         #expect(try item(Signal.joChat, "\(Signal.jo):\(Signal.t(9))").content.text == "Missed voice call")
-        #expect(try item(Signal.joChat, "\(Signal.jo):\(Signal.t(19))").content.text == "Your safety number with Johanna Berg has changed")
-        #expect(try item(Signal.joChat, "self:\(Signal.t(20))").content.text == "Lena Vogel set disappearing messages to 1 w")
-        #expect(try item(Signal.joChat, "\(Signal.jo):\(Signal.t(24))").content.text == "Payment of 1.5 MOB: for the rope")
-        #expect(try item(Signal.joChat, "\(Signal.jo):\(Signal.t(25))").content.text == "Johanna Berg sent a gift badge")
+        #expect(
+            try item(Signal.joChat, "\(Signal.jo):\(Signal.t(19))").content.text
+                == "Your safety number with Johanna Berg has changed")
+        #expect(
+            try item(Signal.joChat, "self:\(Signal.t(20))").content.text
+                == "Lena Vogel set disappearing messages to 1 w")
+        #expect(
+            try item(Signal.joChat, "\(Signal.jo):\(Signal.t(24))").content.text == "Payment of 1.5 MOB: for the rope")
+        #expect(
+            try item(Signal.joChat, "\(Signal.jo):\(Signal.t(25))").content.text == "Johanna Berg sent a gift badge")
         #expect(events.count == 8)
     }
 
@@ -261,9 +278,11 @@ private enum Signal {
     }
 
     @Test func storedRecordsHoldNoSecrets() throws {
-        let text = try String(contentsOfFile: try #require(try SignalImporter.recognise(FolderContainer(path: firstExport)).first.map {
-            firstExport + "/" + $0
-        }), encoding: .utf8)
+        let text = try String(
+            contentsOfFile: try #require(
+                try SignalImporter.recognise(FolderContainer(path: firstExport)).first.map {
+                    firstExport + "/" + $0
+                }), encoding: .utf8)
         // Every base64 value of a secret field in the export…
         var secrets: [String] = []
         for line in text.split(separator: "\n") {
@@ -272,7 +291,11 @@ private enum Signal {
                 switch v {
                 case .object(let members):
                     for (k, x) in members {
-                        if SignalSecrets.keys.contains(k), let s = x.stringValue { secrets.append(s) } else { collect(x) }
+                        if SignalSecrets.keys.contains(k), let s = x.stringValue {
+                            secrets.append(s)
+                        } else {
+                            collect(x)
+                        }
                     }
                 case .array(let a): a.forEach(collect)
                 default: break
@@ -374,11 +397,18 @@ private enum Signal {
         let main = firstExport + "/signal-backup-2026-01-01-00-00-00/main.jsonl"
         #expect(try FormatDetector.detect(path: main).format == "signal")
         // Other formats' files, JSON Lines included, are not claimed.
-        for other in ["sample/chats-1.jsonl", "sample-bad/bad.jsonl", "discord/guild", "slack", "telegram/single-chat", "whatsapp/android-en-GB"] {
-            #expect(try SignalImporter.recognise(FormatDetector.openContainer(path: corpusRoot + "/" + other)).isEmpty, "\(other)")
+        for other in [
+            "sample/chats-1.jsonl", "sample-bad/bad.jsonl", "discord/guild", "slack", "telegram/single-chat",
+            "whatsapp/android-en-GB",
+        ] {
+            #expect(
+                try SignalImporter.recognise(FormatDetector.openContainer(path: corpusRoot + "/" + other)).isEmpty,
+                "\(other)")
             #expect(try FormatDetector.detect(path: corpusRoot + "/" + other).format != "signal", "\(other)")
         }
-        #expect(!SignalImporter.isMainJSONL(Array(#"{"version":"1","backupTimeMs":"1"}"#.utf8) + [0x0A] + Array(#"{"kind":"chat"}"#.utf8) + [0x0A]))
+        #expect(
+            !SignalImporter.isMainJSONL(
+                Array(#"{"version":"1","backupTimeMs":"1"}"#.utf8) + [0x0A] + Array(#"{"kind":"chat"}"#.utf8) + [0x0A]))
         #expect(!SignalImporter.isMainJSONL(Array(#"{"kind":"chat","version":1}"#.utf8) + [0x0A]))
         #expect(SignalImporter.isMainJSONL(Array((Signal.header + "\n" + Signal.me + "\n").utf8)))
     }
@@ -441,7 +471,8 @@ private enum Signal {
         let sink = CollectingSink()
         let folder = TestTemporary.folder("signal-forced")
         try Data("hello\n".utf8).write(to: URL(fileURLWithPath: folder + "/main.jsonl"))
-        try SignalImporter().read(try FolderContainer(path: folder), entries: ["main.jsonl"], into: sink, options: ImportOptions())
+        try SignalImporter().read(
+            try FolderContainer(path: folder), entries: ["main.jsonl"], into: sink, options: ImportOptions())
         #expect(sink.items.isEmpty)
         #expect(sink.issues.map(\.severity) == [.fatal])
     }
@@ -451,7 +482,8 @@ private enum Signal {
         var lines = [Signal.header, Signal.me, Signal.joRecipient, Signal.joChatFrame]
         for k in 0..<20_000 {
             lines.append(
-                #"{"chatItem":{"chatId":"1","authorId":"2","dateSent":"\#(1_767_225_000_000 + Int64(k))","incoming":{"read":true},"standardMessage":{"text":{"body":"m\#(k)"}}}}"#)
+                #"{"chatItem":{"chatId":"1","authorId":"2","dateSent":"\#(1_767_225_000_000 + Int64(k))","incoming":{"read":true},"standardMessage":{"text":{"body":"m\#(k)"}}}}"#
+            )
         }
         let sink = try Signal.read(lines: lines)
         #expect(sink.items.count == 20_000)

@@ -129,7 +129,9 @@ enum SimplexTestDatabase {
         z.add("simplex_v1_chat.db", bytes: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
         let path = try z.write(named: "encrypted.zip")
         let sink = CollectingSink()
-        let error = #expect(throws: ImportError.self) { try SimplexImporter().read(ImportSource(path: path), into: sink) }
+        let error = #expect(throws: ImportError.self) {
+            try SimplexImporter().read(ImportSource(path: path), into: sink)
+        }
         #expect(
             error?.message
                 == "\(path): simplex_v1_chat.db is encrypted with a passphrase. Only unencrypted SimpleX exports can be imported; export an unencrypted database or decrypt it, then retry."
@@ -139,13 +141,20 @@ enum SimplexTestDatabase {
 
     @Test func readsChatsAndSkipsHiddenProfiles() throws {
         let sink = try Self.importDatabase()
-        #expect(sink.chats.map(\.sourceId) == ["simplex:1:direct:2", "simplex:1:group:7", "simplex:1:group:8", "simplex:1:local:1"])
+        #expect(
+            sink.chats.map(\.sourceId) == [
+                "simplex:1:direct:2", "simplex:1:group:7", "simplex:1:group:8", "simplex:1:local:1",
+            ])
         let alice = sink.chats[0]
         #expect(alice.type == .direct && alice.displayName == "alice" && alice.localAlias == "Al")
-        #expect(alice.fullName == "Alice Liddell" && alice.isFavorite && alice.notifications == .none && !alice.isMarkedUnread)
+        #expect(
+            alice.fullName == "Alice Liddell" && alice.isFavorite && alice.notifications == .none
+                && !alice.isMarkedUnread)
         let group = sink.chats[1]
         #expect(group.type == .group && group.displayName == "Climbers" && group.fullName == "Climbing crew")
-        #expect(group.notifications == .mentions && group.isMarkedUnread && group.tags == ["friends"] && group.business == nil)
+        #expect(
+            group.notifications == .mentions && group.isMarkedUnread && group.tags == ["friends"]
+                && group.business == nil)
         #expect(sink.chats[2].business == .business && sink.chats[2].notifications == .all)
         #expect(sink.chats[3].type == .local && sink.chats[3].displayName == SimplexImporter.notesName)
         #expect(sink.chats.allSatisfy { $0.source == "simplex" })
@@ -187,7 +196,9 @@ enum SimplexTestDatabase {
 
         let photo = try #require(Self.item(sink, "5121"))
         #expect(photo.direction == .snd && photo.memberSourceId == "CgsM" && photo.status == .sent)
-        #expect(photo.content.type == .image && photo.file == FileRef(name: "photo.jpg", size: 12345, path: "simplex_v1_files/photo.jpg"))
+        #expect(
+            photo.content.type == .image
+                && photo.file == FileRef(name: "photo.jpg", size: 12345, path: "simplex_v1_files/photo.jpg"))
         // A file encrypted on disk keeps its name only.
         #expect(Self.item(sink, "5124")?.file == FileRef(name: "voice_1.m4a", size: 2048))
 
@@ -199,7 +210,9 @@ enum SimplexTestDatabase {
         #expect(Self.item(sink, "5122")?.isDeleted == true)
         #expect(Self.item(sink, "5122")?.content.text == "oops")
         #expect(Self.item(sink, "5124")?.content == MessageContent(type: .voice, text: "", duration: 42))
-        #expect(Self.item(sink, "5127")?.content.preview == LinkPreview(uri: "https://x.org", title: "X", description: "An example"))
+        #expect(
+            Self.item(sink, "5127")?.content.preview
+                == LinkPreview(uri: "https://x.org", title: "X", description: "An example"))
     }
 
     @Test func mapsEventsAndBadContent() throws {
@@ -244,21 +257,26 @@ enum SimplexTestDatabase {
         var z = TestZip()
         z.add("simplex_v1_chat.db", bytes: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/other.db"))))
         let sink = CollectingSink()
-        let error = #expect(throws: ImportError.self) { try SimplexImporter().read(ImportSource(path: try z.write()), into: sink) }
+        let error = #expect(throws: ImportError.self) {
+            try SimplexImporter().read(ImportSource(path: try z.write()), into: sink)
+        }
         #expect(error?.message.contains("not a SimpleX chat database") == true)
         #expect(error?.message.contains("!simplex_v1_chat.db") == true)
 
         // The SQLite header followed by garbage.
         var bad = TestZip()
         bad.add("simplex_v1_chat.db", bytes: Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0x41, count: 2000))
-        #expect(throws: ImportError.self) { try SimplexImporter().read(ImportSource(path: try bad.write()), into: sink) }
+        #expect(throws: ImportError.self) {
+            try SimplexImporter().read(ImportSource(path: try bad.write()), into: sink)
+        }
         #expect(sink.items.isEmpty)
     }
 
     // MARK: - JSON
 
     static func corpus(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Corpus/simplex/\(name)").path
     }
 
@@ -274,7 +292,13 @@ enum SimplexTestDatabase {
         #expect(android.issues.isEmpty && ios.issues.isEmpty)
         #expect(android.chats == ios.chats)
         #expect(android.members == ios.members)
-        func stripped(_ items: [Item]) -> [Item] { items.map { var i = $0; i.raw = nil; return i } }
+        func stripped(_ items: [Item]) -> [Item] {
+            items.map {
+                var i = $0
+                i.raw = nil
+                return i
+            }
+        }
         #expect(stripped(android.items) == stripped(ios.items))
         #expect(android.items.count == 5)
     }
@@ -327,10 +351,14 @@ enum SimplexTestDatabase {
         ("single-key owsf", #"{"strikeThrough":{},"_owsf":true}"#, Format.strikeThrough),
         ("command", #"{"type":"command","commandStr":"/help"}"#, Format.command("/help")),
         ("email", #"{"email":{}}"#, Format.email),
-        ("simplexLink", #"{"type":"simplexLink","linkType":"contact","simplexUri":"simplex:/c","smpHosts":["h"]}"#,
-         Format.simplexLink(showText: nil, linkType: .contact, simplexUri: "simplex:/c", smpHosts: ["h"])),
-        ("bad colour", #"{"type":"colored","color":"mauve"}"#,
-         Format.unknown(.object([("type", .string("colored")), ("color", .string("mauve"))]))),
+        (
+            "simplexLink", #"{"type":"simplexLink","linkType":"contact","simplexUri":"simplex:/c","smpHosts":["h"]}"#,
+            Format.simplexLink(showText: nil, linkType: .contact, simplexUri: "simplex:/c", smpHosts: ["h"])
+        ),
+        (
+            "bad colour", #"{"type":"colored","color":"mauve"}"#,
+            Format.unknown(.object([("type", .string("colored")), ("color", .string("mauve"))]))
+        ),
     ])
     func decodesFormats(name: String, json: String, expected: Format) throws {
         #expect(SimplexJSON.format(try JSONParser.parse(Array(json.utf8))) == expected, "\(name)")

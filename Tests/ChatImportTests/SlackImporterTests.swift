@@ -26,14 +26,21 @@ struct SlackExportTests {
     func item(_ ts: String) -> Item? { sink.items.first { $0.sourceId == ts } }
 
     @Test func chatsFromEveryListAndFolderByNameOrId() {
-        #expect(sink.chats.map(\.sourceId) == [
-            "slack:C07GARDEN", "slack:C07RANDOM", "slack:G07SECRET", "slack:G07MPIM01", "slack:D07ANABEN", "slack:old-channel",
-        ])
+        #expect(
+            sink.chats.map(\.sourceId) == [
+                "slack:C07GARDEN", "slack:C07RANDOM", "slack:G07SECRET", "slack:G07MPIM01", "slack:D07ANABEN",
+                "slack:old-channel",
+            ])
         #expect(sink.chats.map(\.type) == [.group, .group, .group, .group, .direct, .group])
-        #expect(sink.chats.map(\.displayName) == ["garden", "random", "committee", "Ana, Ben Okafor, cal", "Ben Okafor", "old-channel"])
+        #expect(
+            sink.chats.map(\.displayName) == [
+                "garden", "random", "committee", "Ana, Ben Okafor, cal", "Ben Okafor", "old-channel",
+            ])
         #expect(sink.chats.allSatisfy { $0.source == "slack" })
         // random's folder is named by its id.
-        #expect(sink.items.filter { $0.chatSourceId == "slack:C07RANDOM" }.first?.content.text == "random hello from a Grid user")
+        #expect(
+            sink.items.filter { $0.chatSourceId == "slack:C07RANDOM" }.first?.content.text
+                == "random hello from a Grid user")
         #expect(sink.items.filter { $0.chatSourceId == "slack:C07RANDOM" }.count == 8)
         #expect(sink.items.count == 33)
         #expect(sink.items.filter { $0.chatSourceId == "slack:C07GARDEN" }.count == 20)
@@ -54,13 +61,17 @@ struct SlackExportTests {
         #expect(first.timestamp.rfc3339 == "2024-09-14T07:41:05.004Z")
         #expect(first.direction == .snd)
         #expect(first.mentions == ["Ben Okafor": MentionTarget(memberSourceId: "U07BEN002")])
-        #expect(pieces(first) == [
-            FormattedText("@Ben Okafor", .mention(memberName: "Ben Okafor")), FormattedText(" tomatoes are ready & shed is open"),
-        ])
+        #expect(
+            pieces(first) == [
+                FormattedText("@Ben Okafor", .mention(memberName: "Ben Okafor")),
+                FormattedText(" tomatoes are ready & shed is open"),
+            ])
         #expect(first.quote == nil)
         let reply = try #require(item("1726299860.001900"))
         #expect(reply.isEdited)
-        #expect(reply.quote == Quote(itemSourceId: "1726299665.004100", text: "@Ben Okafor tomatoes are ready & shed is open"))
+        #expect(
+            reply.quote
+                == Quote(itemSourceId: "1726299665.004100", text: "@Ben Okafor tomatoes are ready & shed is open"))
         #expect(reply.direction == .rcv && reply.memberSourceId == "U07BEN002" && reply.senderName == "Ben Okafor")
         let join = try #require(item("1726300400.000200"))
         #expect(join.direction == .event && join.content.type == .event)
@@ -70,14 +81,21 @@ struct SlackExportTests {
 
     @Test func richTextBlocksWinOverText() throws {
         let m = try #require(item("1726300500.000300"))
-        #expect(m.content.text == "Saturday plan: rota \u{1F331} @here ask @Ben Okafor or see #random :custom_spade:\n• water beans\n• old\ngate code 1234\nbring gloves")
-        #expect(pieces(m) == [
-            FormattedText("Saturday", .bold), FormattedText(" plan: "),
-            FormattedText("rota", .hyperLink(showText: "rota", linkUri: "https://example.com/rota")),
-            FormattedText(" \u{1F331} @here ask "), FormattedText("@Ben Okafor", .mention(memberName: "Ben Okafor")),
-            FormattedText(" or see #random :custom_spade:\n• water beans\n• "), FormattedText("old", .strikeThrough),
-            FormattedText("\n"), FormattedText("gate code 1234", .snippet), FormattedText("\n"), FormattedText("bring gloves", .italic),
-        ])
+        #expect(
+            m.content.text
+                == "Saturday plan: rota \u{1F331} @here ask @Ben Okafor or see #random :custom_spade:\n• water beans\n• old\ngate code 1234\nbring gloves"
+        )
+        #expect(
+            pieces(m) == [
+                FormattedText("Saturday", .bold), FormattedText(" plan: "),
+                FormattedText("rota", .hyperLink(showText: "rota", linkUri: "https://example.com/rota")),
+                FormattedText(" \u{1F331} @here ask "),
+                FormattedText("@Ben Okafor", .mention(memberName: "Ben Okafor")),
+                FormattedText(" or see #random :custom_spade:\n• water beans\n• "),
+                FormattedText("old", .strikeThrough),
+                FormattedText("\n"), FormattedText("gate code 1234", .snippet), FormattedText("\n"),
+                FormattedText("bring gloves", .italic),
+            ])
         #expect(m.mentions.keys.sorted() == ["Ben Okafor"])
     }
 
@@ -97,14 +115,20 @@ struct SlackExportTests {
 
     @Test func rawKeepsTheElementBytes() throws {
         let reply = try #require(item("1726299860.001900"))
-        #expect(reply.raw?.hasPrefix("{\"type\": \"message\", \"user\": \"U07BEN002\", \"ts\": \"1726299860.001900\"") == true)
+        #expect(
+            reply.raw?.hasPrefix("{\"type\": \"message\", \"user\": \"U07BEN002\", \"ts\": \"1726299860.001900\"")
+                == true)
         #expect(reply.raw?.hasSuffix("\"edited\": {\"user\": \"U07BEN002\", \"ts\": \"1726300320.000000\"}}") == true)
     }
 
     @Test func legacyAttachmentsAndReactions() throws {
         let m = try #require(item("1726300800.000600"))
         #expect(m.content.type == .link)
-        #expect(m.content.preview == LinkPreview(uri: "https://seeds.example.org/beans", title: "Runner beans", description: "Sow in May & water daily"))
+        #expect(
+            m.content.preview
+                == LinkPreview(
+                    uri: "https://seeds.example.org/beans", title: "Runner beans",
+                    description: "Sow in May & water daily"))
         #expect(m.reactions == [Reaction(emoji: ":+1:", count: 2), Reaction(emoji: ":seedling:", count: 1)])
         #expect(pieces(m) == [FormattedText("https://seeds.example.org/beans", .uri)])
     }
@@ -128,16 +152,30 @@ struct SlackExportTests {
     @Test func botAttachmentsAreTheTextShownOnceWithLinksResolved() throws {
         // No text: the attachment's pretext and text, links shown by their labels.
         let push = try #require(item("1726390000.000100"))
-        #expect(push.content.text == "[allotment] 2 new commits pushed to main by ana\nabc123: water the beans 🌱 - ana\ndef456: 修复 typo - ana")
-        #expect(pieces(push).contains(FormattedText("abc123", .hyperLink(showText: "abc123", linkUri: "https://github.com/ana/allotment/commit/abc123"))))
+        #expect(
+            push.content.text
+                == "[allotment] 2 new commits pushed to main by ana\nabc123: water the beans 🌱 - ana\ndef456: 修复 typo - ana"
+        )
+        #expect(
+            pieces(push).contains(
+                FormattedText(
+                    "abc123", .hyperLink(showText: "abc123", linkUri: "https://github.com/ana/allotment/commit/abc123"))
+            ))
         #expect(pieces(push).contains(FormattedText("main", .snippet)))
         #expect(push.content.preview == nil)
         // Text, then the attachment: linked title, text, fields and footer; the fallback is not repeated.
         let issue = try #require(item("1726390100.000200"))
-        #expect(issue.content.text == "Issue opened by @Ana\n#7 Shed door sticks\nIt sticks when it rains & the hinge squeaks\nLabels\nbug, شباك\nana/allotment")
+        #expect(
+            issue.content.text
+                == "Issue opened by @Ana\n#7 Shed door sticks\nIt sticks when it rains & the hinge squeaks\nLabels\nbug, شباك\nana/allotment"
+        )
         #expect(!issue.content.text.contains("Issue #7: Shed door sticks"))
         #expect(issue.mentions["Ana"]?.memberSourceId == "U07ANA001")
-        #expect(pieces(issue).contains(FormattedText("#7 Shed door sticks", .hyperLink(showText: "#7 Shed door sticks", linkUri: "https://github.com/ana/allotment/issues/7"))))
+        #expect(
+            pieces(issue).contains(
+                FormattedText(
+                    "#7 Shed door sticks",
+                    .hyperLink(showText: "#7 Shed door sticks", linkUri: "https://github.com/ana/allotment/issues/7"))))
         // A text that only repeats the attachment's fallback is shown once, as the attachment.
         let frost = try #require(item("1726390300.000400"))
         #expect(frost.content.text == "Frost warning\nLow of -2 °C at 04:00 & clear skies\nLow\n-2 °C")
@@ -147,7 +185,10 @@ struct SlackExportTests {
 
     @Test func layoutBlocksWinOverTheirNotificationText() throws {
         let poll = try #require(item("1726390200.000300"))
-        #expect(poll.content.text == "New poll: when to plant?\nVote for the date in #garden, @Ben Okafor\nOption 1: مارس\nOption 2: אפריל\nPosted by Poll App ✓")
+        #expect(
+            poll.content.text
+                == "New poll: when to plant?\nVote for the date in #garden, @Ben Okafor\nOption 1: مارس\nOption 2: אפריל\nPosted by Poll App ✓"
+        )
         #expect(pieces(poll).contains(FormattedText("Option 1", .bold)))
         #expect(poll.senderName == "Poll App" && poll.memberSourceId == "U07BOTUSR")
     }
@@ -166,8 +207,11 @@ struct SlackExportTests {
         let m = try #require(item("1726390500.000600"))
         #expect(m.content.type == .link)
         #expect(m.content.text == "look https://news.example.com/a")
-        #expect(m.content.preview == LinkPreview(
-            uri: "https://news.example.com/a", title: "Allotments & you", description: "Read more from @Ben Okafor in #garden"))
+        #expect(
+            m.content.preview
+                == LinkPreview(
+                    uri: "https://news.example.com/a", title: "Allotments & you",
+                    description: "Read more from @Ben Okafor in #garden"))
     }
 
     @Test func sharedFileTitlesAreShown() throws {
@@ -180,17 +224,25 @@ struct SlackExportTests {
 
     @Test func oldStyleTokens() throws {
         let m = try #require(item("1726358460.000100"))
-        #expect(m.content.text == "old style @Ben Okafor and @ghost, @gardeners, Sep 14, @channel, @everyone, see #random and #elsewhere")
-        #expect(m.mentions == [
-            "Ben Okafor": MentionTarget(memberSourceId: "U07BEN002"), "ghost": MentionTarget(memberSourceId: "U07ZZZ999"),
-        ])
+        #expect(
+            m.content.text
+                == "old style @Ben Okafor and @ghost, @gardeners, Sep 14, @channel, @everyone, see #random and #elsewhere"
+        )
+        #expect(
+            m.mentions == [
+                "Ben Okafor": MentionTarget(memberSourceId: "U07BEN002"),
+                "ghost": MentionTarget(memberSourceId: "U07ZZZ999"),
+            ])
     }
 
     @Test func badRecordsReportedWithFileAndLine() {
         let folder = slackCorpus + "/Allotment Slack export Sep 14 2024/"
-        let got = sink.issues.map { ($0.location.file.replacingOccurrences(of: folder, with: ""), $0.location.line ?? 0) }
+        let got = sink.issues.map {
+            ($0.location.file.replacingOccurrences(of: folder, with: ""), $0.location.line ?? 0)
+        }
         let expected: [(String, Int)] = [
-            ("users.json", 10), ("garden/2024-09-16.json", 1), ("garden/2024-09-17.json", 3), ("garden/2024-09-17.json", 6),
+            ("users.json", 10), ("garden/2024-09-16.json", 1), ("garden/2024-09-17.json", 3),
+            ("garden/2024-09-17.json", 6),
             ("garden/2024-09-17.json", 4), ("garden/2024-09-17.json", 5), ("garden/2024-09-17.json", 7),
             ("garden/2024-09-18.json", 3), ("old-channel", 0),
         ]
@@ -207,7 +259,8 @@ struct SlackExportTests {
     @Test func directMessagesAndPrivateGroups() {
         let dm = sink.items.filter { $0.chatSourceId == "slack:D07ANABEN" }
         #expect(dm.map(\.direction) == [.snd, .rcv])
-        #expect(sink.items.first { $0.chatSourceId == "slack:G07SECRET" }?.timestamp.rfc3339 == "2024-09-14T07:46:40.123Z")
+        #expect(
+            sink.items.first { $0.chatSourceId == "slack:G07SECRET" }?.timestamp.rfc3339 == "2024-09-14T07:46:40.123Z")
     }
 
     @Test func withoutOwnerEverythingIsReceived() throws {
@@ -229,7 +282,10 @@ struct SlackExportTests {
     ("everyone", "<!everyone>", [FormattedText("@everyone")]),
     ("subteam", "<!subteam^S1|@team>", [FormattedText("@team")]),
     ("date", "<!date^1392734382^{date_num}|2014-02-18>", [FormattedText("2014-02-18")]),
-    ("link with label", "<https://a.example/x|the site>", [FormattedText("the site", .hyperLink(showText: "the site", linkUri: "https://a.example/x"))]),
+    (
+        "link with label", "<https://a.example/x|the site>",
+        [FormattedText("the site", .hyperLink(showText: "the site", linkUri: "https://a.example/x"))]
+    ),
     ("bare link", "<https://a.example/?a=1&amp;b=2>", [FormattedText("https://a.example/?a=1&b=2", .uri)]),
     ("escapes after tokens", "a &lt;b&gt; &amp;amp;", [FormattedText("a <b> &amp;")]),
     ("escaped brackets are not tokens", "&lt;@U1&gt;", [FormattedText("<@U1>")]),
@@ -304,13 +360,13 @@ private final class SlackBytesContainer: ExportContainer {
         "users.json": "[]",
         "channels.json": #"[{"id": "C1", "name": "dev", "members": []}]"#,
         "dev/2024-09-14.json": #"""
-            [{"ts": "1726299665.000001", "user": "U1", "text": "x",
-              "files": [{"name": "a.bin", "size": 1e300, "mimetype": "application/octet-stream"}],
-              "reactions": [{"name": "tada", "count": -1e300, "users": ["U1"]}],
-              "attachments": [{"title": "t", "image": {"url_private": "https://files.slack.com/x?t=xoxe-1"}}],
-              "blocks": [{"type": "rich_text", "elements": [{"type": "rich_text_list", "style": "ordered", "offset": 1e300, "indent": -4,
-                 "elements": [{"type": "rich_text_section", "elements": [{"type": "text", "text": "one"}]}]}]}]}]
-            """#,
+        [{"ts": "1726299665.000001", "user": "U1", "text": "x",
+          "files": [{"name": "a.bin", "size": 1e300, "mimetype": "application/octet-stream"}],
+          "reactions": [{"name": "tada", "count": -1e300, "users": ["U1"]}],
+          "attachments": [{"title": "t", "image": {"url_private": "https://files.slack.com/x?t=xoxe-1"}}],
+          "blocks": [{"type": "rich_text", "elements": [{"type": "rich_text_list", "style": "ordered", "offset": 1e300, "indent": -4,
+             "elements": [{"type": "rich_text_section", "elements": [{"type": "text", "text": "one"}]}]}]}]}]
+        """#,
     ])
     let sink = CollectingSink()
     try SlackImporter().read(container, into: sink, options: ImportOptions())

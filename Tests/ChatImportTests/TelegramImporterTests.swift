@@ -11,7 +11,8 @@ let corpusRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().del
 private func importTelegram(_ relative: String, zone: String? = nil) throws -> CollectingSink {
     let sink = CollectingSink()
     try TelegramImporter().read(
-        ImportSource(path: corpusRoot + "/telegram/" + relative, options: ImportOptions(timeZoneIdentifier: zone)), into: sink)
+        ImportSource(path: corpusRoot + "/telegram/" + relative, options: ImportOptions(timeZoneIdentifier: zone)),
+        into: sink)
     return sink
 }
 
@@ -33,7 +34,10 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
     }
 
     @Test func keepsEveryGoodMessageOnceInFileOrder() {
-        #expect(sink.items.map(\.sourceId) == ["311", "312", "313", "314", "315", "316", "317", "318", "319", "320", "321", "322", "324", "325"])
+        #expect(
+            sink.items.map(\.sourceId) == [
+                "311", "312", "313", "314", "315", "316", "317", "318", "319", "320", "321", "322", "324", "325",
+            ])
     }
 
     @Test func reportsBadRecordsAndTheDuplicate() {
@@ -42,7 +46,11 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
         #expect(messages.contains { $0.contains("311 appears again") })
         #expect(messages.contains { $0.contains("323") && $0.contains("neither a string nor an array") })
         #expect(messages.contains { $0.contains("without an id") })
-        #expect(sink.issues.allSatisfy { $0.location.file.hasSuffix("single-chat/result.json") && $0.location.line != nil && $0.location.byteOffset != nil })
+        #expect(
+            sink.issues.allSatisfy {
+                $0.location.file.hasSuffix("single-chat/result.json") && $0.location.line != nil
+                    && $0.location.byteOffset != nil
+            })
         // The duplicate keeps the first copy.
         #expect(item(sink, "311")?.content.text == "rope check Jo? run gear.sh")
     }
@@ -63,7 +71,8 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
         #expect(
             m.markup
                 == .formatted([
-                    FormattedText("rope check "), FormattedText("Jo", .mention(memberName: "Jo")), FormattedText("? run "),
+                    FormattedText("rope check "), FormattedText("Jo", .mention(memberName: "Jo")),
+                    FormattedText("? run "),
                     FormattedText("gear.sh", .snippet),
                 ]))
         #expect(m.mentions == ["Jo": MentionTarget(memberSourceId: "user4400999")])
@@ -97,11 +106,15 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
         let formats = pieces.compactMap(\.format)
         #expect(
             formats == [
-                .bold, .italic, .underline, .strikeThrough, .secret, .hyperLink(showText: "the topo", linkUri: "https://example.com/topo"),
+                .bold, .italic, .underline, .strikeThrough, .secret,
+                .hyperLink(showText: "the topo", linkUri: "https://example.com/topo"),
                 .uri, .email, .phone, .mention(memberName: "jo_t"), .hashtag, .command("start"), .snippet,
             ])
         #expect(pieces.first == FormattedText("Жирный", .bold))
-        #expect(m.content.text == "Жирный 斜体 under gone secret the topo https://example.org lena@example.com +1 555 0100 @jo_t #boulder /start tie(in)مرحبا🧗$ROPE?")
+        #expect(
+            m.content.text
+                == "Жирный 斜体 under gone secret the topo https://example.org lena@example.com +1 555 0100 @jo_t #boulder /start tie(in)مرحبا🧗$ROPE?"
+        )
         #expect(pieces.last == FormattedText("مرحبا🧗$ROPE?"))
     }
 
@@ -119,14 +132,20 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
         #expect(m.markup == .plain)
     }
 
-    @Test(arguments: [
-        ("318", ContentType.video, "climb.mp4", Int64(734003200), 42, nil),
-        ("319", .voice, "audio_1@05-11-2023_21-42-00.ogg", 20480, 7, "voice_messages/audio_1@05-11-2023_21-42-00.ogg"),
-        ("320", .file, "sticker.webp", 30000, nil, "stickers/sticker.webp"),
-        ("321", .file, "route-plan.pdf", 5120, nil, "files/route-plan.pdf"),
-        ("324", .video, "loop.mp4", 900, nil, "video_files/loop.mp4"),
-    ] as [(String, ContentType, String, Int64, Int?, String?)])
-    func mediaKindsAndFileNames(id: String, type: ContentType, name: String, size: Int64, duration: Int?, path: String?) throws {
+    @Test(
+        arguments: [
+            ("318", ContentType.video, "climb.mp4", Int64(734_003_200), 42, nil),
+            (
+                "319", .voice, "audio_1@05-11-2023_21-42-00.ogg", 20480, 7,
+                "voice_messages/audio_1@05-11-2023_21-42-00.ogg"
+            ),
+            ("320", .file, "sticker.webp", 30000, nil, "stickers/sticker.webp"),
+            ("321", .file, "route-plan.pdf", 5120, nil, "files/route-plan.pdf"),
+            ("324", .video, "loop.mp4", 900, nil, "video_files/loop.mp4"),
+        ] as [(String, ContentType, String, Int64, Int?, String?)])
+    func mediaKindsAndFileNames(id: String, type: ContentType, name: String, size: Int64, duration: Int?, path: String?)
+        throws
+    {
         let m = try #require(item(sink, id))
         #expect(m.content.type == type)
         // 318's file exceeded the size limit: a name from file_name, no path.
@@ -137,7 +156,10 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
     @Test func captionsPollsReactionsForwardsAndSurrogates() throws {
         #expect(item(sink, "318")?.content.text == "send run")
         #expect(item(sink, "322")?.content.text == "Which crag?\n- Frankenjura\n- Fontainebleau")
-        #expect(item(sink, "320")?.reactions == [Reaction(emoji: "🔥", count: 3), Reaction(emoji: "stickers/custom.webp", count: 1)])
+        #expect(
+            item(sink, "320")?.reactions == [
+                Reaction(emoji: "🔥", count: 3), Reaction(emoji: "stickers/custom.webp", count: 1),
+            ])
         let fwd = try #require(item(sink, "324"))
         #expect(fwd.content.text == "smile 😀 ok")
         #expect(fwd.raw?.contains("Alpine Club") == true)
@@ -151,12 +173,15 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
     init() throws { sink = try importTelegram("account", zone: "+01:00") }
 
     @Test func everyChatIncludingLeftOnes() {
-        #expect(sink.chats.map(\.sourceId) == [
-            "telegram:user:4400999", "telegram:user:4400123", "telegram:channel:1500000001", "telegram:group:2200000001",
-            "telegram:group:1600000002",
-        ])
+        #expect(
+            sink.chats.map(\.sourceId) == [
+                "telegram:user:4400999", "telegram:user:4400123", "telegram:channel:1500000001",
+                "telegram:group:2200000001",
+                "telegram:group:1600000002",
+            ])
         #expect(sink.chats.map(\.type) == [.direct, .local, .group, .group, .group])
-        #expect(sink.chats.map(\.displayName) == ["Jo Tanaka", "Saved Messages", "Alpine Club", "Weekend trip", "Old gym"])
+        #expect(
+            sink.chats.map(\.displayName) == ["Jo Tanaka", "Saved Messages", "Alpine Club", "Weekend trip", "Old gym"])
     }
 
     @Test func theOwnerIsAMemberOfEveryChat() {
@@ -184,7 +209,10 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
         #expect(items[3].content.text == "phone call (missed)")
         #expect(items[4].content.text == "Mia Chen +44 20 7946 0000")
         #expect(items[5].content.text == "Frankenjura\nFranconia\n49.6, 11.3")
-        #expect(sink.members.contains { $0.chatSourceId == chat && $0.sourceId == "user4400999" && $0.displayName == "Jo Tanaka" })
+        #expect(
+            sink.members.contains {
+                $0.chatSourceId == chat && $0.sourceId == "user4400999" && $0.displayName == "Jo Tanaka"
+            })
     }
 
     @Test func theChatExportedTwiceIsDeduplicated() {
@@ -247,7 +275,8 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
     }
 
     @Test func syntaxErrorStopsTheFile() throws {
-        let json = #"{"name":"x","type":"personal_chat","id":5,"messages":[{"id":1,"type":"message","date_unixtime":"1","from_id":"user5","text":"a"} {"id":2}]}"#
+        let json =
+            #"{"name":"x","type":"personal_chat","id":5,"messages":[{"id":1,"type":"message","date_unixtime":"1","from_id":"user5","text":"a"} {"id":2}]}"#
         let sink = CollectingSink()
         let container = try MemoryContainer(["result.json": Array(json.utf8)])
         try TelegramImporter().read(container, entry: "result.json", into: sink, options: ImportOptions())
@@ -258,9 +287,11 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
     }
 
     @Test func messagesBeforeTheChatHeaderAreKept() throws {
-        let json = #"{"messages":[{"id":1,"type":"message","date_unixtime":"60","from":"Me","from_id":"user7","text":"hi"},{"id":2,"type":"message","date_unixtime":"61","from":"Bo","from_id":"user5","text":"yo"}],"name":"Bo","type":"personal_chat","id":5}"#
+        let json =
+            #"{"messages":[{"id":1,"type":"message","date_unixtime":"60","from":"Me","from_id":"user7","text":"hi"},{"id":2,"type":"message","date_unixtime":"61","from":"Bo","from_id":"user5","text":"yo"}],"name":"Bo","type":"personal_chat","id":5}"#
         let sink = CollectingSink()
-        try TelegramImporter().read(try MemoryContainer(["r.json": Array(json.utf8)]), entry: "r.json", into: sink, options: ImportOptions())
+        try TelegramImporter().read(
+            try MemoryContainer(["r.json": Array(json.utf8)]), entry: "r.json", into: sink, options: ImportOptions())
         #expect(sink.chats.map(\.sourceId) == ["telegram:user:5"])
         #expect(sink.items.map(\.direction) == [.snd, .rcv])
         #expect(sink.items.first?.timestamp.rfc3339 == "1970-01-01T00:01:00Z")
@@ -270,11 +301,14 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
     }
 
     @Test func invalidUTF8IsReplacedAndReported() throws {
-        var bytes = Array(#"{"type":"personal_chat","name":"B","id":5,"messages":[{"id":1,"type":"message","date_unixtime":"0","from_id":"user5","text":"a"#.utf8)
+        var bytes = Array(
+            #"{"type":"personal_chat","name":"B","id":5,"messages":[{"id":1,"type":"message","date_unixtime":"0","from_id":"user5","text":"a"#
+                .utf8)
         bytes += [0xFF, 0x62]
         bytes += Array(#""}]}"#.utf8)
         let sink = CollectingSink()
-        try TelegramImporter().read(try MemoryContainer(["r.json": bytes]), entry: "r.json", into: sink, options: ImportOptions())
+        try TelegramImporter().read(
+            try MemoryContainer(["r.json": bytes]), entry: "r.json", into: sink, options: ImportOptions())
         #expect(sink.items.first?.content.text == "a\u{FFFD}b")
         #expect(sink.issues.map(\.message) == ["message 1 contains invalid UTF-8, read as U+FFFD"])
     }
@@ -283,11 +317,15 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tg-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(throws: ImportError.self) { try TelegramImporter().read(ImportSource(path: dir.path), into: CollectingSink()) }
+        #expect(throws: ImportError.self) {
+            try TelegramImporter().read(ImportSource(path: dir.path), into: CollectingSink())
+        }
     }
 
     @Test func recognisesExportsByTheirStart() {
-        #expect(TelegramImporter.recognises(prefix: Array(#"{"name": "x", "type": "personal_chat", "id": 1, "messages": ["#.utf8)))
+        #expect(
+            TelegramImporter.recognises(
+                prefix: Array(#"{"name": "x", "type": "personal_chat", "id": 1, "messages": ["#.utf8)))
         #expect(TelegramImporter.recognises(prefix: Array(#"{ "about": "…", "personal_information": {"#.utf8)))
         #expect(!TelegramImporter.recognises(prefix: Array(#"{"guild": {}, "channel": {}, "messages": ["#.utf8)))
         #expect(!TelegramImporter.recognises(prefix: Array("[1,2]".utf8)))

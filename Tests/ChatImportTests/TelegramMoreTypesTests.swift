@@ -19,10 +19,12 @@ import Testing
     }
 
     @Test func chatTypesAndFamilies() {
-        #expect(sink.chats.map(\.sourceId) == [
-            "telegram:user:5550001", "telegram:user:1271266957", "telegram:channel:1700000003", "telegram:group:900001",
-            "telegram:group:1800000009",
-        ])
+        #expect(
+            sink.chats.map(\.sourceId) == [
+                "telegram:user:5550001", "telegram:user:1271266957", "telegram:channel:1700000003",
+                "telegram:group:900001",
+                "telegram:group:1800000009",
+            ])
         #expect(sink.chats.map(\.type) == [.direct, .group, .group, .group, .group])
         // A group upgraded to a supergroup stays two chats (linked by the migrate events, not merged).
         #expect(sink.chats.filter { $0.displayName == "Old crew" }.count == 2)
@@ -38,7 +40,11 @@ import Testing
         let reply = try #require(item("telegram:user:5550001", "2"))
         #expect(reply.direction == .rcv && reply.memberSourceId == "user5550001")
         #expect(reply.quote == Quote(itemSourceId: "1", text: ""))
-        #expect(sink.members.contains { $0.chatSourceId == "telegram:user:5550001" && $0.sourceId == "user5550001" && $0.displayName == "Crag Bot" })
+        #expect(
+            sink.members.contains {
+                $0.chatSourceId == "telegram:user:5550001" && $0.sourceId == "user5550001"
+                    && $0.displayName == "Crag Bot"
+            })
     }
 
     @Test func aReplyToAnotherChatHasNoLocalTarget() throws {
@@ -55,11 +61,17 @@ import Testing
         #expect(m.memberSourceId == "channel1700000003")
     }
 
-    @Test(arguments: [
-        ("2", ContentType.video, FileRef(name: "file_2@03-04-2024_08-01-00.mp4", size: 81920, path: "round_video_messages/file_2@03-04-2024_08-01-00.mp4"), 5),
-        ("3", .file, FileRef(name: "crux-beta.mp3", size: 3_145_728, path: "files/crux-beta.mp3"), nil),
-        ("5", .file, FileRef(name: "rules.pdf", size: 10240), nil),
-    ] as [(String, ContentType, FileRef, Int?)])
+    @Test(
+        arguments: [
+            (
+                "2", ContentType.video,
+                FileRef(
+                    name: "file_2@03-04-2024_08-01-00.mp4", size: 81920,
+                    path: "round_video_messages/file_2@03-04-2024_08-01-00.mp4"), 5
+            ),
+            ("3", .file, FileRef(name: "crux-beta.mp3", size: 3_145_728, path: "files/crux-beta.mp3"), nil),
+            ("5", .file, FileRef(name: "rules.pdf", size: 10240), nil),
+        ] as [(String, ContentType, FileRef, Int?)])
     func mediaKindsAndPaths(id: String, type: ContentType, file: FileRef, duration: Int?) throws {
         let m = try #require(item("telegram:channel:1700000003", id))
         #expect(m.content.type == type)
@@ -80,11 +92,14 @@ import Testing
     @Test func basicGroupWithIntegerIdsFloatingTimesAndMigration() throws {
         let chat = "telegram:group:900001"
         let items = sink.items.filter { $0.chatSourceId == chat }
-        #expect(items.map(\.content.text) == [
-            "Lena Ortiz created the group «Old crew»", "hello old crew", "Lena Ortiz upgraded the group to a supergroup",
-        ])
+        #expect(
+            items.map(\.content.text) == [
+                "Lena Ortiz created the group «Old crew»", "hello old crew",
+                "Lena Ortiz upgraded the group to a supergroup",
+            ])
         #expect(items.allSatisfy { $0.isFloating })
-        #expect(items.map { $0.wallClock ?? "" } == ["2019-05-01T12:00:00", "2019-05-01T12:05:00", "2019-06-01T12:00:00"])
+        #expect(
+            items.map { $0.wallClock ?? "" } == ["2019-05-01T12:00:00", "2019-05-01T12:05:00", "2019-06-01T12:00:00"])
         #expect(items.map(\.memberSourceId) == ["user4400123", "user4400555", "user4400123"])
         #expect(items[1].direction == .rcv)
         let upgraded = try #require(item("telegram:group:1800000009", "1"))

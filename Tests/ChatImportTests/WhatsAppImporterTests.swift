@@ -31,7 +31,9 @@ private func importFixture(_ folder: String, options: ImportOptions = ImportOpti
     return sink
 }
 
-private func importText(_ text: String, name: String = "WhatsApp Chat with Test.txt", options: ImportOptions = ImportOptions())
+private func importText(
+    _ text: String, name: String = "WhatsApp Chat with Test.txt", options: ImportOptions = ImportOptions()
+)
     throws -> CollectingSink
 {
     let sink = CollectingSink()
@@ -60,19 +62,23 @@ struct WhatsAppAndroidTests {
         #expect(sink.issues.first?.location.line == 23)
         #expect(sink.issues.first?.location.file.hasSuffix("WhatsApp Chat with Allotment.txt") == true)
         #expect(sink.issues.first?.message.contains("impossible date") == true)
-        #expect(!sink.items.contains { $0.content.text.contains("cannot exist") || $0.content.text.contains("continuation") })
+        #expect(
+            !sink.items.contains {
+                $0.content.text.contains("cannot exist") || $0.content.text.contains("continuation")
+            })
     }
 
     @Test func systemLines() {
         let events = sink.items.filter { $0.direction == .event }
         #expect(events.allSatisfy { $0.content.type == .event && $0.memberSourceId == nil })
-        #expect(events.map(\.content.text) == [
-            "Messages and calls are end-to-end encrypted. No one outside of this chat, not even WhatsApp, can read or listen to them. Tap to learn more.",
-            "Ana created group \"Allotment\"", "Ana added Ben", "Ana added ~\u{202F}Cal",
-            "Ana changed the subject from \"Plots\" to \"Allotment: 2024\"", "~\u{202F}Cal left",
-            "Your security code with Ben changed. Tap to learn more.",
-            "Ana turned on disappearing messages. New messages will disappear from this chat 7 days after they're sent.",
-        ])
+        #expect(
+            events.map(\.content.text) == [
+                "Messages and calls are end-to-end encrypted. No one outside of this chat, not even WhatsApp, can read or listen to them. Tap to learn more.",
+                "Ana created group \"Allotment\"", "Ana added Ben", "Ana added ~\u{202F}Cal",
+                "Ana changed the subject from \"Plots\" to \"Allotment: 2024\"", "~\u{202F}Cal left",
+                "Your security code with Ben changed. Tap to learn more.",
+                "Ana turned on disappearing messages. New messages will disappear from this chat 7 days after they're sent.",
+            ])
     }
 
     @Test func multiLineMessageKeepsALineInAnotherDateStyle() throws {
@@ -87,10 +93,11 @@ struct WhatsAppAndroidTests {
     @Test func attachments() throws {
         let media = sink.items.filter { $0.file != nil }
         #expect(media.map(\.content.type) == [.file, .image, .voice, .file, .file, .video])
-        #expect(media.map { $0.file?.name } == [
-            "(media omitted)", "IMG-20240703-WA0001.jpg", "PTT-20240703-WA0002.opus", "(view once media)",
-            "Seed catalogue.pdf\u{00A0}(1).pdf", "VID-20240713-WA0004.mp4",
-        ])
+        #expect(
+            media.map { $0.file?.name } == [
+                "(media omitted)", "IMG-20240703-WA0001.jpg", "PTT-20240703-WA0002.opus", "(view once media)",
+                "Seed catalogue.pdf\u{00A0}(1).pdf", "VID-20240713-WA0004.mp4",
+            ])
         #expect(media[1].content.text == "first *tomatoes* of the _year_")
         #expect(media[1].markup == .simplex)
         #expect(media[2].memberSourceId == "Cal")
@@ -100,7 +107,8 @@ struct WhatsAppAndroidTests {
     @Test func editWithMentions() throws {
         let item = try #require(sink.items.first { $0.isEdited })
         #expect(item.content.text == "thanks @Cal and @Ben")
-        #expect(item.mentions == ["Cal": MentionTarget(memberSourceId: "Cal"), "Ben": MentionTarget(memberSourceId: "Ben")])
+        #expect(
+            item.mentions == ["Cal": MentionTarget(memberSourceId: "Cal"), "Ben": MentionTarget(memberSourceId: "Ben")])
         #expect(item.direction == .snd)
         #expect(sink.items.filter(\.isEdited).count == 1)
     }
@@ -175,15 +183,17 @@ struct WhatsAppIOSTests {
 
     @Test func systemLinesHaveTheGroupAsAuthorAndAnLRM() {
         let events = sink.items.filter { $0.direction == .event }
-        #expect(events.map(\.content.text) == [
-            "Messages and calls are end-to-end encrypted. No one outside of this chat, not even WhatsApp, can read or listen to them.",
-            "Ana created this group", "Ana added ~\u{202F}Ben", "Ana changed the group name to \"Allotment 2024\"",
-        ])
+        #expect(
+            events.map(\.content.text) == [
+                "Messages and calls are end-to-end encrypted. No one outside of this chat, not even WhatsApp, can read or listen to them.",
+                "Ana created this group", "Ana added ~\u{202F}Ben", "Ana changed the group name to \"Allotment 2024\"",
+            ])
         #expect(events[1].timestamp.rfc3339 == "2024-07-03T18:02:11Z")
     }
 
     @Test func twelveHourClockWithNarrowNoBreakSpace() {
-        let times = sink.items.filter { $0.memberSourceId == "Ana" && $0.content.type == .text && !$0.isDeleted }.map(\.timestamp.rfc3339)
+        let times = sink.items.filter { $0.memberSourceId == "Ana" && $0.content.type == .text && !$0.isDeleted }.map(
+            \.timestamp.rfc3339)
         #expect(times == ["2024-07-03T18:09:40Z", "2024-07-13T00:15:00Z"])
     }
 
@@ -225,14 +235,15 @@ struct WhatsAppVariantTests {
         #expect(sink.chats.map(\.sourceId) == ["whatsapp:Gartenfreunde"])
         #expect(sink.chats.first?.type == .group)
         #expect(sink.items.count == 10)
-        #expect(sink.items.map(\.timestamp.rfc3339) == [
-            "2024-03-31T00:59:00Z",
-            "2024-03-31T01:30:00Z",  // 02:30 does not exist: moved forward to 03:30 CEST
-            "2024-03-31T01:00:00Z", "2024-03-31T01:01:00Z", "2024-03-31T01:02:00Z", "2024-04-01T06:00:00Z",
-            "2024-04-01T06:01:00Z", "2024-04-01T06:02:00Z",
-            "2024-10-27T00:30:00Z",  // 02:30 happens twice: the first (CEST) is taken
-            "2024-10-27T02:30:00Z",
-        ])
+        #expect(
+            sink.items.map(\.timestamp.rfc3339) == [
+                "2024-03-31T00:59:00Z",
+                "2024-03-31T01:30:00Z",  // 02:30 does not exist: moved forward to 03:30 CEST
+                "2024-03-31T01:00:00Z", "2024-03-31T01:01:00Z", "2024-03-31T01:02:00Z", "2024-04-01T06:00:00Z",
+                "2024-04-01T06:01:00Z", "2024-04-01T06:02:00Z",
+                "2024-10-27T00:30:00Z",  // 02:30 happens twice: the first (CEST) is taken
+                "2024-10-27T02:30:00Z",
+            ])
         #expect(sink.items.prefix(3).allSatisfy { $0.direction == .event })
         let photo = sink.items[3]
         #expect(photo.content.type == .image)
@@ -266,10 +277,11 @@ struct WhatsAppVariantTests {
         #expect(sink.members.map(\.sourceId) == ["Sam", "Dee"])
         #expect(sink.issues.isEmpty)
         #expect(sink.items.count == 7)
-        #expect(sink.items.map(\.timestamp.rfc3339) == [
-            "2024-07-03T18:01:00Z", "2024-07-03T18:02:00Z", "2024-07-03T18:03:00Z", "2024-07-03T23:59:00Z",
-            "2024-07-13T00:05:00Z", "2024-07-13T12:30:00Z", "2024-07-13T12:31:00Z",
-        ])
+        #expect(
+            sink.items.map(\.timestamp.rfc3339) == [
+                "2024-07-03T18:01:00Z", "2024-07-03T18:02:00Z", "2024-07-03T18:03:00Z", "2024-07-03T23:59:00Z",
+                "2024-07-13T00:05:00Z", "2024-07-13T12:30:00Z", "2024-07-13T12:31:00Z",
+            ])
         #expect(sink.items[3].direction == .event && sink.items[3].content.text == "Missed voice call")
         #expect(sink.items[4].direction == .rcv && sink.items[4].memberSourceId == "Dee")
         #expect(sink.items[5].file?.name == "DOC-20240713-WA0007.docx")
@@ -279,10 +291,11 @@ struct WhatsAppVariantTests {
     @Test func secondTemplateOnlyForTheBlockItOwns() throws {
         let sink = try importFixture("mixed-styles")
         #expect(sink.items.count == 6)
-        #expect(sink.items.map(\.timestamp.rfc3339) == [
-            "2024-07-03T18:02:00Z", "2024-07-13T18:03:00Z", "2024-07-13T18:04:00Z", "2024-07-14T09:00:00Z",
-            "2024-07-14T09:01:30Z", "2024-07-15T10:00:00Z",
-        ])
+        #expect(
+            sink.items.map(\.timestamp.rfc3339) == [
+                "2024-07-03T18:02:00Z", "2024-07-13T18:03:00Z", "2024-07-13T18:04:00Z", "2024-07-14T09:00:00Z",
+                "2024-07-14T09:01:30Z", "2024-07-15T10:00:00Z",
+            ])
         #expect(sink.items[2].content.text == "2024-06-02 10:00 inside the text stays text")
         #expect(sink.chats.first?.type == .direct)
     }
@@ -291,7 +304,8 @@ struct WhatsAppVariantTests {
 @Suite("WhatsApp bad input")
 struct WhatsAppBadInputTests {
     @Test func nulStopsTheFile() throws {
-        let text = "13/07/2024, 18:04 - Ben: hello\n13/07/2024, 18:05 - Ben: bin\u{0}ary\n13/07/2024, 18:06 - Ben: never read\n"
+        let text =
+            "13/07/2024, 18:04 - Ben: hello\n13/07/2024, 18:05 - Ben: bin\u{0}ary\n13/07/2024, 18:06 - Ben: never read\n"
         let sink = try importText(text)
         #expect(sink.items.map(\.content.text) == ["hello", "bin"])
         #expect(sink.issues.map(\.location.line) == [2])
@@ -330,7 +344,8 @@ struct WhatsAppBadInputTests {
         bytes += [0xC3, 0x28]
         bytes += Array("\n13/07/2024, 18:05 - Ben: ok\n".utf8)
         let sink = CollectingSink()
-        try WhatsAppImporter().read(BytesContainer(["c.txt": bytes]), entry: "c.txt", into: sink, options: ImportOptions())
+        try WhatsAppImporter().read(
+            BytesContainer(["c.txt": bytes]), entry: "c.txt", into: sink, options: ImportOptions())
         #expect(sink.issues.map(\.location.line) == [1, 2])
         #expect(sink.items.first?.content.text == "caf\u{FFFD}(")
         #expect(sink.items.count == 2)
@@ -366,7 +381,8 @@ struct WhatsAppBadInputTests {
     ("old layout", "03/07/2024 18:02: Ana: hi", .dayMonthYear, "2024-07-03 18:02:00"),
     ("time first", "18:02, 03/07/2024 - Ana: hi", .dayMonthYear, "2024-07-03 18:02:00"),
     (
-        "Arabic digits and PM", "\u{663}\u{200F}/\u{667}\u{200F}/\u{662}\u{660}\u{662}\u{664}\u{60C} \u{666}:\u{660}\u{662} \u{645} - Ana: hi",
+        "Arabic digits and PM",
+        "\u{663}\u{200F}/\u{667}\u{200F}/\u{662}\u{660}\u{662}\u{664}\u{60C} \u{666}:\u{660}\u{662} \u{645} - Ana: hi",
         .dayMonthYear, "2024-07-03 18:02:00"
     ),
     ("Arabic AM", "3/7/2024, 6:02 \u{635} - Ana: hi", .dayMonthYear, "2024-07-03 06:02:00"),
@@ -391,7 +407,8 @@ func headerVariants(_ name: String, _ line: String, _ order: WhatsAppDateOrder, 
 }
 
 @Test(arguments: [
-    "2024-06-02 10:00 rota moved", "hello", "12 apples: cheap", "3/7/2024 is a date", "[link] text", "10:00 meeting - bring cake",
+    "2024-06-02 10:00 rota moved", "hello", "12 apples: cheap", "3/7/2024 is a date", "[link] text",
+    "10:00 meeting - bring cake",
 ])
 func notHeaders(_ line: String) {
     #expect(WhatsAppHeaderParser.parse(Array(line.unicodeScalars)) == nil)
@@ -402,7 +419,9 @@ func notHeaders(_ line: String) {
     #expect(SHA256Digest.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
     #expect(SHA256Digest.hex(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-    #expect(SHA256Digest.hex([UInt8](repeating: 0x61, count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    #expect(
+        SHA256Digest.hex([UInt8](repeating: 0x61, count: 1000))
+            == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
 }
 
 @Suite("WhatsApp 12-hour exports with 24-hour hours")
@@ -411,10 +430,11 @@ struct WhatsAppImpossibleHourTests {
     init() throws { sink = try importFixture("android-en-US-24h-meridiem") }
 
     @Test func hoursThatCannotBeTwelveHourAreReadAsTwentyFourHour() {
-        #expect(sink.items.map(\.timestamp.rfc3339) == [
-            "2018-01-29T23:58:00Z", "2018-01-29T23:59:00Z", "2018-01-30T00:04:00Z", "2018-01-30T00:10:00Z",
-            "2018-01-30T13:15:00Z", "2018-01-30T13:20:00Z",
-        ])
+        #expect(
+            sink.items.map(\.timestamp.rfc3339) == [
+                "2018-01-29T23:58:00Z", "2018-01-29T23:59:00Z", "2018-01-30T00:04:00Z", "2018-01-30T00:10:00Z",
+                "2018-01-30T13:15:00Z", "2018-01-30T13:20:00Z",
+            ])
         #expect(sink.items[2].content.text == "after midnight: 你好 สวัสดี مرحبا שלום\ncontinued on a second line")
         #expect(sink.items[1].content.text == "one minute to go 🎉")
         #expect(sink.items.map(\.memberSourceId) == ["Bob", "Bob", "Bob", "Ann", "Ann", "Bob"])
@@ -432,8 +452,10 @@ struct WhatsAppImpossibleHourTests {
     }
 
     @Test(arguments: [
-        ("1/29/18, 23:59 PM - Bob: x", 23, true), ("1/30/18, 00:04 AM - Bob: x", 0, true), ("1/30/18, 12:04 AM - Bob: x", 0, false),
-        ("[1/30/18, 13:04:05 PM] Bob: x", 13, true), ("1/30/18, 11:04 PM - Bob: x", 23, false), ("1/30/18, 24:04 PM - Bob: x", -1, false),
+        ("1/29/18, 23:59 PM - Bob: x", 23, true), ("1/30/18, 00:04 AM - Bob: x", 0, true),
+        ("1/30/18, 12:04 AM - Bob: x", 0, false),
+        ("[1/30/18, 13:04:05 PM] Bob: x", 13, true), ("1/30/18, 11:04 PM - Bob: x", 23, false),
+        ("1/30/18, 24:04 PM - Bob: x", -1, false),
     ])
     func headerHours(_ line: String, _ hour: Int, _ ignoresMeridiem: Bool) throws {
         let header = try #require(WhatsAppHeaderParser.parse(Array(line.unicodeScalars)))

@@ -31,8 +31,14 @@ struct TestZip {
         var out: [UInt8] = []
         var central: [UInt8] = []
         func le16(_ v: UInt16, _ a: inout [UInt8]) { a += [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        func le32(_ v: UInt32, _ a: inout [UInt8]) { le16(UInt16(v & 0xFFFF), &a); le16(UInt16(v >> 16), &a) }
-        func le64(_ v: UInt64, _ a: inout [UInt8]) { le32(UInt32(v & 0xFFFF_FFFF), &a); le32(UInt32(v >> 32), &a) }
+        func le32(_ v: UInt32, _ a: inout [UInt8]) {
+            le16(UInt16(v & 0xFFFF), &a)
+            le16(UInt16(v >> 16), &a)
+        }
+        func le64(_ v: UInt64, _ a: inout [UInt8]) {
+            le32(UInt32(v & 0xFFFF_FFFF), &a)
+            le32(UInt32(v >> 32), &a)
+        }
         for e in entries {
             let payload = e.deflate ? (rawDeflate(e.data) ?? []) : e.data
             let method = e.method ?? (e.deflate ? 8 : 0)
@@ -40,33 +46,71 @@ struct TestZip {
             let size = UInt32(e.declaredSize ?? Int64(e.data.count))
             let offset = UInt32(out.count)
             let name = Array(e.name.utf8)
-            le32(0x0403_4B50, &out); le16(20, &out); le16(e.flags, &out); le16(method, &out)
-            le32(0, &out); le32(crc, &out); le32(UInt32(payload.count), &out); le32(size, &out)
-            le16(UInt16(name.count), &out); le16(0, &out); out += name; out += payload
+            le32(0x0403_4B50, &out)
+            le16(20, &out)
+            le16(e.flags, &out)
+            le16(method, &out)
+            le32(0, &out)
+            le32(crc, &out)
+            le32(UInt32(payload.count), &out)
+            le32(size, &out)
+            le16(UInt16(name.count), &out)
+            le16(0, &out)
+            out += name
+            out += payload
             var extra: [UInt8] = []
             if zip64 {
-                le16(1, &extra); le16(24, &extra)
-                le64(UInt64(size), &extra); le64(UInt64(payload.count), &extra); le64(UInt64(offset), &extra)
+                le16(1, &extra)
+                le16(24, &extra)
+                le64(UInt64(size), &extra)
+                le64(UInt64(payload.count), &extra)
+                le64(UInt64(offset), &extra)
             }
-            le32(0x0201_4B50, &central); le16(e.unixMode == nil ? 20 : 0x031E, &central); le16(20, &central)
-            le16(e.flags, &central); le16(method, &central); le32(0, &central); le32(crc, &central)
-            le32(zip64 ? 0xFFFF_FFFF : UInt32(payload.count), &central); le32(zip64 ? 0xFFFF_FFFF : size, &central)
-            le16(UInt16(name.count), &central); le16(UInt16(extra.count), &central); le16(0, &central)
-            le16(0, &central); le16(0, &central); le32((e.unixMode ?? 0) << 16, &central)
-            le32(zip64 ? 0xFFFF_FFFF : offset, &central); central += name; central += extra
+            le32(0x0201_4B50, &central)
+            le16(e.unixMode == nil ? 20 : 0x031E, &central)
+            le16(20, &central)
+            le16(e.flags, &central)
+            le16(method, &central)
+            le32(0, &central)
+            le32(crc, &central)
+            le32(zip64 ? 0xFFFF_FFFF : UInt32(payload.count), &central)
+            le32(zip64 ? 0xFFFF_FFFF : size, &central)
+            le16(UInt16(name.count), &central)
+            le16(UInt16(extra.count), &central)
+            le16(0, &central)
+            le16(0, &central)
+            le16(0, &central)
+            le32((e.unixMode ?? 0) << 16, &central)
+            le32(zip64 ? 0xFFFF_FFFF : offset, &central)
+            central += name
+            central += extra
         }
         let cdOffset = out.count
         out += central
         if zip64 {
             let z64 = out.count
-            le32(0x0606_4B50, &out); le64(44, &out); le16(45, &out); le16(45, &out); le32(0, &out); le32(0, &out)
-            le64(UInt64(entries.count), &out); le64(UInt64(entries.count), &out)
-            le64(UInt64(central.count), &out); le64(UInt64(cdOffset), &out)
-            le32(0x0706_4B50, &out); le32(0, &out); le64(UInt64(z64), &out); le32(1, &out)
+            le32(0x0606_4B50, &out)
+            le64(44, &out)
+            le16(45, &out)
+            le16(45, &out)
+            le32(0, &out)
+            le32(0, &out)
+            le64(UInt64(entries.count), &out)
+            le64(UInt64(entries.count), &out)
+            le64(UInt64(central.count), &out)
+            le64(UInt64(cdOffset), &out)
+            le32(0x0706_4B50, &out)
+            le32(0, &out)
+            le64(UInt64(z64), &out)
+            le32(1, &out)
         }
-        le32(0x0605_4B50, &out); le16(0, &out); le16(0, &out)
-        le16(zip64 ? 0xFFFF : UInt16(entries.count), &out); le16(zip64 ? 0xFFFF : UInt16(entries.count), &out)
-        le32(zip64 ? 0xFFFF_FFFF : UInt32(central.count), &out); le32(zip64 ? 0xFFFF_FFFF : UInt32(cdOffset), &out)
+        le32(0x0605_4B50, &out)
+        le16(0, &out)
+        le16(0, &out)
+        le16(zip64 ? 0xFFFF : UInt16(entries.count), &out)
+        le16(zip64 ? 0xFFFF : UInt16(entries.count), &out)
+        le32(zip64 ? 0xFFFF_FFFF : UInt32(central.count), &out)
+        le32(zip64 ? 0xFFFF_FFFF : UInt32(cdOffset), &out)
         le16(0, &out)
         return out
     }
@@ -173,7 +217,8 @@ func readEntry(_ c: any ExportContainer, _ name: String, chunk: Int = 7) throws 
         let error = #expect(throws: ImportError.self) { try ZipContainer(path: path) }
         #expect(error?.message.contains("zip bomb") == true)
         // With a looser limit the same zip reads.
-        let c = try ZipContainer(path: path, limits: ZipLimits(maxTotalUncompressedBytes: 8 << 30, maxRatio: 100_000, ratioExemptBytes: 0))
+        let c = try ZipContainer(
+            path: path, limits: ZipLimits(maxTotalUncompressedBytes: 8 << 30, maxRatio: 100_000, ratioExemptBytes: 0))
         #expect(try readEntry(c, "bomb.bin", chunk: 1 << 20).count == 4 << 20)
     }
 
@@ -181,7 +226,8 @@ func readEntry(_ c: any ExportContainer, _ name: String, chunk: Int = 7) throws 
         var z = TestZip()
         z.add("a.txt", Self.longText)
         z.add("b.txt", Self.longText)
-        let limits = ZipLimits(maxTotalUncompressedBytes: Int64(Self.longText.utf8.count) + 10, maxRatio: 1000, ratioExemptBytes: 64 << 10)
+        let limits = ZipLimits(
+            maxTotalUncompressedBytes: Int64(Self.longText.utf8.count) + 10, maxRatio: 1000, ratioExemptBytes: 64 << 10)
         let error = #expect(throws: ImportError.self) { try ZipContainer(path: try z.write(), limits: limits) }
         #expect(error?.message.contains("refusing the zip") == true)
     }
@@ -189,7 +235,9 @@ func readEntry(_ c: any ExportContainer, _ name: String, chunk: Int = 7) throws 
     @Test func stopsEntriesThatInflatePastTheirDeclaredSize() throws {
         var z = TestZip()
         z.entries.append(.init(name: "liar.txt", data: Array(Self.longText.utf8), declaredSize: 1000))
-        let c = try ZipContainer(path: try z.write(), limits: ZipLimits(maxTotalUncompressedBytes: 1 << 30, maxRatio: 1 << 40, ratioExemptBytes: 0))
+        let c = try ZipContainer(
+            path: try z.write(),
+            limits: ZipLimits(maxTotalUncompressedBytes: 1 << 30, maxRatio: 1 << 40, ratioExemptBytes: 0))
         let error = #expect(throws: ImportError.self) { try readEntry(c, "liar.txt", chunk: 512) }
         #expect(error?.message.contains("declared size") == true)
     }

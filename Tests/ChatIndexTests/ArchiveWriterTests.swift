@@ -28,17 +28,23 @@ import Testing
 
     @Test func aLaterFileUpdatesEditsDeletionsAndReadState() async throws {
         let (archive, _) = try TestArchive.make(jsonl: Self.base)
-        let ids = try await archive.database.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM item ORDER BY id") }
+        let ids = try await archive.database.writer.read {
+            try Int64.fetchAll($0, sql: "SELECT id FROM item ORDER BY id")
+        }
         let update = [
             Lines.chat("g1", name: "Hiking club"),
-            Lines.item("g1", "1", ts: "2024-05-01T10:00:00Z", text: "first message, edited", member: "m1", extra: "\"edited\":true"),
+            Lines.item(
+                "g1", "1", ts: "2024-05-01T10:00:00Z", text: "first message, edited", member: "m1",
+                extra: "\"edited\":true"),
             Lines.item("g1", "2", ts: "2024-05-01T10:05:00Z", text: "second message", member: "m1", unread: false),
             Lines.item("g1", "3", ts: "2024-05-01T10:05:00Z", text: "third, same time", dir: "snd", deleted: true),
         ].joined(separator: "\n")
         let r = try archive.ingestSync([try TestArchive.writeFile(update)])
         #expect(r.itemsUpdated == 3)
         #expect(r.itemsAdded == 0)
-        let after = try await archive.database.writer.read { try Int64.fetchAll($0, sql: "SELECT id FROM item ORDER BY id") }
+        let after = try await archive.database.writer.read {
+            try Int64.fetchAll($0, sql: "SELECT id FROM item ORDER BY id")
+        }
         #expect(after == ids, "archive ids are stable across updates")
         let edited = try await archive.search("edited")
         #expect(edited.hits.map(\.item.sourceId) == ["1"])
@@ -84,12 +90,17 @@ import Testing
     @Test func rebuildingTheIndexesRebuildsTheSameVocabulary() async throws {
         let archive = try Archive(path: TestArchive.temporaryPath())
         _ = try archive.ingestSync([TestArchive.corpusPath + "/sample/chats-1.jsonl"])
-        let read = { try await archive.database.writer.read { try Set(String.fetchAll($0, sql: "SELECT term FROM term")) } }
+        let read = {
+            try await archive.database.writer.read { try Set(String.fetchAll($0, sql: "SELECT term FROM term")) }
+        }
         let ingested = try await read()
         #expect(ingested.count > 500)
         try archive.database.rebuildIndexes()
         let rebuilt = try await read()
-        #expect(rebuilt == ingested, "only after ingest: \(ingested.subtracting(rebuilt).prefix(10)); only after rebuild: \(rebuilt.subtracting(ingested).prefix(10))")
+        #expect(
+            rebuilt == ingested,
+            "only after ingest: \(ingested.subtracting(rebuilt).prefix(10)); only after rebuild: \(rebuilt.subtracting(ingested).prefix(10))"
+        )
         #expect(try await archive.check().isEmpty)
     }
 
@@ -117,11 +128,14 @@ import Testing
 
     @Test func strictStopsAtTheFirstBadLineKeepingWhatCameBefore() throws {
         var lines = [Lines.chat("g1")]
-        for k in 0..<30 { lines.append(Lines.item("g1", "\(k)", ts: "2024-05-01T10:\(String(format: "%02d", k)):00Z", text: "m\(k)")) }
+        for k in 0..<30 {
+            lines.append(Lines.item("g1", "\(k)", ts: "2024-05-01T10:\(String(format: "%02d", k)):00Z", text: "m\(k)"))
+        }
         lines.append("garbage")
         lines.append(Lines.item("g1", "late", ts: "2024-06-01T10:00:00Z", text: "after the error"))
         let archive = try Archive(path: TestArchive.temporaryPath())
-        let r = try archive.ingestSync([try TestArchive.writeFile(lines.joined(separator: "\n"))], options: IngestOptions(strict: true))
+        let r = try archive.ingestSync(
+            [try TestArchive.writeFile(lines.joined(separator: "\n"))], options: IngestOptions(strict: true))
         #expect(r.stoppedEarly)
         #expect(r.itemsAdded == 30)
         #expect(r.errors.first?.location.line == 32)

@@ -6,9 +6,11 @@ import Testing
         .bold, .italic, .strikeThrough, .snippet, .secret, .small, .colored(.red), .colored(.magenta), .uri,
         .hyperLink(showText: nil, linkUri: "https://example.com"),
         .hyperLink(showText: "the site", linkUri: "https://example.com/a?b=c"),
-        .simplexLink(showText: nil, linkType: .contact, simplexUri: "simplex:/contact#/?v=2", smpHosts: ["smp1.example"]),
+        .simplexLink(
+            showText: nil, linkType: .contact, simplexUri: "simplex:/contact#/?v=2", smpHosts: ["smp1.example"]),
         .simplexLink(showText: "join", linkType: .group, simplexUri: "simplex:/g", smpHosts: ["a", "b"]),
-        .simplexName(SimplexNameInfo(nameType: .publicGroup, nameTLD: "simplex", domain: "team", subDomain: ["dev", "eu"])),
+        .simplexName(
+            SimplexNameInfo(nameType: .publicGroup, nameTLD: "simplex", domain: "team", subDomain: ["dev", "eu"])),
         .simplexName(SimplexNameInfo(nameType: .contact, nameTLD: "web", domain: "alice", subDomain: [])),
         .command("/help"), .mention(memberName: "Zoë"), .email, .phone, .underline, .hashtag,
         .unknown(.object([("type", .string("spoiler")), ("level", .number(2))])),
@@ -24,19 +26,25 @@ import Testing
     }
 
     @Test func pieceListRoundTrips() throws {
-        let pieces = Self.everyFormat.enumerated().map { FormattedText("piece \($0.offset)", $0.element) } + [FormattedText("plain")]
+        let pieces =
+            Self.everyFormat.enumerated().map { FormattedText("piece \($0.offset)", $0.element) } + [
+                FormattedText("plain")
+            ]
         let text = FormattedTextJSON.jsonText(pieces)
         let parsed = try JSONParser.parse(Array(text.utf8))
         #expect(FormattedTextJSON.pieces(from: parsed) == pieces)
     }
 
     @Test func absentOptionalFieldsAreOmittedAndPlainPiecesHaveNullFormat() {
-        #expect(FormattedTextJSON.jsonText(.hyperLink(showText: nil, linkUri: "u")) == #"{"type":"hyperLink","linkUri":"u"}"#)
+        #expect(
+            FormattedTextJSON.jsonText(.hyperLink(showText: nil, linkUri: "u"))
+                == #"{"type":"hyperLink","linkUri":"u"}"#)
         #expect(FormattedTextJSON.jsonText(.colored(.blue)) == #"{"type":"colored","color":"blue"}"#)
         #expect(FormattedTextJSON.jsonValue(FormattedText("t")).jsonText == #"{"text":"t","format":null}"#)
         #expect(FormattedTextJSON.messageJSONValue(nil).jsonText == "{}")
-        #expect(FormattedTextJSON.messageJSONValue([FormattedText("a", .bold)]).jsonText
-            == #"{"formattedText":[{"text":"a","format":{"type":"bold"}}]}"#)
+        #expect(
+            FormattedTextJSON.messageJSONValue([FormattedText("a", .bold)]).jsonText
+                == #"{"formattedText":[{"text":"a","format":{"type":"bold"}}]}"#)
     }
 
     @Test(arguments: [
@@ -68,7 +76,8 @@ import Testing
     @Test func decodingEdgeCases() throws {
         #expect(FormattedTextJSON.format(from: .null) == nil)
         #expect(FormattedTextJSON.pieces(from: .object([])) == nil)
-        let mixed = try JSONParser.parse(Array(#"[{"text":"a"},{"format":{"type":"bold"}},{"text":1},{"text":"b","format":null}]"#.utf8))
+        let mixed = try JSONParser.parse(
+            Array(#"[{"text":"a"},{"format":{"type":"bold"}},{"text":1},{"text":"b","format":null}]"#.utf8))
         #expect(FormattedTextJSON.pieces(from: mixed) == [FormattedText("a"), FormattedText("b")])
     }
 }

@@ -45,8 +45,12 @@ func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue { try JSONParser
         JSONCase(#""héllo 東京 🎉""#, .string("héllo 東京 🎉")),
         JSONCase("[]", .array([])),
         JSONCase("{}", .object([])),
-        JSONCase("[1,\"a\",null,true,[],{}]", .array([.number(1), .string("a"), .null, .bool(true), .array([]), .object([])])),
-        JSONCase(#"{"a":{"b":[true,null]},"c":"d"}"#, .object([("a", .object([("b", .array([.bool(true), .null]))])), ("c", .string("d"))])),
+        JSONCase(
+            "[1,\"a\",null,true,[],{}]",
+            .array([.number(1), .string("a"), .null, .bool(true), .array([]), .object([])])),
+        JSONCase(
+            #"{"a":{"b":[true,null]},"c":"d"}"#,
+            .object([("a", .object([("b", .array([.bool(true), .null]))])), ("c", .string("d"))])),
         JSONCase(" \t\r\n [ 1 , 2 ] \n", .array([.number(1), .number(2)])),
         JSONCase("{ \"k\" : 1 }", .object([("k", .number(1))])),
     ]

@@ -60,8 +60,12 @@ import Testing
     }
 
     @Test func rawValuesAreSimplexNames() {
-        #expect(ChatType.allCases.map(\.rawValue) == ["direct", "group", "local", "contactRequest", "contactConnection"])
-        #expect(ContentType.allCases.map(\.rawValue) == ["text", "link", "image", "video", "voice", "file", "report", "chat", "event", "unknown"])
+        #expect(
+            ChatType.allCases.map(\.rawValue) == ["direct", "group", "local", "contactRequest", "contactConnection"])
+        #expect(
+            ContentType.allCases.map(\.rawValue) == [
+                "text", "link", "image", "video", "voice", "file", "report", "chat", "event", "unknown",
+            ])
         #expect(ItemDirection.allCases.map(\.rawValue) == ["snd", "rcv", "event"])
         #expect(FormatColor.allCases.count == 8)
         #expect(BusinessRole(rawValue: "customer") == .customer)
@@ -73,7 +77,10 @@ import Testing
     @Test(arguments: [
         (FormattedText("x", .hyperLink(showText: "shown", linkUri: "u")), "shown"),
         (FormattedText("https://u", .hyperLink(showText: nil, linkUri: "https://u")), "https://u"),
-        (FormattedText("raw", .simplexLink(showText: "join", linkType: .group, simplexUri: "s", smpHosts: ["h"])), "join"),
+        (
+            FormattedText("raw", .simplexLink(showText: "join", linkType: .group, simplexUri: "s", smpHosts: ["h"])),
+            "join"
+        ),
         (FormattedText("raw", .simplexLink(showText: nil, linkType: .group, simplexUri: "s", smpHosts: ["h"])), "raw"),
         (FormattedText("@al", .mention(memberName: "alice")), "@alice"),
         (FormattedText("bold", .bold), "bold"),

@@ -130,7 +130,9 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
         [2024, 1, 1, 0, 60, 0, 0], [2024, 1, 1, 0, 0, 61, 0], [2024, 1, 1, 0, 0, 0, 1000], [2024, 1, 1, 0, 0, 0, -1],
     ])
     func calendarFieldsOutOfRangeGiveNil(_ f: [Int]) {
-        #expect(Timestamp(year: f[0], month: f[1], day: f[2], hour: f[3], minute: f[4], second: f[5], millisecond: f[6]) == nil)
+        #expect(
+            Timestamp(year: f[0], month: f[1], day: f[2], hour: f[3], minute: f[4], second: f[5], millisecond: f[6])
+                == nil)
     }
 
     @Test(arguments: [

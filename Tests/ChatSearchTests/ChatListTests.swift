@@ -1,6 +1,6 @@
 import ChatArchive
-import ChatTestSupport
 import ChatIndex
+import ChatTestSupport
 import ChatText
 import Foundation
 import GRDB
@@ -17,7 +17,9 @@ import Testing
         Lines.chat("shop", type: "group", name: "Bike shop", business: "business"),
         Lines.chat("client", type: "group", name: "Customer Дмитрий", alias: "Dima", business: "customer"),
         Lines.chat("notes", type: "local", name: "Notes", tags: ["work"]),
-        Lines.chat("club", type: "group", name: "Hiking club", fullName: "Alpine Hiking Club", alias: "Hikers", tags: ["friends"]),
+        Lines.chat(
+            "club", type: "group", name: "Hiking club", fullName: "Alpine Hiking Club", alias: "Hikers",
+            tags: ["friends"]),
         Lines.item("d1", "1", ts: "2024-01-01T10:00:00Z", text: "hi", unread: true),
         Lines.item("muted", "1", ts: "2024-01-02T10:00:00Z", text: "noise", unread: true),
         Lines.item("mutedMarked", "1", ts: "2024-01-03T10:00:00Z", text: "old"),
@@ -140,16 +142,20 @@ import Testing
     @Test(arguments: ["quiet", "qu"])
     func aRenamedChatIsFoundByItsNewNameOnly(query: String) async throws {
         let (a, _) = try TestArchive.make(jsonl: Self.people)
-        _ = try a.ingestSync([try TestArchive.writeFile(Lines.chat("quiet", type: "direct", name: "Loud Larry"), name: "rename.jsonl")])
+        _ = try a.ingestSync([
+            try TestArchive.writeFile(Lines.chat("quiet", type: "direct", name: "Loud Larry"), name: "rename.jsonl")
+        ])
         #expect(names(try await a.chats(matching: query)) == ["quieter"])
         #expect(names(try await a.chats(matching: "larry")) == ["quiet"])
         #expect(names(try await a.chats(matching: "ла")) == ["quiet"])
     }
 
     @Test func quotesAndSpacesInAQueryAreText() async throws {
-        let (a, _) = try TestArchive.make(jsonl: [
-            Lines.chat("q", type: "group", name: "The \\\"best\\\" club"), Lines.chat("o", type: "group", name: "best OR club"),
-        ].joined(separator: "\n"))
+        let (a, _) = try TestArchive.make(
+            jsonl: [
+                Lines.chat("q", type: "group", name: "The \\\"best\\\" club"),
+                Lines.chat("o", type: "group", name: "best OR club"),
+            ].joined(separator: "\n"))
         #expect(names(try await a.chats(matching: "\"best\"")) == ["q"])
         #expect(names(try await a.chats(matching: "best or")) == ["o"])
         #expect(names(try await a.chats(matching: "t OR c")) == ["o"])
@@ -164,12 +170,13 @@ import Testing
             _ = try a.ingestSync([try TestArchive.writeFile(Self.people)])
             // Back to the v1 schema, as an older build left it.
             try await a.database.writer.write { db in
-                try db.execute(sql: """
-                    DROP TRIGGER chat_nameGram_insert; DROP TRIGGER chat_nameGram_update; DROP TRIGGER chat_nameGram_delete;
-                    DROP TABLE chatNameGram; DROP INDEX chat_recentNames;
-                    CREATE INDEX chat_names ON chat(nameKey, translitKey, lastTs);
-                    DELETE FROM grdb_migrations WHERE identifier = 'v2';
-                    """)
+                try db.execute(
+                    sql: """
+                        DROP TRIGGER chat_nameGram_insert; DROP TRIGGER chat_nameGram_update; DROP TRIGGER chat_nameGram_delete;
+                        DROP TABLE chatNameGram; DROP INDEX chat_recentNames;
+                        CREATE INDEX chat_names ON chat(nameKey, translitKey, lastTs);
+                        DELETE FROM grdb_migrations WHERE identifier = 'v2';
+                        """)
             }
         }
         let reopened = try Archive(path: path)
@@ -180,8 +187,12 @@ import Testing
     /// names and queries in several scripts.
     @Test func nameSearchEqualsASubstringTestOfTheNames() async throws {
         var g = SplitMix64(seed: 20_240_501)
-        let syllables = ["ar", "te", "m", "ан", "тё", "ми", "北", "京", "Ö", "ö", "ss", "ß", " ", "-", "\\\"", "ng", "ia"]
-        func word(_ n: Int) -> String { (0..<n).map { _ in syllables[Int(g.next() % UInt64(syllables.count))] }.joined() }
+        let syllables = [
+            "ar", "te", "m", "ан", "тё", "ми", "北", "京", "Ö", "ö", "ss", "ß", " ", "-", "\\\"", "ng", "ia",
+        ]
+        func word(_ n: Int) -> String {
+            (0..<n).map { _ in syllables[Int(g.next() % UInt64(syllables.count))] }.joined()
+        }
         var lines: [String] = []
         for i in 0..<80 {
             let name = word(1 + Int(g.next() % 5))
@@ -197,20 +208,26 @@ import Testing
         let (a, _) = try TestArchive.make(jsonl: lines.joined(separator: "\n"))
         let stored = try await a.database.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT sourceId, nameKey, translitKey, lastTs, id FROM chat").map {
-                (id: $0[0] as String, key: $0[1] as String, translit: $0[2] as String, ts: $0[3] as Int64?, rowid: $0[4] as Int64)
+                (
+                    id: $0[0] as String, key: $0[1] as String, translit: $0[2] as String, ts: $0[3] as Int64?,
+                    rowid: $0[4] as Int64
+                )
             }
         }
         func contains(_ s: String, _ q: String) -> Bool {
-            q.isEmpty || s.utf8.count >= q.utf8.count && Array(s.utf8).withUnsafeBufferPointer { h in
-                let n = Array(q.utf8)
-                return (0...(h.count - n.count)).contains { i in h[i..<(i + n.count)].elementsEqual(n) }
-            }
+            q.isEmpty
+                || s.utf8.count >= q.utf8.count
+                    && Array(s.utf8).withUnsafeBufferPointer { h in
+                        let n = Array(q.utf8)
+                        return (0...(h.count - n.count)).contains { i in h[i..<(i + n.count)].elementsEqual(n) }
+                    }
         }
         for _ in 0..<150 {
             let q = word(1 + Int(g.next() % 3)).trimmingCharacters(in: .whitespaces)
             guard !q.isEmpty else { continue }
             let key = TextNormalizer.normalize(q)
-            let translit = q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
+            let translit =
+                q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
             let expected = stored.compactMap { c -> (String, Bool, Int64?, Int64)? in
                 if contains(c.key, key) { return (c.id, false, c.ts, c.rowid) }
                 if contains(c.translit, translit) { return (c.id, true, c.ts, c.rowid) }

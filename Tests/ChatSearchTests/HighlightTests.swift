@@ -76,7 +76,8 @@ import Testing
         Case("@mention by its sigil", "ping @zoë about it", "@zoe", ["@zoë"]),
         Case(
             "far into a long text",
-            String(repeating: "lorem ipsum dolor sit amet ", count: 20) + "the needle is here " + String(repeating: "more ", count: 30),
+            String(repeating: "lorem ipsum dolor sit amet ", count: 20) + "the needle is here "
+                + String(repeating: "more ", count: 30),
             "needle", ["needle"]),
     ]
 
@@ -124,7 +125,8 @@ import Testing
     @Test func snippetNeverCutsASurrogatePair() async throws {
         let text = String(repeating: "😂", count: 60) + " needle " + String(repeating: "😂", count: 60)
         let (archive, _) = try TestArchive.make(
-            jsonl: [Lines.chat("e"), Lines.item("e", "1", ts: "2024-05-01T10:00:00Z", text: text)].joined(separator: "\n"))
+            jsonl: [Lines.chat("e"), Lines.item("e", "1", ts: "2024-05-01T10:00:00Z", text: text)].joined(
+                separator: "\n"))
         let hit = try #require(try await archive.search("needle").hits.first)
         #expect(!hit.snippet.unicodeScalars.contains("\u{FFFD}"))
         #expect(hit.snippet.contains("[needle]"))

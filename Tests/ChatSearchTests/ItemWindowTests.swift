@@ -12,7 +12,8 @@ import Testing
         for k in 1...10 {
             let type = (k == 7 || k == 9) ? "image" : "text"
             lines.append(
-                Lines.item("c", "s\(k)", ts: "2024-01-01T10:\(times[k - 1]):00Z", text: "message number \(k)", type: type,
+                Lines.item(
+                    "c", "s\(k)", ts: "2024-01-01T10:\(times[k - 1]):00Z", text: "message number \(k)", type: type,
                     unread: k == 6 || k == 8))
         }
         return lines.joined(separator: "\n")
@@ -67,7 +68,8 @@ import Testing
     }
 
     @Test func initialWithNothingUnreadIsLast() async throws {
-        let (a, _) = try TestArchive.make(jsonl: Self.fixture.replacingOccurrences(of: "\"unread\":true", with: "\"unread\":false"))
+        let (a, _) = try TestArchive.make(
+            jsonl: Self.fixture.replacingOccurrences(of: "\"unread\":true", with: "\"unread\":false"))
         let w = try await a.items(chat: "c", .initial(2))
         #expect(w.items.map(\.sourceId) == ["s9", "s10"])
         #expect(w.navInfo == NavigationInfo(afterTotal: 0, afterUnread: 0))
@@ -80,7 +82,9 @@ import Testing
         } throws: { e in
             (e as? ArchiveError).map { $0.code == .unknownItem && $0.message.contains("no item with id 42") } == true
         }
-        await #expect { _ = try await a.items(chat: "nope", .last(3)) } throws: { ($0 as? ArchiveError)?.code == .unknownChat }
+        await #expect { _ = try await a.items(chat: "nope", .last(3)) } throws: {
+            ($0 as? ArchiveError)?.code == .unknownChat
+        }
     }
 
     @Test func searchHitsOpenInContext() async throws {

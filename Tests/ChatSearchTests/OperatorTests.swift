@@ -26,26 +26,32 @@ import Testing
         Lines.member("g2", "w2", "Zoltan"),
         Lines.chat("d1", type: "direct", name: "Zoë"),
 
-        Lines.item("g1", "h1", ts: "2024-04-10T09:00:00Z", text: "Going hiking with everyone on Saturday", member: "m1"),
+        Lines.item(
+            "g1", "h1", ts: "2024-04-10T09:00:00Z", text: "Going hiking with everyone on Saturday", member: "m1"),
         Lines.item("g1", "h2", ts: "2024-04-11T09:00:00Z", text: "hi everyone", member: "m2"),
-        Lines.item("g1", "h3", ts: "2024-04-12T09:00:00Z", text: "the quick brown fox jumps over the lazy dog", member: "m3"),
+        Lines.item(
+            "g1", "h3", ts: "2024-04-12T09:00:00Z", text: "the quick brown fox jumps over the lazy dog", member: "m3"),
         Lines.item("g1", "h4", ts: "2024-04-13T09:00:00Z", text: "a brown bear in the woods", member: "m1"),
         Lines.item("g1", "h5", ts: "2024-04-14T09:00:00Z", text: "a fox in the garden", member: "m2"),
         Lines.item(
-            "g1", "h6", ts: "2024-04-15T09:00:00Z", text: "I'll bring the map, see https://maps.example.com/trail", dir: "snd",
+            "g1", "h6", ts: "2024-04-15T09:00:00Z", text: "I'll bring the map, see https://maps.example.com/trail",
+            dir: "snd",
             member: "m0"),
         content(
             Lines.item("g1", "h7", ts: "2024-04-16T09:00:00Z", text: "trail report", member: "m1", type: "link"),
             #""preview":{"uri":"https://news.example.net/a","title":"Alpine news","description":"conditions"}"#),
         Lines.item(
-            "g1", "h8", ts: "2024-04-17T09:00:00Z", text: "[the docs](https://docs.example.org/plan) are updated", member: "m3"),
+            "g1", "h8", ts: "2024-04-17T09:00:00Z", text: "[the docs](https://docs.example.org/plan) are updated",
+            member: "m3"),
         Lines.item(
             "g1", "h9", ts: "2024-04-18T09:00:00Z", text: "summit photo", member: "m1", type: "image",
             extra: #""file":{"name":"summit.jpg","size":1000}"#),
         content(
             Lines.item("g1", "h10", ts: "2024-04-19T09:00:00Z", text: "summit video", member: "m2", type: "video"),
             #""duration":30"#),
-        content(Lines.item("g1", "h11", ts: "2024-04-20T09:00:00Z", text: "", member: "m3", type: "voice"), #""duration":5"#),
+        content(
+            Lines.item("g1", "h11", ts: "2024-04-20T09:00:00Z", text: "", member: "m3", type: "voice"), #""duration":5"#
+        ),
         Lines.item(
             "g1", "h12", ts: "2024-04-21T09:00:00Z", text: "packing list", member: "m1", type: "file",
             extra: #""file":{"name":"packing.pdf","size":20}"#),
@@ -59,8 +65,10 @@ import Testing
         Lines.item("g1", "h18", ts: "2024-06-01T00:00:00Z", text: "boundary june first", member: "m3"),
         Lines.item("g1", "h19", ts: "2024-05-10T09:00:00Z", text: "unread fox news", member: "m1", unread: true),
         Lines.item(
-            "g1", "h20", ts: "2024-05-11T09:00:00Z", text: "meeting point is the north gate", member: "m2", pinned: true),
-        Lines.item("g1", "h21", ts: "2024-05-12T09:00:00Z", text: "this fox message was deleted", member: "m2", deleted: true),
+            "g1", "h20", ts: "2024-05-11T09:00:00Z", text: "meeting point is the north gate", member: "m2", pinned: true
+        ),
+        Lines.item(
+            "g1", "h21", ts: "2024-05-12T09:00:00Z", text: "this fox message was deleted", member: "m2", deleted: true),
         Lines.item("g1", "h22", ts: "2024-05-13T09:00:00Z", text: "harvest harvest harvest", member: "m1"),
         Lines.item("g1", "h23", ts: "2024-05-14T09:00:00Z", text: "harvest once and then we go home", member: "m2"),
         content(
@@ -89,7 +97,8 @@ import Testing
     }()
     static let g1Live = live.filter { $0.hasPrefix("h") }
 
-    static func search(_ query: String, _ options: SearchOptions = SearchOptions(limit: 1000)) async throws -> [String] {
+    static func search(_ query: String, _ options: SearchOptions = SearchOptions(limit: 1000)) async throws -> [String]
+    {
         let (archive, report) = try fixture.get()
         #expect(report.errors.isEmpty, "\(report.errors)")
         return try await archive.search(query, options: options).hits.map(\.item.sourceId)
@@ -250,13 +259,17 @@ import Testing
         OptionCase(query: "fox", options: SearchOptions(chat: "g2"), expected: ["w1"]),
         OptionCase(query: "", options: SearchOptions(chat: "d1"), expected: ["z1", "z2", "z3"]),
         OptionCase(query: "see", options: SearchOptions(chat: "d1"), expected: ["z1", "z2"]),
-        OptionCase(query: "fox", options: SearchOptions(chat: "g1", includeDeleted: true), expected: ["h3", "h5", "h19", "h21"]),
-        OptionCase(query: "fox", options: SearchOptions(includeDeleted: true), expected: ["h3", "h5", "h19", "h21", "w1"]),
+        OptionCase(
+            query: "fox", options: SearchOptions(chat: "g1", includeDeleted: true),
+            expected: ["h3", "h5", "h19", "h21"]),
+        OptionCase(
+            query: "fox", options: SearchOptions(includeDeleted: true), expected: ["h3", "h5", "h19", "h21", "w1"]),
         OptionCase(query: "deleted", options: SearchOptions(), expected: []),
         OptionCase(query: "deleted", options: SearchOptions(includeDeleted: true), expected: ["h21"]),
         OptionCase(query: "from:zoe", options: SearchOptions(chat: "d1"), expected: ["z1", "z3"]),
         OptionCase(query: "from:zoe", options: SearchOptions(chat: "g2"), expected: []),
-        OptionCase(query: "from:bob", options: SearchOptions(chat: "g1"), expected: ["h2", "h5", "h10", "h20", "h23", "h25"]),
+        OptionCase(
+            query: "from:bob", options: SearchOptions(chat: "g1"), expected: ["h2", "h5", "h10", "h20", "h23", "h25"]),
         OptionCase(query: "mentions:bob", options: SearchOptions(chat: "g2"), expected: ["w3"]),
         OptionCase(query: "fox in:g2", options: SearchOptions(chat: "g1"), expected: []),
         // Content filters.
@@ -290,7 +303,9 @@ import Testing
     }
 
     @Test func unknownChatIsAnError() async throws {
-        await #expect { _ = try await Self.search("fox", SearchOptions(chat: "nope")) } throws: { ($0 as? ArchiveError)?.code == .unknownChat }
+        await #expect { _ = try await Self.search("fox", SearchOptions(chat: "nope")) } throws: {
+            ($0 as? ArchiveError)?.code == .unknownChat
+        }
     }
 
     // MARK: Order
@@ -304,7 +319,10 @@ import Testing
     @Test func relevancePutsTheStrongestMatchFirst() async throws {
         #expect(try await Self.search("harvest", SearchOptions(limit: 100, order: .relevance)) == ["h22", "h23"])
         // Same ranking within a chat, and for the same set of hits.
-        #expect(try await Self.search("harvest", SearchOptions(chat: "g1", limit: 100, order: .relevance)) == ["h22", "h23"])
+        #expect(
+            try await Self.search("harvest", SearchOptions(chat: "g1", limit: 100, order: .relevance)) == [
+                "h22", "h23",
+            ])
         let relevance = try await Self.search("fox", SearchOptions(limit: 100, order: .relevance))
         #expect(Set(relevance) == ["h3", "h5", "h19", "w1"])
     }

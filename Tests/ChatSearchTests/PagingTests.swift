@@ -42,7 +42,8 @@ import Testing
 
     static let fixture = Result {
         var lines = [
-            Lines.chat("p1", name: "Paging one"), Lines.member("p1", "alice", "Alice"), Lines.member("p1", "bob", "Bob"),
+            Lines.chat("p1", name: "Paging one"), Lines.member("p1", "alice", "Alice"),
+            Lines.member("p1", "bob", "Bob"),
             Lines.chat("p2", name: "Paging two"), Lines.member("p2", "carol", "Carol"),
         ]
         for e in entries.sorted(by: { $0.arrival < $1.arrival }) {
@@ -78,10 +79,12 @@ import Testing
         Case(name: "a word, globally", query: "even", keep: { $0.n % 2 == 0 }),
         Case(name: "a word in p2", query: "even", chat: "p2", keep: { $0.chat == "p2" && $0.n % 2 == 0 }),
         Case(name: "images", query: "entry", content: .image, keep: { $0.isImage }),
-        Case(name: "images in p1 with deleted", query: "", chat: "p1", content: .image, includeDeleted: true,
+        Case(
+            name: "images in p1 with deleted", query: "", chat: "p1", content: .image, includeDeleted: true,
             keep: { $0.chat == "p1" && $0.isImage }),
         Case(name: "from:", query: "from:alice odd", keep: { $0.member == "alice" && $0.n % 2 == 1 }),
-        Case(name: "a time range", query: "odd after:2024-03-01T12:05:00Z before:2024-03-01T12:15:00Z",
+        Case(
+            name: "a time range", query: "odd after:2024-03-01T12:05:00Z before:2024-03-01T12:15:00Z",
             keep: { $0.n % 2 == 1 && (5..<15).contains($0.minute) }),
         Case(name: "everything with deleted", query: "", includeDeleted: true, keep: { _ in true }),
         Case(name: "an exclusion in p1", query: "-even", chat: "p1", keep: { $0.chat == "p1" && $0.n % 2 == 1 }),
@@ -93,7 +96,8 @@ import Testing
         let want = Self.expected(c.keep, includeDeleted: c.includeDeleted)
         #expect(want.count > 10)
         let page = try await archive.search(
-            c.query, options: SearchOptions(chat: c.chat, content: c.content, limit: 1000, includeDeleted: c.includeDeleted))
+            c.query,
+            options: SearchOptions(chat: c.chat, content: c.content, limit: 1000, includeDeleted: c.includeDeleted))
         #expect(page.hits.map(\.item.sourceId) == want)
         #expect(page.nextCursor == nil)
     }
@@ -128,7 +132,9 @@ import Testing
     }
 
     @Test(arguments: [1, 7, 40], [(nil, 0), ("p1", 0), ("p1", Int.max)] as [(String?, Int)])
-    func relevancePagesReturnEveryMatchOnce(pageSize: Int, scope: (chat: String?, ascendingWalkMaxItems: Int)) async throws {
+    func relevancePagesReturnEveryMatchOnce(pageSize: Int, scope: (chat: String?, ascendingWalkMaxItems: Int))
+        async throws
+    {
         let (chat, ascendingWalkMaxItems) = scope
         let archive = try Self.fixture.get()
         let want = Set(Self.expected { $0.n % 2 == 0 && (chat == nil || $0.chat == chat) })
@@ -153,7 +159,9 @@ import Testing
         // The last minute holds six items; they come newest arrival first.
         let lastMinute = Self.entries.filter { $0.minute == 24 }.sorted { $0.arrival > $1.arrival }.map(\.sourceId)
         #expect(Array(hits.prefix(6).map(\.item.sourceId)) == lastMinute)
-        #expect(lastMinute != (144...149).reversed().map { "e\($0)" }, "the fixture's arrival order differs from its numbering")
+        #expect(
+            lastMinute != (144...149).reversed().map { "e\($0)" },
+            "the fixture's arrival order differs from its numbering")
     }
 
     @Test func limitIsClampedToAtLeastOne() async throws {

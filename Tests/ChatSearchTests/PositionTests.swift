@@ -7,7 +7,8 @@ import Testing
 /// positions must stay exact whatever order items arrive in.
 @Suite struct PositionTests {
     static func item(_ id: Int, minute: Int, unread: Bool = false) -> String {
-        Lines.item("g1", "\(id)", ts: String(format: "2024-05-01T10:%02d:00Z", minute), text: "message \(id)", unread: unread)
+        Lines.item(
+            "g1", "\(id)", ts: String(format: "2024-05-01T10:%02d:00Z", minute), text: "message \(id)", unread: unread)
     }
 
     /// Every item's position equals its rank, and afterTotal/afterUnread equal brute-force counts.
@@ -42,7 +43,8 @@ import Testing
     }
 
     @Test func inOrderOutOfOrderAndMovedItemsKeepExactPositions() async throws {
-        let first = ([Lines.chat("g1", name: "Order")] + (0..<10).map { Self.item($0, minute: $0 * 2, unread: $0 % 3 == 0) })
+        let first =
+            ([Lines.chat("g1", name: "Order")] + (0..<10).map { Self.item($0, minute: $0 * 2, unread: $0 % 3 == 0) })
             .joined(separator: "\n")
         let (archive, _) = try TestArchive.make(jsonl: first)
         try await Self.expectExact(archive)

@@ -5,11 +5,14 @@ import Testing
 
 @Suite struct QueryParserTests {
     @Test func wordsPhrasesExclusionsAndOperators() {
-        let q = QueryParser.parse(#"hello "exact phrase" -spam from:"Bob M" in:club has:image mentions:me before:2024-05-01 after:2024-01 is:unread is:pinned a OR b last"#)
-        #expect(q.terms == [
-            .word("hello", isPrefix: false), .phrase("exact phrase"),
-            .anyOf([.word("a", isPrefix: false), .word("b", isPrefix: false)]), .word("last", isPrefix: true),
-        ])
+        let q = QueryParser.parse(
+            #"hello "exact phrase" -spam from:"Bob M" in:club has:image mentions:me before:2024-05-01 after:2024-01 is:unread is:pinned a OR b last"#
+        )
+        #expect(
+            q.terms == [
+                .word("hello", isPrefix: false), .phrase("exact phrase"),
+                .anyOf([.word("a", isPrefix: false), .word("b", isPrefix: false)]), .word("last", isPrefix: true),
+            ])
         #expect(q.excluded == ["spam"])
         #expect(q.from == ["Bob M"])
         #expect(q.inChats == ["club"])
@@ -21,7 +24,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "\"", "\"\"", "*", "NEAR(", "a AND b", "'; DROP TABLE item; --", "from:", ":", "has:nothing", "before:2024-13-45",
+        "", "\"", "\"\"", "*", "NEAR(", "a AND b", "'; DROP TABLE item; --", "from:", ":", "has:nothing",
+        "before:2024-13-45",
         "\u{0}\u{1}\u{7F}", "-", "- -", "OR", "OR OR a", "col:value", "{text}: x", "^start", "\"unclosed phrase",
     ])
     func hostileTextNeverThrows(text: String) async throws {

@@ -21,8 +21,10 @@ import Testing
         "hiking", "hik", "fox", "brown", "café", "CAFE", "cafe\u{301}", "straße", "STRASSE", "İstanbul", "ı", "ＨＥＬＬＯ",
         "ﬁnancial", "東京", "京", "東京タワー", "北京欢迎你", "안녕하세요", "하세", "ข้าว", "ผมชอบกิน", "مَرْحَبًا", "مرحبا",
         "שָׁלוֹם", "नमस्ते", "दुनिया", "Ёлка", "ёж", "Οδυσσέας", "😂", "👨‍👩‍👧", "👍🏽", "🇩🇪", "1️⃣", "e\u{301}", "eed",
-        "l'arbre", "don't", "@zoë", "#tag", "https://www.example.com/a/b?c=d", "user@example.org", "3.14", "1,000", "v2.0",
-        "covid19", "a", "xdel", "all", "tags", "rowid", "c1", "frme", "mnme", "xlink", "tlink", "NEAR", "and", "or", "not",
+        "l'arbre", "don't", "@zoë", "#tag", "https://www.example.com/a/b?c=d", "user@example.org", "3.14", "1,000",
+        "v2.0",
+        "covid19", "a", "xdel", "all", "tags", "rowid", "c1", "frme", "mnme", "xlink", "tlink", "NEAR", "and", "or",
+        "not",
     ]
     static let syntax = [
         "\"", "\"\"", "*", "(", ")", ":", "^", "-", "+", "NEAR(", "NEAR(a b, 3)", "AND", "OR", "NOT", "text:", "extra:",
@@ -30,7 +32,9 @@ import Testing
         "`", "[", "]", "{", "}", "|", ";", "/", "@", "#", ",", ".", "!", "?", "$", "&", "=", "<", ">", "~", "\\\"",
         "\"a\" *", "a*", "*a", "^a", "a:b:c", "::", "-\"", "-\"unclosed", "OR OR", "AND OR NOT",
     ]
-    static let operators = ["from:", "in:", "has:", "mentions:", "before:", "after:", "is:", "FROM:", "Has:", "text:", "x:"]
+    static let operators = [
+        "from:", "in:", "has:", "mentions:", "before:", "after:", "is:", "FROM:", "Has:", "text:", "x:",
+    ]
     static let values = [
         "", "zoe", "Zoë", "me", "ME", "\"Bob M\"", "\"", "\"unclosed value", "link", "image", "video", "voice", "file",
         "report", "nothing", "unread", "pinned", "2024", "2024-05", "2024-05-01", "2024-99", "2024-13-45", "2024-02-30",
@@ -41,7 +45,8 @@ import Testing
     /// Odd scalars: NUL, controls, noncharacters, BOM, zero-width and bidi controls, private use,
     /// lone combining marks and modifiers, the last scalar.
     static let odd: [Unicode.Scalar] = [
-        "\u{0}", "\u{1}", "\u{8}", "\u{9}", "\u{A}", "\u{D}", "\u{1B}", "\u{1F}", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}",
+        "\u{0}", "\u{1}", "\u{8}", "\u{9}", "\u{A}", "\u{D}", "\u{1B}", "\u{1F}", "\u{7F}", "\u{80}", "\u{85}",
+        "\u{9F}",
         "\u{A0}", "\u{AD}", "\u{300}", "\u{301}", "\u{34F}", "\u{200B}", "\u{200C}", "\u{200D}", "\u{200E}", "\u{202E}",
         "\u{2028}", "\u{2029}", "\u{2060}", "\u{3000}", "\u{E000}", "\u{FE0F}", "\u{FEFF}", "\u{FFF9}", "\u{FFFC}",
         "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "\u{1F3FB}", "\u{E0001}", "\u{E007F}", "\u{F0000}", "\u{10FFFD}",
@@ -84,7 +89,11 @@ import Testing
             case 40..<55: out += operators.randomElement(using: &g)! + values.randomElement(using: &g)!
             case 55..<70: out += randomText(&g, length: Int.random(in: 1...12, using: &g))
             case 70..<78: out.unicodeScalars.append(odd.randomElement(using: &g)!)
-            case 78..<84: out += "-" + (Bool.random(using: &g) ? words.randomElement(using: &g)! : "\"" + words.randomElement(using: &g)!)
+            case 78..<84:
+                out +=
+                    "-"
+                    + (Bool.random(using: &g)
+                        ? words.randomElement(using: &g)! : "\"" + words.randomElement(using: &g)!)
             case 84..<90: out += "\"" + words.randomElement(using: &g)! + " " + words.randomElement(using: &g)! + "\""
             case 90..<93: out += words.randomElement(using: &g)! + " OR " + words.randomElement(using: &g)!
             case 93..<95:
@@ -94,7 +103,9 @@ import Testing
             case 95..<97: out += randomText(&g, length: Int.random(in: 50...300, using: &g))
             default:
                 // Syntax and operators glued to words.
-                out += syntax.randomElement(using: &g)! + words.randomElement(using: &g)! + syntax.randomElement(using: &g)!
+                out +=
+                    syntax.randomElement(using: &g)! + words.randomElement(using: &g)! + syntax.randomElement(
+                        using: &g)!
             }
         }
         return out
@@ -115,7 +126,8 @@ import Testing
     static let fixture = Result {
         var lines = OperatorTests.lines
         for (k, c) in HighlightTests.cases.enumerated() {
-            lines.append(Lines.item("g2", "hl\(k)", ts: "2024-06-0\(1 + k % 9)T10:\(10 + k):00Z", text: c.text, member: "w2"))
+            lines.append(
+                Lines.item("g2", "hl\(k)", ts: "2024-06-0\(1 + k % 9)T10:\(10 + k):00Z", text: c.text, member: "w2"))
         }
         return try TestArchive.make(jsonl: lines.joined(separator: "\n")).0
     }
@@ -163,7 +175,9 @@ import Testing
     /// every hit's ranges lie inside its text.
     @Test func randomQueriesSearchWithoutError() async throws {
         let archive = try Self.fixture.get()
-        let modes = [SearchOptions(limit: 20), SearchOptions(chat: "g1", limit: 20), SearchOptions(limit: 20, order: .relevance)]
+        let modes = [
+            SearchOptions(limit: 20), SearchOptions(chat: "g1", limit: 20), SearchOptions(limit: 20, order: .relevance),
+        ]
         let (failures, pagesWithHits) = try await archive.database.writer.read { db -> ([String], Int) in
             var failures: [String] = []
             var pagesWithHits = 0
@@ -175,7 +189,8 @@ import Testing
                         for hit in page.hits {
                             let n = hit.item.text.utf16.count
                             if !hit.ranges.allSatisfy({ $0.lowerBound >= 0 && $0.upperBound <= n }) {
-                                failures.append("ranges outside the text: \(q.debugDescription) \(hit.ranges) \(hit.item.text)")
+                                failures.append(
+                                    "ranges outside the text: \(q.debugDescription) \(hit.ranges) \(hit.item.text)")
                             }
                         }
                     } catch {

@@ -10,7 +10,9 @@ import Testing
         let n = MessageSearch.relevanceCandidates + 150
         var lines = [Lines.chat("g1", name: "Many")]
         for i in 0..<n {
-            let minute = i % 60, hour = (i / 60) % 24, day = 1 + i / 1440
+            let minute = i % 60
+            let hour = (i / 60) % 24
+            let day = 1 + i / 1440
             let ts = String(format: "2024-05-%02dT%02d:%02d:00Z", day, hour, minute)
             // Some items say the word twice: they rank first among the candidates.
             let text = i % 10 == 0 ? "harvest harvest moon \(i)" : "the harvest \(i) and more words here"

@@ -28,7 +28,8 @@ import Testing
     }
 
     @Test func onlyDeletedUnreadItemsStillOpenTheChatThere() async throws {
-        let only = Self.fixture.replacingOccurrences(of: "\"unread\":true,\"deleted\":false", with: "\"unread\":false,\"deleted\":false")
+        let only = Self.fixture.replacingOccurrences(
+            of: "\"unread\":true,\"deleted\":false", with: "\"unread\":false,\"deleted\":false")
         let (a, _) = try TestArchive.make(jsonl: only)
         let w = try await a.items(chat: "c", .initial(1))
         #expect(w.items.map(\.sourceId) == ["s1", "s2", "s3"])
@@ -77,7 +78,8 @@ import Testing
         #expect(try await reopened.check().isEmpty)
         let plan = try await reopened.database.writer.read { db in
             try Row.fetchAll(
-                db, sql: "EXPLAIN QUERY PLAN SELECT id FROM item WHERE chatId = 1 AND flags & 4 = 4 ORDER BY ts, id LIMIT 1"
+                db,
+                sql: "EXPLAIN QUERY PLAN SELECT id FROM item WHERE chatId = 1 AND flags & 4 = 4 ORDER BY ts, id LIMIT 1"
             ).map { $0["detail"] as String? ?? "" }
         }
         #expect(plan.joined().contains("item_unreadAll"))

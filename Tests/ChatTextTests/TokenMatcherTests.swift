@@ -27,7 +27,9 @@ import Testing
         let prefixes = Set(distinct.enumerated().filter { $0.offset % 3 == 1 }.map { String($0.element.prefix(2)) })
         // Prefixes are byte prefixes, as in FTS5 (`👩*` matches `👩🏽‍💻`, which Swift's
         // grapheme-based hasPrefix would not).
-        let expected = all.filter { t in words.contains(t.text) || prefixes.contains { t.text.utf8.starts(with: $0.utf8) } }
+        let expected = all.filter { t in
+            words.contains(t.text) || prefixes.contains { t.text.utf8.starts(with: $0.utf8) }
+        }
         let found = TokenMatcher(words: words, prefixes: prefixes).matches(in: text)
         #expect(found == expected)
         #expect(!expected.isEmpty)
@@ -44,8 +46,10 @@ import Testing
 /// that join a token across white space (a joiner or mark right after a space).
 @Suite struct TokenMatcherNeedleTests {
     static let parts = [
-        "That", "that's", "THAT", "thatcher", "hello", "World", "l'arbre", "e.g", "3.14", "1,000", "user@mail.example.com",
-        "https://www.example.com/path/that?q=1", "@alice", "#tag", "foo_bar", "ﬁle", "ｔｈａｔ", "Thát", "straße", "İstanbul",
+        "That", "that's", "THAT", "thatcher", "hello", "World", "l'arbre", "e.g", "3.14", "1,000",
+        "user@mail.example.com",
+        "https://www.example.com/path/that?q=1", "@alice", "#tag", "foo_bar", "ﬁle", "ｔｈａｔ", "Thát", "straße",
+        "İstanbul",
         "Дмитрий", "привет", "東京タワー", "서울특별시", "ภาษาไทย", "مرحبا", "שָׁלוֹם", "नमस्ते", "😂", "👨‍👩‍👧", "\u{200D}🅰️",
         "\u{301}that", "e\u{301}", "\u{200D}that", "ﾃｽﾄ", "1️⃣", "#️⃣", "🇩🇪", "www.that.org", "x1.com", "mple.x1.com",
     ]
@@ -54,7 +58,9 @@ import Testing
     @Test func needlesSkipOnlyWhatCannotMatch() {
         var g = SplitMix64(seed: 99)
         let texts = (0..<400).map { _ in
-            (0..<(1 + g.next(below: 10))).map { _ in Self.parts[g.next(below: Self.parts.count)] + Self.spaces[g.next(below: Self.spaces.count)] }.joined()
+            (0..<(1 + g.next(below: 10))).map { _ in
+                Self.parts[g.next(below: Self.parts.count)] + Self.spaces[g.next(below: Self.spaces.count)]
+            }.joined()
         }
         let tokens = Array(Set(texts.flatMap { Tokenizer.tokens(in: $0, mode: .document).map(\.text) })).sorted()
         var scenarios = 0
@@ -73,7 +79,8 @@ import Testing
                 let a = full.positionedMatches(in: text).map { "\($0.text) \($0.utf8Range) \($0.utf16Range)" }
                 let b = skipping.positionedMatches(in: text).map { "\($0.text) \($0.utf8Range) \($0.utf16Range)" }
                 #expect(a == b, "needle \(needle.debugDescription) in \(text.debugDescription)")
-                let c = full.matches(in: text), d = skipping.matches(in: text)
+                let c = full.matches(in: text)
+                let d = skipping.matches(in: text)
                 #expect(c == d, "needle \(needle.debugDescription) in \(text.debugDescription)")
             }
             scenarios += 1

@@ -26,7 +26,8 @@ enum IngestPipeline {
                 sink.exports.append(export)
             }
             for refused in container.refusedEntries {
-                try sink.report(.fatal(SourceLocation(file: container.displayName(of: refused.name)), "skipped: \(refused.reason)"))
+                try sink.report(
+                    .fatal(SourceLocation(file: container.displayName(of: refused.name)), "skipped: \(refused.reason)"))
             }
             sink.file = container.path
             do {

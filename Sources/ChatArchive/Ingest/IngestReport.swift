@@ -84,7 +84,8 @@ public struct IngestOptions: Sendable {
     public var batchSize: Int
     /// Makes options: format sniffed by content, bad records skipped.
     public init(
-        format: String = "auto", strict: Bool = false, importOptions: ImportOptions = ImportOptions(), batchSize: Int = 10_000
+        format: String = "auto", strict: Bool = false, importOptions: ImportOptions = ImportOptions(),
+        batchSize: Int = 10_000
     ) {
         self.format = format
         self.strict = strict

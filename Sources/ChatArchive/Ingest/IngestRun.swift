@@ -9,7 +9,8 @@ extension IngestPipeline {
     ///
     /// This is the body of ``Archive/ingestSync(_:options:isCancelled:progress:)``.
     static func run(
-        _ paths: [String], options: IngestOptions, database: ArchiveDatabase, isCancelled: @escaping @Sendable () -> Bool = { false },
+        _ paths: [String], options: IngestOptions, database: ArchiveDatabase,
+        isCancelled: @escaping @Sendable () -> Bool = { false },
         progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) throws -> IngestReport {
         let writer = try ArchiveWriter(database: database, batchSize: options.batchSize)
@@ -37,7 +38,8 @@ extension IngestPipeline {
         }
         let itemsRead = sink.itemsRead
         let summary = try writer.finish { done, total in
-            progress?(IngestProgress(file: "", bytesRead: done, totalBytes: total, itemsRead: itemsRead, isIndexing: true))
+            progress?(
+                IngestProgress(file: "", bytesRead: done, totalBytes: total, itemsRead: itemsRead, isIndexing: true))
         }
         report.chats = summary.chats
         report.itemsAdded = summary.itemsAdded
@@ -75,12 +77,16 @@ extension IngestPipeline {
             if !isZip { root = url.deletingLastPathComponent().path }
         }
         return try database.writer.write { db in
-            try db.execute(sql: "INSERT INTO export(root, isZip) VALUES (?, ?) ON CONFLICT DO NOTHING", arguments: [root, isZip])
-            return try Int64.fetchOne(db, sql: "SELECT id FROM export WHERE root = ? AND isZip = ?", arguments: [root, isZip])
+            try db.execute(
+                sql: "INSERT INTO export(root, isZip) VALUES (?, ?) ON CONFLICT DO NOTHING", arguments: [root, isZip])
+            return try Int64.fetchOne(
+                db, sql: "SELECT id FROM export WHERE root = ? AND isZip = ?", arguments: [root, isZip])
         }
     }
 
-    private static func recordSources(_ paths: [String], options: IngestOptions, report: IngestReport, database: ArchiveDatabase) throws {
+    private static func recordSources(
+        _ paths: [String], options: IngestOptions, report: IngestReport, database: ArchiveDatabase
+    ) throws {
         try database.writer.write { db in
             // One row per export read; a path that held none is recorded as it was given.
             var sources = report.exports.map { ($0.path, $0.format) }
@@ -89,9 +95,11 @@ extension IngestPipeline {
             }
             for (path, format) in sources {
                 try db.execute(
-                    sql: "INSERT INTO ingestSource(path, format, ingestedAt, itemsAdded, itemsUpdated, itemsSkipped) VALUES (?, ?, ?, ?, ?, ?)",
+                    sql:
+                        "INSERT INTO ingestSource(path, format, ingestedAt, itemsAdded, itemsUpdated, itemsSkipped) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [
-                        path, format, Int64(Date().timeIntervalSince1970 * 1000), report.itemsAdded, report.itemsUpdated,
+                        path, format, Int64(Date().timeIntervalSince1970 * 1000), report.itemsAdded,
+                        report.itemsUpdated,
                         report.itemsSkipped,
                     ])
             }

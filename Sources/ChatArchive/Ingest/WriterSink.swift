@@ -20,7 +20,10 @@ final class WriterSink: ImportSink {
     var skippedFiles: [SkippedFile] = []
     private var lastReport = DispatchTime.now().uptimeNanoseconds
 
-    init(writer: ArchiveWriter, strict: Bool, isCancelled: @escaping @Sendable () -> Bool, onProgress: (@Sendable (IngestProgress) -> Void)?) {
+    init(
+        writer: ArchiveWriter, strict: Bool, isCancelled: @escaping @Sendable () -> Bool,
+        onProgress: (@Sendable (IngestProgress) -> Void)?
+    ) {
         self.writer = writer
         self.strict = strict
         self.isCancelled = isCancelled
@@ -48,6 +51,8 @@ final class WriterSink: ImportSink {
         let now = DispatchTime.now().uptimeNanoseconds
         guard now - lastReport > 100_000_000 || (totalBytes.map { bytesRead >= $0 } ?? false) else { return }
         lastReport = now
-        onProgress(IngestProgress(file: file, bytesRead: bytesRead, totalBytes: totalBytes, itemsRead: itemsRead, isIndexing: false))
+        onProgress(
+            IngestProgress(
+                file: file, bytesRead: bytesRead, totalBytes: totalBytes, itemsRead: itemsRead, isIndexing: false))
     }
 }

@@ -1,6 +1,6 @@
 import ChatModel
-import Foundation
 import ChatSearch
+import Foundation
 
 /// The JSON documents of the CLI's `--json` and of the web app's API, written in one place so
 /// that both answer the same document for the same request.
@@ -18,9 +18,11 @@ package enum ArchiveJSON {
     package static func search(_ page: SearchPage) -> String {
         let o = JSONOut()
         o.object {
-            o.field("hits", array: {
-                for h in page.hits { o.item(h.item, ranges: h.ranges, snippet: h.snippet) }
-            })
+            o.field(
+                "hits",
+                array: {
+                    for h in page.hits { o.item(h.item, ranges: h.ranges, snippet: h.snippet) }
+                })
             o.field("nextCursor", page.nextCursor)
         }
         return o.text
@@ -32,10 +34,12 @@ package enum ArchiveJSON {
         o.object {
             o.field("items", array: { for i in window.items { o.item(i, spans: window.spans[i.id]) } })
             if let n = window.navInfo {
-                o.field("navInfo", object: {
-                    o.field("afterTotal", n.afterTotal)
-                    o.field("afterUnread", n.afterUnread)
-                })
+                o.field(
+                    "navInfo",
+                    object: {
+                        o.field("afterTotal", n.afterTotal)
+                        o.field("afterUnread", n.afterUnread)
+                    })
             } else {
                 o.key("navInfo")
                 o.raw("null")
@@ -69,18 +73,22 @@ package enum ArchiveJSON {
             o.field("fileBytes", s.fileBytes)
             o.field("analyzerVersion", s.analyzerVersion)
             o.field("indexHealthy", !s.indexIsStale)
-            o.field("itemsBySource", object: {
-                for (k, v) in s.itemsBySource.sorted(by: { $0.key < $1.key }) { o.field(k, v) }
-            })
-            o.field("ingests", array: {
-                for i in s.ingests {
-                    o.object {
-                        o.field("path", i.path)
-                        o.field("format", i.format)
-                        o.field("at", Timestamp(milliseconds: i.at).rfc3339)
+            o.field(
+                "itemsBySource",
+                object: {
+                    for (k, v) in s.itemsBySource.sorted(by: { $0.key < $1.key }) { o.field(k, v) }
+                })
+            o.field(
+                "ingests",
+                array: {
+                    for i in s.ingests {
+                        o.object {
+                            o.field("path", i.path)
+                            o.field("format", i.format)
+                            o.field("at", Timestamp(milliseconds: i.at).rfc3339)
+                        }
                     }
-                }
-            })
+                })
         }
         return o.text
     }
@@ -89,10 +97,12 @@ package enum ArchiveJSON {
     package static func error(code: String, message: String) -> String {
         let o = JSONOut()
         o.object {
-            o.field("error", object: {
-                o.field("code", code)
-                o.field("message", message)
-            })
+            o.field(
+                "error",
+                object: {
+                    o.field("code", code)
+                    o.field("message", message)
+                })
         }
         return o.text
     }
@@ -115,12 +125,14 @@ extension JSONOut {
             field("tags", array: { for t in r.tags { self.value(t) } })
             field("lastActivity", r.lastActivity?.rfc3339)
             field("itemCount", r.itemCount)
-            field("preview", object: {
-                self.field("kind", r.preview.kind.rawValue)
-                self.field("sender", r.preview.sender)
-                self.field("contentType", r.preview.contentType?.rawValue)
-                self.field("text", r.preview.text)
-            })
+            field(
+                "preview",
+                object: {
+                    self.field("kind", r.preview.kind.rawValue)
+                    self.field("sender", r.preview.sender)
+                    self.field("contentType", r.preview.contentType?.rawValue)
+                    self.field("text", r.preview.text)
+                })
         }
     }
 }

@@ -77,7 +77,9 @@ package final class JSONOut {
 
 extension JSONOut {
     /// An item object (the JSONOutput article of ChatArchive's documentation), with `ranges` and `snippet` for hits.
-    package func item(_ i: ArchivedItem, ranges: [Range<Int>]? = nil, snippet: String? = nil, spans: [StoredSpan]? = nil) {
+    package func item(
+        _ i: ArchivedItem, ranges: [Range<Int>]? = nil, snippet: String? = nil, spans: [StoredSpan]? = nil
+    ) {
         object {
             field("id", i.id)
             field("chatId", i.chatId)
@@ -88,31 +90,37 @@ extension JSONOut {
             field("contentType", i.contentType.rawValue)
             field("text", i.text)
             if let ranges {
-                field("ranges", array: {
-                    for r in ranges { self.raw("[\(r.lowerBound),\(r.upperBound)]") }
-                })
+                field(
+                    "ranges",
+                    array: {
+                        for r in ranges { self.raw("[\(r.lowerBound),\(r.upperBound)]") }
+                    })
             }
             field("edited", i.isEdited)
             field("deleted", i.isDeleted)
             field("unread", i.isUnread)
             field("pinned", i.isPinned)
             if let f = i.file {
-                field("file", object: {
-                    self.field("name", f.name)
-                    self.field("size", f.size)
-                    if let path = f.path { self.field("path", path) }
-                })
+                field(
+                    "file",
+                    object: {
+                        self.field("name", f.name)
+                        self.field("size", f.size)
+                        if let path = f.path { self.field("path", path) }
+                    })
             }
             if !i.moreFiles.isEmpty {
-                field("moreFiles", array: {
-                    for f in i.moreFiles {
-                        self.object {
-                            self.field("name", f.name)
-                            self.field("size", f.size)
-                            if let path = f.path { self.field("path", path) }
+                field(
+                    "moreFiles",
+                    array: {
+                        for f in i.moreFiles {
+                            self.object {
+                                self.field("name", f.name)
+                                self.field("size", f.size)
+                                if let path = f.path { self.field("path", path) }
+                            }
                         }
-                    }
-                })
+                    })
             }
             if i.isFloatingTime {
                 field("floatingTime", true)
@@ -120,43 +128,51 @@ extension JSONOut {
             }
             if i.isTimeUnknown { field("timeUnknown", true) }
             if let p = i.preview {
-                field("preview", object: {
-                    self.field("uri", p.uri)
-                    self.field("title", p.title)
-                    self.field("description", p.description)
-                })
+                field(
+                    "preview",
+                    object: {
+                        self.field("uri", p.uri)
+                        self.field("title", p.title)
+                        self.field("description", p.description)
+                    })
             }
             if let d = i.duration { field("duration", d) }
             if let q = i.quote {
-                field("quote", object: {
-                    self.field("id", q.itemSourceId)
-                    self.field("text", q.text)
-                })
+                field(
+                    "quote",
+                    object: {
+                        self.field("id", q.itemSourceId)
+                        self.field("text", q.text)
+                    })
             }
             if !i.reactions.isEmpty {
-                field("reactions", array: {
-                    for r in i.reactions {
-                        self.object {
-                            self.field("emoji", r.emoji)
-                            self.field("count", r.count)
+                field(
+                    "reactions",
+                    array: {
+                        for r in i.reactions {
+                            self.object {
+                                self.field("emoji", r.emoji)
+                                self.field("count", r.count)
+                            }
                         }
-                    }
-                })
+                    })
             }
             if let s = i.status { field("status", s.rawValue) }
             if let snippet { field("snippet", snippet) }
             if let spans, !spans.isEmpty {
                 // Markdown of `text`: UTF-16 [start, end) and SimpleX's tagged format object.
-                field("spans", array: {
-                    for sp in spans {
-                        self.object {
-                            self.field("start", sp.start)
-                            self.field("end", sp.end)
-                            self.key("format")
-                            self.raw(sp.formatJSON)
+                field(
+                    "spans",
+                    array: {
+                        for sp in spans {
+                            self.object {
+                                self.field("start", sp.start)
+                                self.field("end", sp.end)
+                                self.key("format")
+                                self.raw(sp.formatJSON)
+                            }
                         }
-                    }
-                })
+                    })
             }
         }
     }

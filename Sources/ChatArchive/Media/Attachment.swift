@@ -27,7 +27,8 @@ extension Archive {
     /// the file, the file has moved since, or its recorded path leads out of the export.
     package func attachment(item: Int64, index: Int) async throws -> Attachment? {
         guard index >= 0 else { return nil }
-        let found = try await database.writer.read { db -> (name: String, size: Int64?, path: String, root: String, isZip: Bool)? in
+        let found = try await database.writer.read {
+            db -> (name: String, size: Int64?, path: String, root: String, isZip: Bool)? in
             guard
                 let row = try Row.fetchOne(
                     db,
@@ -56,7 +57,9 @@ extension Archive {
             else { return nil }
             return Attachment(name: found.name, contentType: type, size: zip.size(of: relative), stream: stream)
         }
-        guard let file = AttachmentPath.resolve(relative, inFolder: found.root), let stream = try? FileByteStream(path: file) else {
+        guard let file = AttachmentPath.resolve(relative, inFolder: found.root),
+            let stream = try? FileByteStream(path: file)
+        else {
             return nil
         }
         return Attachment(name: found.name, contentType: type, size: stream.totalBytes, stream: stream)
@@ -68,7 +71,8 @@ package enum AttachmentPath {
     /// The path as `/`-separated components relative to the export root, or `nil` when it is
     /// absolute, a URL, empty, or has `.`/`..` components before or after percent-decoding.
     package static func safeRelative(_ path: String) -> String? {
-        guard !path.isEmpty, !path.contains("\0"), !path.contains("\\"), !path.hasPrefix("/"), !path.contains("://") else {
+        guard !path.isEmpty, !path.contains("\0"), !path.contains("\\"), !path.hasPrefix("/"), !path.contains("://")
+        else {
             return nil
         }
         let decoded = path.removingPercentEncoding ?? path

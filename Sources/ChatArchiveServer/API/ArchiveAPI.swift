@@ -75,7 +75,9 @@ package struct ArchiveAPI: Sendable {
     func search(_ q: [String: String]) async throws -> APIResponse {
         guard let text = q["q"] else { throw BadRequest(message: "q (what to search for) is missing") }
         let orderName = nonEmpty(q["order"]) ?? "newest"
-        guard let order = SearchOrder(rawValue: orderName) else { throw BadRequest(message: "order must be newest or relevance") }
+        guard let order = SearchOrder(rawValue: orderName) else {
+            throw BadRequest(message: "order must be newest or relevance")
+        }
         let options = SearchOptions(
             chat: nonEmpty(q["chat"]), content: try content(q), limit: try positive(q, "limit", default: 50),
             cursor: nonEmpty(q["cursor"]), order: order, includeDeleted: try flag(q, "includeDeleted"))
@@ -93,10 +95,14 @@ package struct ArchiveAPI: Sendable {
         if let v = q["around"] { modes.append(.around(try id(v, "around"), count: count)) }
         if q["initial"] != nil { modes.append(.initial(try self.count(q, "initial", default: 25))) }
         if let v = q["at"] {
-            guard let time = Timestamp.parse(v) else { throw BadRequest(message: "at must be a date (2024-05-01) or an RFC 3339 time") }
+            guard let time = Timestamp.parse(v) else {
+                throw BadRequest(message: "at must be a date (2024-05-01) or an RFC 3339 time")
+            }
             modes.append(.at(time, count: count))
         }
-        guard modes.count <= 1 else { throw BadRequest(message: "give one of last, before, after, around, initial, at") }
+        guard modes.count <= 1 else {
+            throw BadRequest(message: "give one of last, before, after, around, initial, at")
+        }
         let window = try await archive.items(
             chat: chat, modes.first ?? .last(count), content: try content(q), search: nonEmpty(q["search"]))
         return APIResponse(status: 200, body: ArchiveJSON.items(window))

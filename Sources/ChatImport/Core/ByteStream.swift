@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A sequential source of bytes: a file, or an entry of a zip.
@@ -95,7 +95,8 @@ public struct LineReader {
                 var end = nl
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
                 lineNumber += 1
-                let line = Line(bytes: buffer[start..<end], number: lineNumber, offset: consumed, isTruncated: truncated)
+                let line = Line(
+                    bytes: buffer[start..<end], number: lineNumber, offset: consumed, isTruncated: truncated)
                 consumed += Int64(nl + 1 - start) + dropped
                 start = nl + 1
                 return line
@@ -105,7 +106,8 @@ public struct LineReader {
                 var end = buffer.count
                 if buffer[end - 1] == 0x0D { end -= 1 }
                 lineNumber += 1
-                let line = Line(bytes: buffer[start..<end], number: lineNumber, offset: consumed, isTruncated: truncated)
+                let line = Line(
+                    bytes: buffer[start..<end], number: lineNumber, offset: consumed, isTruncated: truncated)
                 consumed += Int64(buffer.count - start) + dropped
                 start = buffer.count
                 return line

@@ -44,7 +44,8 @@ extension ExportContainer {
             if chunk.isEmpty { break }
             out += chunk
             if out.count > limit {
-                throw ImportError("\(displayName(of: name)) is larger than \(limit >> 20) MiB; refusing to load it whole")
+                throw ImportError(
+                    "\(displayName(of: name)) is larger than \(limit >> 20) MiB; refusing to load it whole")
             }
         }
         return out

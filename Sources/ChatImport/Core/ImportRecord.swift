@@ -142,7 +142,8 @@ public struct ImportOptions: Sendable {
     /// must use the same key for their ids to match.
     public var chatKey: String?
     public init(
-        timeZoneIdentifier: String? = nil, ownerName: String? = nil, dateOrder: WhatsAppDateOrder? = nil, chatKey: String? = nil
+        timeZoneIdentifier: String? = nil, ownerName: String? = nil, dateOrder: WhatsAppDateOrder? = nil,
+        chatKey: String? = nil
     ) {
         self.timeZoneIdentifier = timeZoneIdentifier
         self.ownerName = ownerName

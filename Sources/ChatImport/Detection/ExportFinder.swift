@@ -71,7 +71,8 @@ package enum ExportFinder {
             // One export; its zips too when the format reads inside them (a download split
             // into several zips).
             let detection = Detection(format: only.format, container: folder, entries: only.entries)
-            search.exports.append(ExportSearch.Found(detection: detection, skipped: unread(in: sniffing, besides: only.entries)))
+            search.exports.append(
+                ExportSearch.Found(detection: detection, skipped: unread(in: sniffing, besides: only.entries)))
             return
         }
         if recognised.isEmpty && !holdsZips && !children.contains(where: \.isFolder) {
@@ -109,15 +110,19 @@ package enum ExportFinder {
     private static func unread(in container: SniffingContainer, besides read: [String]) -> [ExportSearch.Skipped] {
         let readSet = Set(read)
         let unread = Sniff.candidates(container).filter {
-            !readSet.contains($0) && !Sniff.baseName($0).hasPrefix(".") && Sniff.baseName($0) != SimplexImporter.agentDatabaseName
+            !readSet.contains($0) && !Sniff.baseName($0).hasPrefix(".")
+                && Sniff.baseName($0) != SimplexImporter.agentDatabaseName
         }
         var out = unread.prefix(listedSkips).map {
-            ExportSearch.Skipped(path: container.displayName(of: $0), reason: "not part of this export's chats (no format reads it); not read")
+            ExportSearch.Skipped(
+                path: container.displayName(of: $0),
+                reason: "not part of this export's chats (no format reads it); not read")
         }
         if unread.count > listedSkips {
             out.append(
                 ExportSearch.Skipped(
-                    path: container.path, reason: "\(unread.count - listedSkips) more files that are not chat exports; not read"))
+                    path: container.path,
+                    reason: "\(unread.count - listedSkips) more files that are not chat exports; not read"))
         }
         return out
     }
@@ -135,7 +140,8 @@ package enum ExportFinder {
         let base = path.hasSuffix("/") ? path : path + "/"
         return names.compactMap { name in
             let full = base + name
-            guard let attrs = try? fm.attributesOfItem(atPath: full), let type = attrs[.type] as? FileAttributeType else { return nil }
+            guard let attrs = try? fm.attributesOfItem(atPath: full), let type = attrs[.type] as? FileAttributeType
+            else { return nil }
             switch type {
             case .typeDirectory: return Child(path: full, isFolder: true)
             case .typeRegular: return Child(path: full, isFolder: false)

@@ -48,7 +48,8 @@ package enum Sniff {
     /// Extensions of files no format reads as its main file (media and web assets).
     static let mediaExtensions: Set<String> = [
         "jpg", "jpeg", "png", "gif", "webp", "heic", "bmp", "tgs", "mp4", "mov", "webm", "mkv", "avi", "3gp", "opus",
-        "ogg", "oga", "m4a", "mp3", "aac", "wav", "amr", "pdf", "vcf", "zip", "apk", "exe", "css", "js", "woff", "woff2", "ttf",
+        "ogg", "oga", "m4a", "mp3", "aac", "wav", "amr", "pdf", "vcf", "zip", "apk", "exe", "css", "js", "woff",
+        "woff2", "ttf",
     ]
 
     /// At most this many entries are sniffed (media folders can be huge).
@@ -85,7 +86,9 @@ package enum Sniff {
     }
 
     /// The candidate entries whose JSON shape passes `test`.
-    static func entries(_ container: any ExportContainer, whereShape test: (JSONPrefixScanner.Shape) -> Bool) -> [String] {
+    static func entries(_ container: any ExportContainer, whereShape test: (JSONPrefixScanner.Shape) -> Bool)
+        -> [String]
+    {
         candidates(container).filter { test(shape(container, $0)) }
     }
 }

@@ -80,15 +80,18 @@ public enum FormatDetector {
         if let html = candidates.first(where: { isHTML(Sniff.prefix(container, $0)) }) {
             return ImportError(
                 "\(container.displayName(of: html)) is an HTML export, which cannot be imported: re-export as JSON "
-                    + "(Telegram: Export chat history → Format: Machine-readable JSON; DiscordChatExporter: --format Json)")
+                    + "(Telegram: Export chat history → Format: Machine-readable JSON; DiscordChatExporter: --format Json)"
+            )
         }
         if let csv = candidates.first(where: { isCSV($0, Sniff.prefix(container, $0)) }) {
-            return ImportError("\(container.displayName(of: csv)) is a CSV export, which cannot be imported: re-export as JSON")
+            return ImportError(
+                "\(container.displayName(of: csv)) is a CSV export, which cannot be imported: re-export as JSON")
         }
         let empty = candidates.allSatisfy { Sniff.prefix(container, $0).isEmpty } ? " (it is empty)" : ""
         var tried: [String] = []
         for f in FormatRegistry.formats where !tried.contains(f.description) { tried.append(f.description) }
-        return ImportError("\(container.path): not a recognised chat export\(empty). Tried: " + tried.joined(separator: "; ") + ".")
+        return ImportError(
+            "\(container.path): not a recognised chat export\(empty). Tried: " + tried.joined(separator: "; ") + ".")
     }
 
     /// Whether `text` looks like a WhatsApp export: one of the first 20 non-empty lines fits a
@@ -109,7 +112,9 @@ extension FormatDetector {
 
     static func isHTML(_ p: [UInt8]) -> Bool {
         var start = p.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < p.count, p[start] == 0x20 || p[start] == 0x0A || p[start] == 0x0D || p[start] == 0x09 { start += 1 }
+        while start < p.count, p[start] == 0x20 || p[start] == 0x0A || p[start] == 0x0D || p[start] == 0x09 {
+            start += 1
+        }
         let head = String(decoding: p[start..<min(p.count, start + 64)], as: UTF8.self).lowercased()
         return head.hasPrefix("<!doctype html") || head.hasPrefix("<html")
     }

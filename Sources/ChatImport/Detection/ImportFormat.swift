@@ -32,7 +32,8 @@ package struct ImportFormat: Sendable {
     /// The format an importer type describes with its static members.
     package init<Importer: RegisteredImporter>(_ importer: Importer.Type) {
         self.init(
-            name: Importer.formatName, description: Importer.formatDescription, recognise: { try Importer.recognise($0) },
+            name: Importer.formatName, description: Importer.formatDescription,
+            recognise: { try Importer.recognise($0) },
             read: { try Importer().read($0, entries: $1, into: $2, options: $3) })
     }
 }
@@ -49,5 +50,6 @@ package protocol RegisteredImporter {
     /// Makes an importer with default settings.
     init()
     /// Reads `entries` of `container` into `sink`.
-    func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions) throws
+    func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions)
+        throws
 }

@@ -51,7 +51,10 @@ struct JSONPrefixScanner {
         case UInt8(ascii: "{"):
             i += 1
             space()
-            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return true }
+            if i < b.count, b[i] == UInt8(ascii: "}") {
+                i += 1
+                return true
+            }
             while true {
                 space()
                 guard i < b.count, b[i] == UInt8(ascii: "\""), let key = string() else { return false }
@@ -69,29 +72,45 @@ struct JSONPrefixScanner {
                 }
                 space()
                 guard i < b.count else { return false }
-                if b[i] == UInt8(ascii: ",") { i += 1; continue }
-                if b[i] == UInt8(ascii: "}") { i += 1; return true }
+                if b[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                if b[i] == UInt8(ascii: "}") {
+                    i += 1
+                    return true
+                }
                 return false
             }
         case UInt8(ascii: "["):
             i += 1
             space()
-            if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return true }
+            if i < b.count, b[i] == UInt8(ascii: "]") {
+                i += 1
+                return true
+            }
             let p = path.isEmpty ? "[]" : path + ".[]"
             while true {
                 guard value(path: p, depth: depth + 1) else { return false }
                 space()
                 guard i < b.count else { return false }
-                if b[i] == UInt8(ascii: ",") { i += 1; continue }
-                if b[i] == UInt8(ascii: "]") { i += 1; return true }
+                if b[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                if b[i] == UInt8(ascii: "]") {
+                    i += 1
+                    return true
+                }
                 return false
             }
         case UInt8(ascii: "\""):
             return string() != nil
         default:
             let start = i
-            while i < b.count, !(b[i] == UInt8(ascii: ",") || b[i] == UInt8(ascii: "}") || b[i] == UInt8(ascii: "]")
-                || b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09)
+            while i < b.count,
+                !(b[i] == UInt8(ascii: ",") || b[i] == UInt8(ascii: "}") || b[i] == UInt8(ascii: "]")
+                    || b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09)
             {
                 i += 1
             }
@@ -121,8 +140,9 @@ struct JSONPrefixScanner {
                 guard string() != nil else { return false }
             default:
                 let start = i
-                while i < b.count, !(b[i] == UInt8(ascii: ",") || b[i] == UInt8(ascii: "}") || b[i] == UInt8(ascii: "]")
-                    || b[i] == UInt8(ascii: ":") || b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09)
+                while i < b.count,
+                    !(b[i] == UInt8(ascii: ",") || b[i] == UInt8(ascii: "}") || b[i] == UInt8(ascii: "]")
+                        || b[i] == UInt8(ascii: ":") || b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09)
                 {
                     i += 1
                 }

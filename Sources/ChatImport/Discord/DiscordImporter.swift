@@ -28,7 +28,9 @@ public struct DiscordImporter: ArchiveImporter {
 
     /// Reads the given JSON entries of `container`, newest export first, so that a message
     /// repeated in overlapping files is taken from the newest one.
-    public func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions) throws {
+    public func read(
+        _ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions
+    ) throws {
         var heads: [(entry: String, exportedAt: Int64)] = []
         for entry in entries {
             let exportedAt = (try? Self.exportedAt(of: container, entry: entry)) ?? nil
@@ -102,14 +104,17 @@ struct DiscordRun {
                     if path == "guild" { guild = v } else { channelValue = v }
                 case .enter("messages", _, let at):
                     guard let channel = channelValue, let id = JSONField.idString(channel["id"]) else {
-                        try sink.report(.fatal(location(at), "no channel before the messages; not a DiscordChatExporter file"))
+                        try sink.report(
+                            .fatal(location(at), "no channel before the messages; not a DiscordChatExporter file"))
                         return
                     }
                     channelID = id
                     try openChannel(id: id, channel: channel, guild: guild)
                 case .element(_, _, let bytes, let at):
                     guard let channelID else { continue }
-                    try message(bytes, at: at, channelID: channelID, fileIndex: fileIndex, folder: folder, location: location(at))
+                    try message(
+                        bytes, at: at, channelID: channelID, fileIndex: fileIndex, folder: folder,
+                        location: location(at))
                     if reader.bytesRead - sinceProgress > 4 << 20 {
                         sinceProgress = reader.bytesRead
                         sink.progress(bytesRead: reader.bytesRead, totalBytes: reader.totalBytes)
@@ -133,7 +138,8 @@ struct DiscordRun {
         let type: ChatType = kind == "DirectTextChat" || kind == "1" ? .direct : .group
         let guildName = JSONField.idString(guild?["id"]) == "0" ? "" : guild?["name"]?.stringValue ?? ""
         let name = channel["name"]?.stringValue ?? id
-        try sink.emit(.chat(Chat(sourceId: sourceId, type: type, displayName: name, fullName: guildName, source: "discord")))
+        try sink.emit(
+            .chat(Chat(sourceId: sourceId, type: type, displayName: name, fullName: guildName, source: "discord")))
         channels[id] = Channel(sourceId: sourceId)
     }
 
@@ -149,7 +155,11 @@ struct DiscordRun {
         guard !c.members.contains(u.id) else { return }
         c.members.insert(u.id)
         let isUser = ownerName.map { $0 == u.name || $0 == u.nickname } ?? false
-        try sink.emit(.member(Member(chatSourceId: c.sourceId, sourceId: u.id, displayName: u.nickname, fullName: u.name, isUser: isUser)))
+        try sink.emit(
+            .member(
+                Member(
+                    chatSourceId: c.sourceId, sourceId: u.id, displayName: u.nickname, fullName: u.name, isUser: isUser)
+            ))
     }
 
     private static func contentType(ofFile name: String) -> ContentType {
@@ -163,7 +173,8 @@ struct DiscordRun {
     }
 
     private mutating func message(
-        _ bytes: [UInt8], at: JSONStreamReader.Location, channelID: String, fileIndex: Int, folder: String, location: SourceLocation
+        _ bytes: [UInt8], at: JSONStreamReader.Location, channelID: String, fileIndex: Int, folder: String,
+        location: SourceLocation
     ) throws {
         // Take the channel out while working on it, so that its id map is not copied.
         guard var c = channels.removeValue(forKey: channelID) else { return }
@@ -198,7 +209,8 @@ struct DiscordRun {
         } else {
             timestamp = c.lastTimestamp ?? Timestamp(milliseconds: 0)
             isTimeUnknown = true
-            try sink.report(.warning(location, "message \(id) has no readable timestamp; it takes the previous message's time"))
+            try sink.report(
+                .warning(location, "message \(id) has no readable timestamp; it takes the previous message's time"))
         }
         c.lastTimestamp = timestamp
 
@@ -245,13 +257,16 @@ struct DiscordRun {
             var path = address.isEmpty ? nil : JSONField.relativePath(address)
             if let p = path, !p.lowercased().hasPrefix("http"), !folder.isEmpty { path = folder + "/" + p }
             if !url.isEmpty, path == nil {
-                try sink.report(.warning(location, "message \(id): attachment path \"\(url)\" leaves the export folder; path dropped"))
+                try sink.report(
+                    .warning(
+                        location, "message \(id): attachment path \"\(url)\" leaves the export folder; path dropped"))
             }
             files.append(FileRef(name: name, size: JSONField.int(attachment["fileSizeBytes"]), path: path))
         }
         let file = files.first
         if let file, !isSystem { content.type = Self.contentType(ofFile: file.name) }
-        if let embed = (m["embeds"]?.arrayValue ?? []).first(where: { $0["title"] != nil || $0["description"] != nil }) {
+        if let embed = (m["embeds"]?.arrayValue ?? []).first(where: { $0["title"] != nil || $0["description"] != nil })
+        {
             content.preview = LinkPreview(
                 uri: embed["url"]?.stringValue ?? "", title: embed["title"]?.stringValue ?? "",
                 description: embed["description"]?.stringValue ?? "")
@@ -277,7 +292,9 @@ struct DiscordRun {
             reactions.append(Reaction(emoji: custom ? ":\(name):" : name, count: Int(JSONField.int(r["count"]) ?? 1)))
         }
         var quote: Quote?
-        if let reference, reference["type"]?.stringValue != "Forward", let target = JSONField.idString(reference["messageId"]) {
+        if let reference, reference["type"]?.stringValue != "Forward",
+            let target = JSONField.idString(reference["messageId"])
+        {
             let sameChannel = JSONField.idString(reference["channelId"]).map { $0 == channelID } ?? true
             quote = Quote(itemSourceId: sameChannel ? target : nil, text: "")
         }
@@ -294,7 +311,8 @@ struct DiscordRun {
             chatSourceId: c.sourceId, sourceId: id, timestamp: timestamp,
             direction: isSystem ? .event : isOwner ? .snd : .rcv, memberSourceId: author?.id, content: content,
             markup: markup, mentions: mentions, quote: quote, file: file, reactions: reactions, isEdited: isEdited,
-            isPinned: m["isPinned"]?.boolValue ?? false, raw: raw, isTimeUnknown: isTimeUnknown, moreFiles: Array(files.dropFirst()))
+            isPinned: m["isPinned"]?.boolValue ?? false, raw: raw, isTimeUnknown: isTimeUnknown,
+            moreFiles: Array(files.dropFirst()))
         try sink.emit(.item(item))
     }
 

@@ -87,7 +87,8 @@ public final class JSONStreamReader {
 
     /// Makes a reader of `stream` handing out the elements of the arrays at `elementPaths`.
     public init(
-        _ stream: ByteStream, elementPaths: [String], maxValueBytes: Int = 64 << 20, maxDepth: Int = JSONParser.maxDepth,
+        _ stream: ByteStream, elementPaths: [String], maxValueBytes: Int = 64 << 20,
+        maxDepth: Int = JSONParser.maxDepth,
         chunkSize: Int = 1 << 20
     ) {
         self.stream = stream
@@ -118,8 +119,11 @@ public final class JSONStreamReader {
         return out
     }
 
-    private func fail(_ message: String, at offset: Int64? = nil, line: Int? = nil, truncated: Bool = false) -> JSONStreamError {
-        JSONStreamError(offset: offset ?? base + Int64(pos), line: line ?? self.line, message: message, isTruncation: truncated)
+    private func fail(_ message: String, at offset: Int64? = nil, line: Int? = nil, truncated: Bool = false)
+        -> JSONStreamError
+    {
+        JSONStreamError(
+            offset: offset ?? base + Int64(pos), line: line ?? self.line, message: message, isTruncation: truncated)
     }
 
     // MARK: Buffer
@@ -186,7 +190,9 @@ public final class JSONStreamReader {
         if !started {
             started = true
             _ = try peek()
-            if buffer.count - pos >= 3, buffer[pos] == 0xEF, buffer[pos + 1] == 0xBB, buffer[pos + 2] == 0xBF { pos += 3 }
+            if buffer.count - pos >= 3, buffer[pos] == 0xEF, buffer[pos + 1] == 0xBB, buffer[pos + 2] == 0xBF {
+                pos += 3
+            }
             guard try peek() != nil else { throw fail("the file is empty", truncated: true) }
             return try startValue(path: [], pathString: "", key: nil)
         }
@@ -228,7 +234,9 @@ public final class JSONStreamReader {
                 let end = try scanValue(from: pos, at: location)
                 let keyBytes = Array(buffer[pos..<end])
                 pos = end
-                guard case .string(let key) = try JSONParser.parse(keyBytes) else { throw fail("expected a string key") }
+                guard case .string(let key) = try JSONParser.parse(keyBytes) else {
+                    throw fail("expected a string key")
+                }
                 guard try peek() == 0x3A else { throw fail("expected ':' after a key") }
                 pos += 1
                 guard try peek() != nil else {
@@ -254,7 +262,9 @@ public final class JSONStreamReader {
             pos = end
             return .element(path: patternStrings[k], index: index, bytes: bytes, at: at)
         }
-        if c == 0x7B || c == 0x5B, patterns.contains(where: { $0.count > path.count && Array($0[0..<path.count]) == path }) {
+        if c == 0x7B || c == 0x5B,
+            patterns.contains(where: { $0.count > path.count && Array($0[0..<path.count]) == path })
+        {
             guard stack.count < maxDepth else { throw fail("JSON nested deeper than \(maxDepth) levels") }
             pos += 1
             stack.append(Frame(isObject: c == 0x7B, path: path, pathString: pathString, state: 0, count: 0))
@@ -311,13 +321,16 @@ public final class JSONStreamReader {
                     case 0x7B, 0x5B:
                         depth += 1
                         if depth + outerDepth > maxDepth {
-                            throw fail("JSON nested deeper than \(maxDepth) levels", at: base + Int64(i), line: at.line + lines)
+                            throw fail(
+                                "JSON nested deeper than \(maxDepth) levels", at: base + Int64(i), line: at.line + lines
+                            )
                         }
                         closers.append(c == 0x7B ? 0x7D : 0x5D)
                     case 0x7D, 0x5D:
                         guard let want = closers.popLast(), want == c else {
                             throw fail(
-                                "unexpected '\(Character(Unicode.Scalar(c)))'", at: base + Int64(i), line: at.line + lines)
+                                "unexpected '\(Character(Unicode.Scalar(c)))'", at: base + Int64(i),
+                                line: at.line + lines)
                         }
                         depth -= 1
                         if depth == 0 { return i + 1 }
@@ -343,7 +356,8 @@ public final class JSONStreamReader {
                     return i
                 }
                 throw fail(
-                    "the file ends inside a value starting here (\(i - start) bytes read)", at: at.offset, line: at.line,
+                    "the file ends inside a value starting here (\(i - start) bytes read)", at: at.offset,
+                    line: at.line,
                     truncated: true)
             }
             start -= shift

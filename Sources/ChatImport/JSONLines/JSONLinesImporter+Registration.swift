@@ -21,7 +21,9 @@ extension JSONLinesImporter: RegisteredImporter {
     }
 
     /// Reads each entry as a JSON Lines file (the format takes no import options).
-    package func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions) throws {
+    package func read(
+        _ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions
+    ) throws {
         for entry in entries { try read(container, entry: entry, into: sink) }
     }
 }

@@ -125,11 +125,15 @@ enum JSONLinesRecord {
         let id = try string(v, "chatId")
         let typeName = try optString(v, "type") ?? "direct"
         guard let type = ChatType(rawValue: typeName) else {
-            throw Failure("unknown chat type \"\(typeName)\" (expected direct, group, local, contactRequest or contactConnection)")
+            throw Failure(
+                "unknown chat type \"\(typeName)\" (expected direct, group, local, contactRequest or contactConnection)"
+            )
         }
         var business: BusinessRole? = nil
         if let b = try optString(v, "business") {
-            guard let role = BusinessRole(rawValue: b) else { throw Failure("\"business\" must be null, \"business\" or \"customer\"") }
+            guard let role = BusinessRole(rawValue: b) else {
+                throw Failure("\"business\" must be null, \"business\" or \"customer\"")
+            }
             business = role
         }
         let notif = try optString(v, "notifications") ?? "all"
@@ -155,14 +159,17 @@ enum JSONLinesRecord {
         Member(
             chatSourceId: try string(v, "chatId"), sourceId: try string(v, "memberId"),
             displayName: try optString(v, "displayName") ?? "", fullName: try optString(v, "fullName") ?? "",
-            localAlias: try optString(v, "localAlias") ?? "", isUser: try bool(v, "isUser"), hasLeft: try bool(v, "left"))
+            localAlias: try optString(v, "localAlias") ?? "", isUser: try bool(v, "isUser"),
+            hasLeft: try bool(v, "left"))
     }
 
     static func item(_ v: JSONValue, raw: String) throws(Failure) -> Item {
         let chatId = try string(v, "chatId")
         let id = try string(v, "id")
         let tsText = try string(v, "ts")
-        guard let ts = Timestamp.parse(tsText) else { throw Failure("\"ts\" is not an RFC 3339 date-time: \"\(tsText)\"") }
+        guard let ts = Timestamp.parse(tsText) else {
+            throw Failure("\"ts\" is not an RFC 3339 date-time: \"\(tsText)\"")
+        }
         let dirName = try optString(v, "dir") ?? "rcv"
         guard let dir = ItemDirection(rawValue: dirName) else { throw Failure("\"dir\" must be snd, rcv or event") }
         guard let c = v["content"], case .object = c else { throw Failure("missing \"content\" object") }
@@ -178,21 +185,25 @@ enum JSONLinesRecord {
         content.reason = try optString(c, "reason")
         // The raw record is kept only when it holds fields this version does not model.
         let known: Set<String> = [
-            "kind", "chatId", "id", "ts", "dir", "memberId", "sender", "content", "mentions", "quote", "file", "reactions",
+            "kind", "chatId", "id", "ts", "dir", "memberId", "sender", "content", "mentions", "quote", "file",
+            "reactions",
             "edited", "deleted", "unread", "pinned", "status",
         ]
         var hasUnknown = false
         if case .object(let members) = v { hasUnknown = members.contains { !known.contains($0.0) } }
         if case .object(let members) = c {
-            hasUnknown = hasUnknown || members.contains { !["type", "text", "preview", "duration", "reason"].contains($0.0) }
+            hasUnknown =
+                hasUnknown || members.contains { !["type", "text", "preview", "duration", "reason"].contains($0.0) }
         }
         var item = Item(
-            chatSourceId: chatId, sourceId: id, timestamp: ts, direction: dir, memberSourceId: try optString(v, "memberId"),
+            chatSourceId: chatId, sourceId: id, timestamp: ts, direction: dir,
+            memberSourceId: try optString(v, "memberId"),
             senderName: try optString(v, "sender"), content: content, raw: hasUnknown ? raw : nil)
         if let m = v["mentions"], case .object(let entries) = m {
             for (name, target) in entries {
                 item.mentions[name] = MentionTarget(
-                    memberSourceId: target["memberId"]?.stringValue, isUserMention: target["userMention"]?.boolValue ?? false)
+                    memberSourceId: target["memberId"]?.stringValue,
+                    isUserMention: target["userMention"]?.boolValue ?? false)
             }
         }
         if let q = v["quote"], case .object = q {
@@ -202,7 +213,9 @@ enum JSONLinesRecord {
             var size: Int64? = nil
             if let s = f["size"]?.numberValue, s.isFinite, s >= 0, s < 9e18 { size = Int64(s) }
             // `path`: where the file lies in the export, relative to its folder (kept when safe).
-            item.file = FileRef(name: try optString(f, "name") ?? "", size: size, path: try optString(f, "path").flatMap(JSONField.relativePath))
+            item.file = FileRef(
+                name: try optString(f, "name") ?? "", size: size,
+                path: try optString(f, "path").flatMap(JSONField.relativePath))
         }
         if let r = v["reactions"]?.arrayValue {
             for x in r {

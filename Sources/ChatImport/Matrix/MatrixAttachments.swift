@@ -44,14 +44,17 @@ struct MatrixAttachments {
         // Compared as bytes: `hasPrefix` compares characters, which may straddle the `-`.
         let candidates = entries.filter {
             let b = Array($0.utf8)
-            return b.count > headBytes.count + extBytes.count && b.starts(with: headBytes) && b.suffix(extBytes.count).elementsEqual(extBytes)
+            return b.count > headBytes.count + extBytes.count && b.starts(with: headBytes)
+                && b.suffix(extBytes.count).elementsEqual(extBytes)
         }
         guard !candidates.isEmpty else { return nil }
         var best: String?
         if let timestamp {
             let c = timestamp.components
             let clock = "-" + Self.pad(c.minute) + "-" + Self.pad(c.second)
-            best = candidates.first { !taken.contains($0) && Self.middle(of: $0, head: headBytes.count, ext: extBytes.count).contains(clock) }
+            best = candidates.first {
+                !taken.contains($0) && Self.middle(of: $0, head: headBytes.count, ext: extBytes.count).contains(clock)
+            }
         }
         if best == nil { best = candidates.first { !taken.contains($0) } }
         if let best { taken.insert(best) }

@@ -34,7 +34,10 @@ struct MatrixExportReader {
     mutating func read() throws {
         survey = try MatrixSurvey.read(container, entry: entry)
         guard survey.sawMessages || survey.roomName != nil else {
-            try sink.report(.fatal(SourceLocation(file: file), "no room_name or messages: not a Matrix (Element) JSON export; skipped"))
+            try sink.report(
+                .fatal(
+                    SourceLocation(file: file), "no room_name or messages: not a Matrix (Element) JSON export; skipped")
+            )
             return
         }
         try emitChatAndMembers()
@@ -58,7 +61,8 @@ struct MatrixExportReader {
                 .warning(
                     SourceLocation(file: file),
                     "\(undecryptable) encrypted event(s) could not be decrypted by the exporting client and are kept as "
-                        + "placeholders; restore your key backup in Element (Settings → Security) and export again to read them"))
+                        + "placeholders; restore your key backup in Element (Settings → Security) and export again to read them"
+                ))
         }
         if missingFiles > 0 {
             try sink.report(
@@ -89,7 +93,8 @@ struct MatrixExportReader {
             }
         }
         if survey.hasOtherRooms {
-            try sink.report(.warning(head, "events of more than one room_id; all are kept in the chat of the first one"))
+            try sink.report(
+                .warning(head, "events of more than one room_id; all are kept in the chat of the first one"))
         }
         ownerID = findOwner()
         // The export does not say whether the room is a direct chat: an invitation marked
@@ -104,7 +109,10 @@ struct MatrixExportReader {
         // name for them stays.
         for user in survey.memberOrder where survey.latestName[user] != nil || user == ownerID {
             try sink.emit(
-                .member(Member(chatSourceId: chatSourceId, sourceId: user, displayName: name(of: user), fullName: user, isUser: user == ownerID)))
+                .member(
+                    Member(
+                        chatSourceId: chatSourceId, sourceId: user, displayName: name(of: user), fullName: user,
+                        isUser: user == ownerID)))
         }
     }
 
@@ -157,7 +165,8 @@ struct MatrixExportReader {
         } else {
             timestamp = lastTimestamp ?? Timestamp(milliseconds: 0)
             isTimeUnknown = true
-            try sink.report(.warning(location, "event \(id) has no readable origin_server_ts; it takes the previous event's time"))
+            try sink.report(
+                .warning(location, "event \(id) has no readable origin_server_ts; it takes the previous event's time"))
         }
         lastTimestamp = timestamp
 
@@ -170,25 +179,33 @@ struct MatrixExportReader {
         // it bundled only, or write the edit as an event of its own. A redaction hides edits.
         if let bundled = unsigned?["m.relations"]?["m.replace"] {
             isEdited = true
-            if !isDeleted, let new = bundled["content"]?["m.new_content"] { content = Self.replaced(content, with: new) }
+            if !isDeleted, let new = bundled["content"]?["m.new_content"] {
+                content = Self.replaced(content, with: new)
+            }
         }
         let edits = survey.edits[id] ?? []
-        if !isDeleted, let edit = sender.map({ s in edits.first { $0.sender == s } }) ?? edits.max(by: { $0.timestamp < $1.timestamp }) {
+        if !isDeleted,
+            let edit = sender.map({ s in edits.first { $0.sender == s } })
+                ?? edits.max(by: { $0.timestamp < $1.timestamp })
+        {
             let bundledTime = JSONField.int(unsigned?["m.relations"]?["m.replace"]?["origin_server_ts"]) ?? 0
             if edit.timestamp >= bundledTime { content = Self.replaced(content, with: edit.newContent) }
             isEdited = true
         }
 
         var item = Item(
-            chatSourceId: chatSourceId, sourceId: id, timestamp: timestamp, direction: sender != nil && sender == ownerID ? .snd : .rcv,
-            memberSourceId: sender, senderName: sender.map(name(of:)), content: MessageContent(type: .text, text: ""), markup: .plain, isEdited: isEdited,
+            chatSourceId: chatSourceId, sourceId: id, timestamp: timestamp,
+            direction: sender != nil && sender == ownerID ? .snd : .rcv,
+            memberSourceId: sender, senderName: sender.map(name(of:)), content: MessageContent(type: .text, text: ""),
+            markup: .plain, isEdited: isEdited,
             isDeleted: isDeleted, isTimeUnknown: isTimeUnknown)
 
         let isState = e["state_key"] != nil
         switch type {
         case _ where isState, "m.call.invite", "m.call.answer", "m.call.hangup", "m.call.reject":
             item.direction = .event
-            item.content = MessageContent(type: .event, text: MatrixStateText.sentence(type: type, event: e, name: name(of:)))
+            item.content = MessageContent(
+                type: .event, text: MatrixStateText.sentence(type: type, event: e, name: name(of:)))
         case "m.room.message", "m.sticker":
             message(content, type: type, sender: sender, timestamp: timestamp, into: &item)
         case "m.room.encrypted":
@@ -228,7 +245,9 @@ struct MatrixExportReader {
     }
 
     /// Fills a message's (`m.room.message`, `m.sticker`) content type, text and file.
-    private mutating func message(_ content: JSONValue, type: String, sender: String?, timestamp: Timestamp, into item: inout Item) {
+    private mutating func message(
+        _ content: JSONValue, type: String, sender: String?, timestamp: Timestamp, into item: inout Item
+    ) {
         let msgtype = type == "m.sticker" ? "m.sticker" : content["msgtype"]?.stringValue ?? ""
         let body = content["body"]?.stringValue ?? ""
         let isReply = content["m.relates_to"]?["m.in_reply_to"] != nil
@@ -248,7 +267,8 @@ struct MatrixExportReader {
             default: folder = "files"
             }
             let forcedExtension = msgtype == "m.sticker" ? ".png" : isVoice ? ".ogg" : nil
-            let path = attachments.match(folder: folder, body: body, forcedExtension: forcedExtension, timestamp: timestamp)
+            let path = attachments.match(
+                folder: folder, body: body, forcedExtension: forcedExtension, timestamp: timestamp)
             if path == nil, attachments.hasMedia, !item.isDeleted { missingFiles += 1 }
             item.file = FileRef(name: hasCaption ? filename : body, size: JSONField.int(info?["size"]), path: path)
             let contentType: ContentType
@@ -285,7 +305,8 @@ struct MatrixExportReader {
     /// fallback removed), else `body` (with its plain reply fallback removed). `body` is the
     /// Markdown source the sender typed when there is HTML, so only one of them is used.
     private func setText(_ content: JSONValue, body: String, isReply: Bool, into item: inout Item) {
-        if content["format"]?.stringValue == "org.matrix.custom.html", let html = content["formatted_body"]?.stringValue {
+        if content["format"]?.stringValue == "org.matrix.custom.html", let html = content["formatted_body"]?.stringValue
+        {
             let rich = MatrixHTML.parse(html, nameOf: { survey.latestName[$0] }, ownerID: ownerID)
             if !rich.text.isEmpty || body.isEmpty {
                 item.content.text = rich.text

@@ -40,7 +40,9 @@ struct MatrixHTML {
         "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "ul", "ol", "li", "table", "tr", "hr",
         "details", "summary", "caption", "thead", "tbody", "dl", "dt", "dd",
     ]
-    private static let droppedElements: Set<String> = ["mx-reply", "script", "style", "head", "template", "title", "noscript"]
+    private static let droppedElements: Set<String> = [
+        "mx-reply", "script", "style", "head", "template", "title", "noscript",
+    ]
 
     /// Parses `html` into formatted pieces and the mentions they contain.
     static func parse(_ html: String, nameOf: @escaping (String) -> String?, ownerID: String?) -> MatrixRichText {
@@ -91,7 +93,9 @@ struct MatrixHTML {
             // A comment or a declaration: skip it.
             if j + 2 < scalars.count, scalars[j + 1] == "-", scalars[j + 2] == "-" {
                 var k = j + 3
-                while k + 2 < scalars.count, !(scalars[k] == "-" && scalars[k + 1] == "-" && scalars[k + 2] == ">") { k += 1 }
+                while k + 2 < scalars.count, !(scalars[k] == "-" && scalars[k + 1] == "-" && scalars[k + 2] == ">") {
+                    k += 1
+                }
                 i = min(k + 3, scalars.count)
             } else {
                 while j < scalars.count, scalars[j] != ">" { j += 1 }
@@ -128,7 +132,8 @@ struct MatrixHTML {
                 continue
             }
             var key = ""
-            while j < scalars.count, !Self.isSpace(scalars[j]), scalars[j] != "=", scalars[j] != ">", scalars[j] != "/" {
+            while j < scalars.count, !Self.isSpace(scalars[j]), scalars[j] != "=", scalars[j] != ">", scalars[j] != "/"
+            {
                 key.unicodeScalars.append(Self.lower(scalars[j]))
                 j += 1
             }
@@ -270,7 +275,9 @@ struct MatrixHTML {
                     append(run, currentFormat)
                     run = ""
                 }
-                let afterSpace = link.map { $0.text.isEmpty || $0.text.unicodeScalars.last == " " } ?? (out.atLineStart || out.endsWithSpace)
+                let afterSpace =
+                    link.map { $0.text.isEmpty || $0.text.unicodeScalars.last == " " }
+                    ?? (out.atLineStart || out.endsWithSpace)
                 if !afterSpace { append(" ", currentFormat) }
             } else {
                 run.unicodeScalars.append(u)

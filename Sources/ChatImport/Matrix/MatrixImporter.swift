@@ -30,7 +30,11 @@ package struct MatrixImporter: Sendable {
             let ext = base.contains(".") ? String(base.split(separator: ".").last ?? "") : ""
             if Sniff.mediaExtensions.contains(ext) { continue }
             // Attachments are never exports, even when they are JSON.
-            if hasExportJSON, name.split(separator: "/").dropLast().contains(where: { MatrixAttachments.folderNames.contains(String($0)) }) {
+            if hasExportJSON,
+                name.split(separator: "/").dropLast().contains(where: {
+                    MatrixAttachments.folderNames.contains(String($0))
+                })
+            {
                 continue
             }
             sniffed += 1
@@ -44,11 +48,14 @@ package struct MatrixImporter: Sendable {
     /// Whether a file's first bytes look like an Element JSON export.
     static func isExport(_ prefix: [UInt8]) -> Bool {
         let s = JSONPrefixScanner.scan(prefix)
-        return s.root == .object && s.has("room_name") && s.has("exported_by") && (s.has("messages") || s.has("export_date"))
+        return s.root == .object && s.has("room_name") && s.has("exported_by")
+            && (s.has("messages") || s.has("export_date"))
     }
 
     /// Reads the given export entries of `container` into `sink`.
-    package func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions) throws {
+    package func read(
+        _ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions
+    ) throws {
         for entry in entries {
             var reader = MatrixExportReader(container: container, entry: entry, sink: sink, options: options)
             try reader.read()

@@ -45,7 +45,9 @@ struct MatrixRichText: Equatable {
 
     /// Drops one space at the end of the text (before a line break), unless it ends a link.
     mutating func dropTrailingSpace() {
-        guard let last = pieces.last, Self.isPlainOrStyle(last.format), last.text.unicodeScalars.last == " " else { return }
+        guard let last = pieces.last, Self.isPlainOrStyle(last.format), last.text.unicodeScalars.last == " " else {
+            return
+        }
         var scalars = last.text.unicodeScalars
         scalars.removeLast()
         if scalars.isEmpty { pieces.removeLast() } else { pieces[pieces.count - 1].text = String(scalars) }

@@ -76,7 +76,9 @@ enum MatrixStateText {
             return "\(targetName) updated their profile"
         case "invite": return "\(actor) invited \(targetName)"
         case "leave":
-            if bySelf { return before == "invite" ? "\(targetName) rejected the invitation" : "\(targetName) left the room" }
+            if bySelf {
+                return before == "invite" ? "\(targetName) rejected the invitation" : "\(targetName) left the room"
+            }
             if before == "ban" { return "\(actor) unbanned \(targetName)" }
             if before == "invite" { return "\(actor) withdrew \(targetName)'s invitation" }
             return "\(actor) removed \(targetName)\(reason)"

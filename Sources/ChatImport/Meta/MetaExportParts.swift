@@ -33,7 +33,9 @@ final class MetaExportParts: ExportContainer {
         // Detection wraps containers in a prefix cache; the folder is the one underneath.
         guard ((container as? SniffingContainer)?.base ?? container) is FolderContainer else { return nil }
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: container.path, isDirectory: &isDir), isDir.boolValue else { return nil }
+        guard FileManager.default.fileExists(atPath: container.path, isDirectory: &isDir), isDir.boolValue else {
+            return nil
+        }
         return container.path
     }
 

@@ -102,7 +102,9 @@ package struct MetaImporter: ArchiveImporter {
     }
 
     /// Reads the thread files `entries` of `container`, as ``recognise(_:)`` named them.
-    package func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions) throws {
+    package func read(
+        _ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions
+    ) throws {
         var container = container
         var entries = entries
         if entries.contains(where: { $0.contains(".zip!") }), let parts = try MetaExportParts.open(folder: container) {

@@ -3,7 +3,9 @@ import ChatModel
 /// The state of one Meta import over all its thread files.
 struct MetaRun {
     /// The folders under `messages/` that hold thread folders.
-    static let categories: Set<String> = ["inbox", "archived_threads", "filtered_threads", "message_requests", "e2ee_cutover"]
+    static let categories: Set<String> = [
+        "inbox", "archived_threads", "filtered_threads", "message_requests", "e2ee_cutover",
+    ]
 
     /// What a thread has emitted so far.
     struct Thread {
@@ -96,7 +98,9 @@ struct MetaRun {
                 if let n = v["profile_v2"]?["name"]?["full_name"]?.stringValue, !n.isEmpty { return n }
             } else if name.hasSuffix("personal_information/personal_information.json") {
                 let v = MetaMojibake.repair(try JSONParser.parse(try container.readAll(name, limit: 16 << 20)))
-                if let n = v["profile_user"]?.arrayValue?.first?["string_map_data"]?["Name"]?["value"]?.stringValue, !n.isEmpty {
+                if let n = v["profile_user"]?.arrayValue?.first?["string_map_data"]?["Name"]?["value"]?.stringValue,
+                    !n.isEmpty
+                {
                     return n
                 }
             }
@@ -114,7 +118,9 @@ struct MetaRun {
                 loop: while let e = try reader.next() {
                     switch e {
                     case .element(_, _, let bytes, _):
-                        if let n = (try? JSONParser.parse(bytes))?["name"]?.stringValue { names.insert(MetaMojibake.repair(n)) }
+                        if let n = (try? JSONParser.parse(bytes))?["name"]?.stringValue {
+                            names.insert(MetaMojibake.repair(n))
+                        }
                     case .exit("participants", _): break loop
                     default: continue
                     }
@@ -190,10 +196,13 @@ struct MetaRun {
         if thread == nil, head["participants"] == nil {
             // Participants come first in a thread file: without them this is not one.
             if let failure {
-                try sink.report(.fatal(SourceLocation(file: file, line: failure.line, byteOffset: failure.offset), failure.message))
+                try sink.report(
+                    .fatal(SourceLocation(file: file, line: failure.line, byteOffset: failure.offset), failure.message))
             } else {
                 try sink.report(
-                    .fatal(SourceLocation(file: file), "not a Messenger or Instagram thread file (no participants); skipped"))
+                    .fatal(
+                        SourceLocation(file: file),
+                        "not a Messenger or Instagram thread file (no participants); skipped"))
             }
             return
         }
@@ -204,7 +213,9 @@ struct MetaRun {
         defer { thread = t }
         var sinceProgress = 0
         for element in elements.reversed() {
-            try message(element.bytes, location: SourceLocation(file: file, line: element.at.line, byteOffset: element.at.offset), thread: &t)
+            try message(
+                element.bytes,
+                location: SourceLocation(file: file, line: element.at.line, byteOffset: element.at.offset), thread: &t)
             sinceProgress += 1
             if sinceProgress == 2000 {
                 sinceProgress = 0
@@ -225,8 +236,11 @@ struct MetaRun {
         if folderName.isEmpty { folderName = JSONField.lastPathComponent(folder) }
         if folderName.isEmpty { folderName = JSONField.lastPathComponent(container.path) }
         let chatSourceId = "meta:" + Self.threadID(folderName)
-        let participants = (head["participants"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue ?? $0.stringValue }
-        let isGroup = participants.count > 2 || head["joinable_mode"] != nil
+        let participants = (head["participants"]?.arrayValue ?? []).compactMap {
+            $0["name"]?.stringValue ?? $0.stringValue
+        }
+        let isGroup =
+            participants.count > 2 || head["joinable_mode"] != nil
             || head["thread_type"]?.stringValue == "RegularGroup"
         var name = head["title"]?.stringValue ?? ""
         if name.isEmpty { name = participants.filter { $0 != owner }.joined(separator: ", ") }
@@ -242,7 +256,10 @@ struct MetaRun {
             default: []
             }
         try sink.emit(
-            .chat(Chat(sourceId: chatSourceId, type: isGroup ? .group : .direct, displayName: name, tags: tags, source: source)))
+            .chat(
+                Chat(
+                    sourceId: chatSourceId, type: isGroup ? .group : .direct, displayName: name, tags: tags,
+                    source: source)))
         var thread = Thread(chatSourceId: chatSourceId)
         for p in participants where !p.isEmpty {
             try member(p, in: &thread)
@@ -252,7 +269,9 @@ struct MetaRun {
 
     private func member(_ name: String, in thread: inout Thread) throws {
         guard !name.isEmpty, thread.members.insert(name).inserted else { return }
-        try sink.emit(.member(Member(chatSourceId: thread.chatSourceId, sourceId: name, displayName: name, isUser: name == owner)))
+        try sink.emit(
+            .member(Member(chatSourceId: thread.chatSourceId, sourceId: name, displayName: name, isUser: name == owner))
+        )
     }
 
     // MARK: One message
@@ -318,7 +337,8 @@ struct MetaRun {
         } else {
             timestamp = t.lastTimestamp ?? Timestamp(milliseconds: 0)
             isTimeUnknown = true
-            try sink.report(.warning(location, "message has no readable timestamp_ms; it takes the previous message's time"))
+            try sink.report(
+                .warning(location, "message has no readable timestamp_ms; it takes the previous message's time"))
         }
         t.lastTimestamp = timestamp
         let timeKey = ms.map { String($0) } ?? "?"
@@ -340,7 +360,8 @@ struct MetaRun {
             isEvent = true
             content.type = .event
             if text.isEmpty {
-                let users = (m["users"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }.joined(separator: ", ")
+                let users = (m["users"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }.joined(
+                    separator: ", ")
                 content.text = (legacyType == "Subscribe" ? "Added: " : "Left: ") + users
             }
         } else if sentence == .attachmentPlaceholder, !files.isEmpty || preview != nil {
@@ -367,7 +388,11 @@ struct MetaRun {
         for r in m["reactions"]?.arrayValue ?? [] {
             if let actor = r["actor"]?.stringValue { try member(actor, in: &t) }
             guard let emoji = r["reaction"]?.stringValue, !emoji.isEmpty else { continue }
-            if let i = counts.firstIndex(where: { $0.emoji == emoji }) { counts[i].count += 1 } else { counts.append((emoji, 1)) }
+            if let i = counts.firstIndex(where: { $0.emoji == emoji }) {
+                counts[i].count += 1
+            } else {
+                counts.append((emoji, 1))
+            }
         }
 
         let raw: String
@@ -382,7 +407,8 @@ struct MetaRun {
             chatSourceId: t.chatSourceId, sourceId: sourceId, timestamp: timestamp, direction: direction,
             memberSourceId: sender.isEmpty ? nil : sender, senderName: sender.isEmpty ? nil : sender, content: content,
             markup: .plain, file: files.first, reactions: counts.map { Reaction(emoji: $0.emoji, count: $0.count) },
-            isDeleted: m["is_unsent"]?.boolValue == true, raw: raw, isTimeUnknown: isTimeUnknown, moreFiles: Array(files.dropFirst()))
+            isDeleted: m["is_unsent"]?.boolValue == true, raw: raw, isTimeUnknown: isTimeUnknown,
+            moreFiles: Array(files.dropFirst()))
         try sink.emit(.item(item))
     }
 

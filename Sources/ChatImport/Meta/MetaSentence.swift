@@ -17,7 +17,8 @@ enum MetaSentence: Equatable {
 
     /// Sentences that stand alone, without a subject.
     private static let standalone: [String] = [
-        "You are now connected on Messenger", "Say hi to your new Facebook friend", "You can now message and call each other",
+        "You are now connected on Messenger", "Say hi to your new Facebook friend",
+        "You can now message and call each other",
         "You can now call each other", "The video chat ended", "The call ended", "You're now friends on Facebook",
     ]
 
@@ -59,12 +60,16 @@ enum MetaSentence: Equatable {
         guard hasSubject else { return .text }
         if rest == "sent an attachment." || rest == "sent an attachment" { return .attachmentPlaceholder }
         if rest == "sent a location." || rest == "sent a location" || rest == "shared a location." { return .location }
-        if rest.hasPrefix("added "), rest.hasSuffix(" to the group.") || rest.hasSuffix(" to the group") { return .event }
+        if rest.hasPrefix("added "), rest.hasSuffix(" to the group.") || rest.hasSuffix(" to the group") {
+            return .event
+        }
         if rest.hasPrefix("removed "), rest.hasSuffix(" from the group.") || rest.hasSuffix(" from the group") {
             return .event
         }
         if rest.hasPrefix("made "), rest.hasSuffix("admin.") || rest.hasSuffix("admin") { return .event }
-        if rest.hasPrefix("removed "), rest.hasSuffix(" as a group admin.") || rest.hasSuffix(" as an admin.") { return .event }
+        if rest.hasPrefix("removed "), rest.hasSuffix(" as a group admin.") || rest.hasSuffix(" as an admin.") {
+            return .event
+        }
         for p in predicates where rest.hasPrefix(p) { return .event }
         return .text
     }

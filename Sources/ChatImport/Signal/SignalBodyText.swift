@@ -59,7 +59,9 @@ struct SignalBodyText {
         var mentionIndex = 0
         for (lo, hi) in zip(bounds, bounds.dropFirst()) where lo < hi {
             while mentionIndex < mentionSpans.count, mentionSpans[mentionIndex].end <= lo { mentionIndex += 1 }
-            if mentionIndex < mentionSpans.count, mentionSpans[mentionIndex].start <= lo, let m = mentionSpans[mentionIndex].mention {
+            if mentionIndex < mentionSpans.count, mentionSpans[mentionIndex].start <= lo,
+                let m = mentionSpans[mentionIndex].mention
+            {
                 if mentionSpans[mentionIndex].start == lo {
                     pieces.append(FormattedText("@" + m.name, .mention(memberName: m.name)))
                     mentions[m.name] = MentionTarget(memberSourceId: m.key, isUserMention: m.isUser)

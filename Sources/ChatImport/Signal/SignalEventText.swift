@@ -13,7 +13,9 @@ enum SignalEventText {
         }
         if let t = u["expirationTimerChange"] {
             let ms = JSONField.int(t["expiresInMs"]) ?? 0
-            return ms == 0 ? "\(author) turned off disappearing messages" : "\(author) set disappearing messages to \(duration(ms))"
+            return ms == 0
+                ? "\(author) turned off disappearing messages"
+                : "\(author) set disappearing messages to \(duration(ms))"
         }
         if let p = u["profileChange"] {
             let old = p["previousName"]?.stringValue ?? ""
@@ -66,23 +68,30 @@ enum SignalEventText {
         case "groupCreationUpdate": return "\(who("updaterAci")) created the group"
         case "groupNameUpdate":
             let title = v["newGroupName"]?.stringValue ?? ""
-            return title.isEmpty ? "\(who("updaterAci")) removed the group name" : "\(who("updaterAci")) changed the group name to \(title)"
+            return title.isEmpty
+                ? "\(who("updaterAci")) removed the group name"
+                : "\(who("updaterAci")) changed the group name to \(title)"
         case "groupDescriptionUpdate": return "\(who("updaterAci")) changed the group description"
         case "groupAvatarUpdate":
-            return (v["wasRemoved"]?.boolValue ?? false) ? "\(who("updaterAci")) removed the group avatar" : "\(who("updaterAci")) changed the group avatar"
+            return (v["wasRemoved"]?.boolValue ?? false)
+                ? "\(who("updaterAci")) removed the group avatar" : "\(who("updaterAci")) changed the group avatar"
         case "groupMemberAddedUpdate": return "\(who("updaterAci")) added \(who("newMemberAci"))"
-        case "groupMemberJoinedUpdate", "groupMemberJoinedByLinkUpdate": return "\(who("newMemberAci")) joined the group"
+        case "groupMemberJoinedUpdate", "groupMemberJoinedByLinkUpdate":
+            return "\(who("newMemberAci")) joined the group"
         case "groupMemberLeftUpdate": return "\(who("aci")) left the group"
         case "groupMemberRemovedUpdate": return "\(who("removerAci")) removed \(who("removedAci"))"
         case "groupAdminStatusUpdate":
             let granted = v["wasAdminStatusGranted"]?.boolValue ?? false
-            return "\(who("updaterAci")) \(granted ? "made" : "revoked admin from") \(who("memberAci"))\(granted ? " an admin" : "")"
+            return
+                "\(who("updaterAci")) \(granted ? "made" : "revoked admin from") \(who("memberAci"))\(granted ? " an admin" : "")"
         case "groupInvitationAcceptedUpdate": return "\(who("newMemberAci")) accepted an invitation to the group"
         case "selfInvitedToGroupUpdate": return "\(who("inviterAci")) invited you to the group"
         case "groupJoinRequestUpdate": return "\(who("requestorAci")) asked to join the group"
         case "groupExpirationTimerUpdate":
             let ms = JSONField.int(v["expiresInMs"]) ?? 0
-            return ms == 0 ? "\(who("updaterAci")) turned off disappearing messages" : "\(who("updaterAci")) set disappearing messages to \(duration(ms))"
+            return ms == 0
+                ? "\(who("updaterAci")) turned off disappearing messages"
+                : "\(who("updaterAci")) set disappearing messages to \(duration(ms))"
         case "groupV2MigrationUpdate": return "The group was upgraded to a new group"
         case "groupInviteLinkResetUpdate": return "\(who("updaterAci")) reset the group link"
         case "groupInviteLinkEnabledUpdate": return "\(who("updaterAci")) turned on the group link"
@@ -116,7 +125,9 @@ enum SignalEventText {
         case "OUTGOING_RING": text = "You started a group call"
         default: text = "Group call"
         }
-        if let start = JSONField.int(c["startedCallTimestamp"]), let end = JSONField.int(c["endedCallTimestamp"]), end > start {
+        if let start = JSONField.int(c["startedCallTimestamp"]), let end = JSONField.int(c["endedCallTimestamp"]),
+            end > start
+        {
             text += " (" + duration(end - start) + ")"
         }
         return text
@@ -126,7 +137,8 @@ enum SignalEventText {
     static func duration(_ ms: Int64) -> String {
         var s = ms / 1000
         var parts: [String] = []
-        for (unit, size) in [("w", Int64(604_800)), ("d", 86_400), ("h", 3_600), ("min", 60), ("s", 1)] where s >= size {
+        for (unit, size) in [("w", Int64(604_800)), ("d", 86_400), ("h", 3_600), ("min", 60), ("s", 1)] where s >= size
+        {
             parts.append("\(s / size) \(unit)")
             s %= size
         }

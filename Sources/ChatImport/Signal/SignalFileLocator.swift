@@ -55,7 +55,8 @@ struct SignalFileLocator {
                 return ext.lowercased()
             }
         }
-        let type = contentType.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let type =
+            contentType.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         if type == "text/x-signal-plain" { return "txt" }
         guard let slash = type.firstIndex(of: "/") else { return "" }
         var sub = type[type.index(after: slash)...]

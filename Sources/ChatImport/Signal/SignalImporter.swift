@@ -36,7 +36,8 @@ package struct SignalImporter: ArchiveImporter {
         let names = container.entryNames
         let candidates = names.filter { name in
             let base = name.split(separator: "/").last.map(String.init) ?? name
-            return (base.lowercased().hasSuffix(".jsonl") && !name.hasPrefix("files/") && !name.contains("/files/")) || names.count == 1
+            return (base.lowercased().hasSuffix(".jsonl") && !name.hasPrefix("files/") && !name.contains("/files/"))
+                || names.count == 1
         }
         var found: [String] = []
         for name in candidates.prefix(64) {
@@ -94,7 +95,9 @@ package struct SignalImporter: ArchiveImporter {
             let metadata = String(name.dropLast(4)) + "metadata"
             if base == "main", folder.hasPrefix("signal-backup-") || names.contains(metadata) {
                 let head = (try? container.prefix(of: name, limit: 16)) ?? []
-                let text = head.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+                let text = head.drop {
+                    $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF
+                }
                 if !head.isEmpty, text.first != UInt8(ascii: "{") { return name }
             }
         }
@@ -106,14 +109,17 @@ package struct SignalImporter: ArchiveImporter {
         let container = try FormatDetector.openContainer(path: source.path)
         let entries = try Self.recognise(container)
         guard !entries.isEmpty else {
-            throw ImportError("\(source.path): no Signal main.jsonl found (in Signal: Settings → Chats → Export chat history)")
+            throw ImportError(
+                "\(source.path): no Signal main.jsonl found (in Signal: Settings → Chats → Export chat history)")
         }
         try read(container, entries: entries, into: sink, options: source.options)
     }
 
     /// Reads the given `main.jsonl` entries of `container`, each on its own (the ids inside one
     /// file mean nothing in another).
-    package func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions) throws {
+    package func read(
+        _ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions
+    ) throws {
         let locatorEntries = container.entryNames
         for entry in entries {
             var reader = SignalReader(container: container, entry: entry, sink: sink, entryNames: locatorEntries)

@@ -57,7 +57,8 @@ struct SignalReader {
                 value = try JSONParser.parse(bytes)
             } catch {
                 if !sawHeader {
-                    try sink.report(.fatal(location, "not a Signal export: the first line is not JSON (\(error.message))"))
+                    try sink.report(
+                        .fatal(location, "not a Signal export: the first line is not JSON (\(error.message))"))
                     return
                 }
                 try sink.report(.skipped(location, "line is not valid JSON: \(error.message); skipped"))
@@ -65,7 +66,8 @@ struct SignalReader {
             }
             if !sawHeader {
                 guard value["version"] != nil, value["backupTimeMs"] != nil else {
-                    try sink.report(.fatal(location, "not a Signal export: the first line has no version and backupTimeMs"))
+                    try sink.report(
+                        .fatal(location, "not a Signal export: the first line has no version and backupTimeMs"))
                     return
                 }
                 sawHeader = true
@@ -105,12 +107,14 @@ struct SignalReader {
     // MARK: Chats and members
 
     private mutating func openChat(_ frame: JSONValue, location: SourceLocation) throws {
-        guard let id = JSONField.idString(frame["id"]), let recipientId = JSONField.idString(frame["recipientId"]) else {
+        guard let id = JSONField.idString(frame["id"]), let recipientId = JSONField.idString(frame["recipientId"])
+        else {
             try sink.report(.skipped(location, "chat without an id or recipient; skipped"))
             return
         }
         guard let r = recipients[recipientId] else {
-            try sink.report(.skipped(location, "chat \(id) names recipient \(recipientId), which the file does not hold; skipped"))
+            try sink.report(
+                .skipped(location, "chat \(id) names recipient \(recipientId), which the file does not hold; skipped"))
             return
         }
         let type: ChatType
@@ -132,7 +136,9 @@ struct SignalReader {
                     sourceId: sourceId, type: type, displayName: name, notifications: isMuted ? .none : .all,
                     isMarkedUnread: frame["markedUnread"]?.boolValue ?? false, source: SignalImporter.formatName)))
         try member(key: SignalRecipients.selfKey, name: recipients.ownShownName, isUser: true, chat: sourceId)
-        if r.kind == .contact || r.kind == .releaseNotes { try member(key: r.key, name: r.name, isUser: false, chat: sourceId) }
+        if r.kind == .contact || r.kind == .releaseNotes {
+            try member(key: r.key, name: r.name, isUser: false, chat: sourceId)
+        }
         for aci in r.memberAcis {
             let person = recipients.person(aci: aci)
             try member(key: person.key, name: person.name, isUser: person.isUser, chat: sourceId)
@@ -146,7 +152,9 @@ struct SignalReader {
 
     // MARK: Items
 
-    private mutating func item(_ frame: JSONValue, value: JSONValue, bytes: ArraySlice<UInt8>, location: SourceLocation) throws {
+    private mutating func item(_ frame: JSONValue, value: JSONValue, bytes: ArraySlice<UInt8>, location: SourceLocation)
+        throws
+    {
         guard let chatId = JSONField.idString(frame["chatId"]), let chat = chats[chatId] else {
             let id = JSONField.idString(frame["chatId"]) ?? "(none)"
             try sink.report(.skipped(location, "chat item of chat \(id), which the file does not hold; skipped"))
@@ -170,7 +178,9 @@ struct SignalReader {
         let sentTimes = ([frame] + revisions).compactMap { JSONField.int($0["dateSent"]).flatMap { $0 > 0 ? $0 : nil } }
         var isTimeUnknown = false
         let timestamp: Timestamp
-        if let t = sentTimes.min() ?? JSONField.int(frame["incoming"]?["dateReceived"]) ?? JSONField.int(frame["outgoing"]?["dateReceived"]) {
+        if let t = sentTimes.min() ?? JSONField.int(frame["incoming"]?["dateReceived"])
+            ?? JSONField.int(frame["outgoing"]?["dateReceived"])
+        {
             timestamp = Timestamp(milliseconds: t)
         } else {
             timestamp = lastTimestamp ?? Timestamp(milliseconds: backupTime ?? 0)
@@ -189,7 +199,8 @@ struct SignalReader {
         let incoming = frame["incoming"]
         let outgoing = frame["outgoing"]
         var direction: ItemDirection =
-            incoming != nil ? .rcv : outgoing != nil ? .snd : frame["directionless"] != nil ? .event : authorIsMe ? .snd : .rcv
+            incoming != nil
+            ? .rcv : outgoing != nil ? .snd : frame["directionless"] != nil ? .event : authorIsMe ? .snd : .rcv
         let isUnread = incoming.map { !($0["read"]?.boolValue ?? false) } ?? false
         let status = outgoing.flatMap { Self.status($0) }
 
@@ -213,7 +224,8 @@ struct SignalReader {
             if let first = attachments.first { content.type = SignalFileLocator.contentType(of: first) }
             if let p = m["linkPreview"]?.arrayValue?.first {
                 content.preview = LinkPreview(
-                    uri: p["url"]?.stringValue ?? "", title: p["title"]?.stringValue ?? "", description: p["description"]?.stringValue ?? "")
+                    uri: p["url"]?.stringValue ?? "", title: p["title"]?.stringValue ?? "",
+                    description: p["description"]?.stringValue ?? "")
                 if attachments.isEmpty { content.type = .link }
             }
             quote = self.quote(m["quote"], chat: chat.sourceId)
@@ -239,7 +251,8 @@ struct SignalReader {
                 content.text = "Reacted \(emoji) to a story"
             } else {
                 let reply = m["textReply"]
-                let text = bodyText(reply?["text"]?["body"]?.stringValue ?? "", ranges: reply?["text"]?["bodyRanges"]?.arrayValue ?? [])
+                let text = bodyText(
+                    reply?["text"]?["body"]?.stringValue ?? "", ranges: reply?["text"]?["bodyRanges"]?.arrayValue ?? [])
                 content.text = text.text
                 mentions = text.mentions
                 if text.isFormatted || !mentions.isEmpty { markup = .formatted(text.pieces) }
@@ -269,14 +282,19 @@ struct SignalReader {
             let kind = Self.itemKind(frame) ?? "unknown"
             content.type = .unknown
             content.text = "Unsupported Signal message (\(kind))"
-            try sink.report(.warning(location, "chat item of a kind this version does not know (\(kind)); kept without its content"))
+            try sink.report(
+                .warning(location, "chat item of a kind this version does not know (\(kind)); kept without its content")
+            )
         }
 
-        if authorKey != "unknown" { try member(key: authorKey, name: authorName, isUser: authorIsMe, chat: chat.sourceId) }
+        if authorKey != "unknown" {
+            try member(key: authorKey, name: authorName, isUser: authorIsMe, chat: chat.sourceId)
+        }
         let raw = try rawText(value, bytes: bytes, location: location)
         let item = Item(
             chatSourceId: chat.sourceId, sourceId: key, timestamp: timestamp, direction: direction,
-            memberSourceId: authorKey == "unknown" ? nil : authorKey, senderName: authorKey == "unknown" ? nil : authorName,
+            memberSourceId: authorKey == "unknown" ? nil : authorKey,
+            senderName: authorKey == "unknown" ? nil : authorName,
             content: content, markup: markup, mentions: mentions, quote: quote, file: fileRefs.first,
             reactions: Self.counted(reactions), isEdited: !revisions.isEmpty, isDeleted: isDeleted, isUnread: isUnread,
             isPinned: frame["pinDetails"] != nil, status: status, raw: raw, isTimeUnknown: isTimeUnknown,
@@ -285,7 +303,9 @@ struct SignalReader {
     }
 
     /// `key`, or `key#2`, `key#3`… when a recent item of the chat already has it.
-    private mutating func uniqueKey(_ key: String, chat: String, location: SourceLocation, isEvent: Bool) throws -> String {
+    private mutating func uniqueKey(_ key: String, chat: String, location: SourceLocation, isEvent: Bool) throws
+        -> String
+    {
         var candidate = key
         var n = 1
         while recentKeys.contains(chat + "\u{1}" + candidate) {
@@ -293,7 +313,8 @@ struct SignalReader {
             candidate = key + "#" + String(n)
         }
         if n > 1, !isEvent {
-            try sink.report(.warning(location, "a second message from the same author at the same time; kept as \(candidate)"))
+            try sink.report(
+                .warning(location, "a second message from the same author at the same time; kept as \(candidate)"))
         }
         let full = chat + "\u{1}" + candidate
         recentKeys.insert(full)
@@ -319,7 +340,8 @@ struct SignalReader {
             let bytes = try container.readAll(path, limit: 4 << 20)
             return String(decoding: bytes, as: UTF8.self)
         } catch {
-            try sink.report(.warning(location, "long text \(path) unreadable (\(error)); the message keeps its first part"))
+            try sink.report(
+                .warning(location, "long text \(path) unreadable (\(error)); the message keeps its first part"))
             return nil
         }
     }
@@ -328,8 +350,10 @@ struct SignalReader {
         guard let q else { return nil }
         var text = q["text"]?["body"]?.stringValue ?? ""
         if text.isEmpty {
-            text = (q["attachments"]?.arrayValue ?? []).compactMap { $0["fileName"]?.stringValue ?? $0["contentType"]?.stringValue }
-                .joined(separator: ", ")
+            text = (q["attachments"]?.arrayValue ?? []).compactMap {
+                $0["fileName"]?.stringValue ?? $0["contentType"]?.stringValue
+            }
+            .joined(separator: ", ")
         }
         var target: String?
         if let sent = JSONField.int(q["targetSentTimestamp"]), let authorId = JSONField.idString(q["authorId"]),
@@ -355,8 +379,13 @@ struct SignalReader {
         }
         for s in outgoing["sendStatus"]?.arrayValue ?? [] {
             let state: ItemStatus? =
-                s["read"] != nil || s["viewed"] != nil ? .read : s["delivered"] != nil ? .delivered : s["sent"] != nil ? .sent
-                : s["failed"] != nil ? .error : nil
+                s["read"] != nil || s["viewed"] != nil
+                ? .read
+                : s["delivered"] != nil
+                    ? .delivered
+                    : s["sent"] != nil
+                        ? .sent
+                        : s["failed"] != nil ? .error : nil
             if rank(state) > rank(best) { best = state }
         }
         return best
@@ -372,15 +401,21 @@ struct SignalReader {
         var out: [Reaction] = []
         for (_, r) in ordered {
             guard let emoji = r["emoji"]?.stringValue, !emoji.isEmpty else { continue }
-            if let i = out.firstIndex(where: { $0.emoji == emoji }) { out[i].count += 1 } else { out.append(Reaction(emoji: emoji, count: 1)) }
+            if let i = out.firstIndex(where: { $0.emoji == emoji }) {
+                out[i].count += 1
+            } else {
+                out.append(Reaction(emoji: emoji, count: 1))
+            }
         }
         return out
     }
 
     static func contactText(_ c: JSONValue?) -> String {
         let name = c?["name"]
-        let full = [name?["givenName"]?.stringValue, name?["familyName"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }
-            .joined(separator: " ")
+        let full = [name?["givenName"]?.stringValue, name?["familyName"]?.stringValue].compactMap { $0 }.filter {
+            !$0.isEmpty
+        }
+        .joined(separator: " ")
         var lines = ["Contact: " + (full.isEmpty ? name?["nickname"]?.stringValue ?? "" : full)]
         for phone in c?["number"]?.arrayValue ?? [] { if let v = phone["value"]?.stringValue { lines.append(v) } }
         for email in c?["email"]?.arrayValue ?? [] { if let v = email["value"]?.stringValue { lines.append(v) } }

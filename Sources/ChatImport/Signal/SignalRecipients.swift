@@ -38,7 +38,13 @@ struct SignalRecipients {
             let pni = Self.uuid(c["pni"])
             let e164 = JSONField.idString(c["e164"]).flatMap { $0.isEmpty || $0 == "0" ? nil : $0 }
             let key: String
-            if let aci { key = "aci:" + aci } else if let e164 { key = "e164:" + e164 } else if let pni { key = "pni:" + pni } else {
+            if let aci {
+                key = "aci:" + aci
+            } else if let e164 {
+                key = "e164:" + e164
+            } else if let pni {
+                key = "pni:" + pni
+            } else {
                 return "contact recipient \(id) has no ACI, phone number or PNI"
             }
             let name = Self.contactName(c, e164: e164)

@@ -10,7 +10,8 @@ struct SimplexChatJSONReader {
     func read(_ root: JSONValue, into sink: any ImportSink) throws {
         let found = SimplexChatJSONReader.chats(in: root, userId: nil)
         if found.isEmpty {
-            try sink.report(.fatal(SourceLocation(file: displayName), "no SimpleX chat (chatInfo and chatItems) in this JSON"))
+            try sink.report(
+                .fatal(SourceLocation(file: displayName), "no SimpleX chat (chatInfo and chatItems) in this JSON"))
         }
         for (chat, userId) in found {
             try readChat(chat, userId: userId ?? "1", sink)
@@ -49,7 +50,9 @@ struct SimplexChatJSONReader {
         let location = SourceLocation(file: displayName)
         guard let (kind, info) = SimplexJSON.tagged(chat["chatInfo"]) else {
             let count = chat["chatItems"]?.arrayValue?.count ?? 0
-            try sink.report(.skipped(location, "chatInfo is not a SimpleX ChatInfo; chat and its \(count) items skipped", count: count))
+            try sink.report(
+                .skipped(
+                    location, "chatInfo is not a SimpleX ChatInfo; chat and its \(count) items skipped", count: count))
             return
         }
         let stats = chat["chatStats"]
@@ -63,12 +66,19 @@ struct SimplexChatJSONReader {
             ctx = Context(chatId: "simplex:\(userId):direct:\(id)", kind: kind, peerMemberId: "contact:\(id)")
             let settings = contact["chatSettings"]
             let c = Chat(
-                sourceId: ctx.chatId, type: .direct, displayName: name, fullName: profile["fullName"]?.stringValue ?? "",
-                localAlias: profile["localAlias"]?.stringValue ?? "", isFavorite: SimplexJSON.bool(settings?["favorite"]),
-                notifications: notifications(settings), isMarkedUnread: SimplexJSON.bool(stats?["unreadChat"] ?? contact["unreadChat"]),
+                sourceId: ctx.chatId, type: .direct, displayName: name,
+                fullName: profile["fullName"]?.stringValue ?? "",
+                localAlias: profile["localAlias"]?.stringValue ?? "",
+                isFavorite: SimplexJSON.bool(settings?["favorite"]),
+                notifications: notifications(settings),
+                isMarkedUnread: SimplexJSON.bool(stats?["unreadChat"] ?? contact["unreadChat"]),
                 source: SimplexImporter.formatName)
             try sink.emit(.chat(c))
-            try sink.emit(.member(Member(chatSourceId: ctx.chatId, sourceId: "contact:\(id)", displayName: name, fullName: c.fullName, localAlias: c.localAlias)))
+            try sink.emit(
+                .member(
+                    Member(
+                        chatSourceId: ctx.chatId, sourceId: "contact:\(id)", displayName: name, fullName: c.fullName,
+                        localAlias: c.localAlias)))
         case "group":
             let group = info["groupInfo"] ?? .object([])
             let id = SimplexJSON.idString(group["groupId"]) ?? "?"
@@ -76,11 +86,14 @@ struct SimplexChatJSONReader {
             let name = nonEmpty(profile["displayName"]?.stringValue) ?? group["localDisplayName"]?.stringValue ?? ""
             ctx = Context(chatId: "simplex:\(userId):group:\(id)", kind: kind)
             let settings = group["chatSettings"]
-            let businessTag = group["businessChat"]?["chatType"].flatMap { $0.stringValue ?? SimplexJSON.tagged($0)?.tag }
+            let businessTag = group["businessChat"]?["chatType"].flatMap {
+                $0.stringValue ?? SimplexJSON.tagged($0)?.tag
+            }
             let c = Chat(
                 sourceId: ctx.chatId, type: .group, displayName: name, fullName: profile["fullName"]?.stringValue ?? "",
                 localAlias: group["localAlias"]?.stringValue ?? "", isFavorite: SimplexJSON.bool(settings?["favorite"]),
-                notifications: notifications(settings), isMarkedUnread: SimplexJSON.bool(stats?["unreadChat"] ?? group["unreadChat"]),
+                notifications: notifications(settings),
+                isMarkedUnread: SimplexJSON.bool(stats?["unreadChat"] ?? group["unreadChat"]),
                 business: businessTag.flatMap(BusinessRole.init), source: SimplexImporter.formatName)
             try sink.emit(.chat(c))
             if let membership = group["membership"], let own = try emitMember(membership, isUser: true, &ctx, sink) {
@@ -96,7 +109,8 @@ struct SimplexChatJSONReader {
                     Chat(
                         sourceId: ctx.chatId, type: .local, displayName: SimplexImporter.notesName,
                         isFavorite: SimplexJSON.bool(folder["favorite"]),
-                        isMarkedUnread: SimplexJSON.bool(stats?["unreadChat"] ?? folder["unread"]), source: SimplexImporter.formatName)))
+                        isMarkedUnread: SimplexJSON.bool(stats?["unreadChat"] ?? folder["unread"]),
+                        source: SimplexImporter.formatName)))
         default:
             try sink.report(.warning(location, "chat of kind '\(kind)' has no messages to import; skipped"))
             return
@@ -104,14 +118,18 @@ struct SimplexChatJSONReader {
         var previous = Timestamp(milliseconds: 0)
         for (index, element) in (chat["chatItems"]?.arrayValue ?? []).enumerated() {
             let itemLocation = SourceLocation(file: displayName, record: "chatItems[\(index)]")
-            guard let item = try makeItem(element, &ctx, previous: previous, location: itemLocation, sink) else { continue }
+            guard let item = try makeItem(element, &ctx, previous: previous, location: itemLocation, sink) else {
+                continue
+            }
             previous = item.timestamp
             try sink.emit(.item(item))
         }
     }
 
     /// Emits a group member the first time it is seen; returns its member id.
-    private func emitMember(_ m: JSONValue, isUser: Bool, _ ctx: inout Context, _ sink: any ImportSink) throws -> String? {
+    private func emitMember(_ m: JSONValue, isUser: Bool, _ ctx: inout Context, _ sink: any ImportSink) throws
+        -> String?
+    {
         guard let id = m["memberId"]?.stringValue else { return nil }
         if ctx.seenMembers.insert(id).inserted {
             let profile = m["memberProfile"] ?? .object([])
@@ -119,14 +137,18 @@ struct SimplexChatJSONReader {
                 .member(
                     Member(
                         chatSourceId: ctx.chatId, sourceId: id,
-                        displayName: nonEmpty(profile["displayName"]?.stringValue) ?? m["localDisplayName"]?.stringValue ?? "",
-                        fullName: profile["fullName"]?.stringValue ?? "", localAlias: profile["localAlias"]?.stringValue ?? "",
+                        displayName: nonEmpty(profile["displayName"]?.stringValue) ?? m["localDisplayName"]?.stringValue
+                            ?? "",
+                        fullName: profile["fullName"]?.stringValue ?? "",
+                        localAlias: profile["localAlias"]?.stringValue ?? "",
                         isUser: isUser)))
         }
         return id
     }
 
-    private func makeItem(_ v: JSONValue, _ ctx: inout Context, previous: Timestamp, location: SourceLocation, _ sink: any ImportSink) throws -> Item? {
+    private func makeItem(
+        _ v: JSONValue, _ ctx: inout Context, previous: Timestamp, location: SourceLocation, _ sink: any ImportSink
+    ) throws -> Item? {
         let meta = v["meta"] ?? .object([])
         guard let itemId = SimplexJSON.idString(meta["itemId"]) else {
             try sink.report(.skipped(location, "chat item without meta.itemId; skipped"))
@@ -178,13 +200,15 @@ struct SimplexChatJSONReader {
         if case .object(let entries)? = v["mentions"] {
             for (name, target) in entries {
                 let member = target["memberId"]?.stringValue
-                mentions[name] = MentionTarget(memberSourceId: member, isUserMention: member != nil && member == ctx.ownMemberId)
+                mentions[name] = MentionTarget(
+                    memberSourceId: member, isUserMention: member != nil && member == ctx.ownMemberId)
             }
         }
 
         var quote: Quote? = nil
         if let q = v["quotedItem"], !q.isNull {
-            quote = Quote(itemSourceId: SimplexJSON.idString(q["itemId"]), text: SimplexJSON.messageContent(q["content"]).text)
+            quote = Quote(
+                itemSourceId: SimplexJSON.idString(q["itemId"]), text: SimplexJSON.messageContent(q["content"]).text)
         }
 
         var reactions: [Reaction] = []
@@ -198,15 +222,21 @@ struct SimplexChatJSONReader {
             // `fileSource.filePath` names the stored file (in the app's files folder) unless it is encrypted.
             let source = f["fileSource"]
             let stored = (source?["cryptoArgs"]?.isNull ?? true) ? source?["filePath"]?.stringValue : nil
-            let path = stored.flatMap { JSONField.relativePath($0) }.map { $0.hasPrefix("simplex_v1_files/") ? $0 : "simplex_v1_files/" + $0 }
+            let path = stored.flatMap { JSONField.relativePath($0) }.map {
+                $0.hasPrefix("simplex_v1_files/") ? $0 : "simplex_v1_files/" + $0
+            }
             file = FileRef(name: name, size: SimplexJSON.int(f["fileSize"]), path: path)
         }
 
-        let status = SimplexJSON.tagged(meta["itemStatus"]).map { SimplexJSON.status(tag: $0.tag) } ?? (unread: false, status: nil)
+        let status =
+            SimplexJSON.tagged(meta["itemStatus"]).map { SimplexJSON.status(tag: $0.tag) } ?? (
+                unread: false, status: nil
+            )
         let markup: Markup = SimplexJSON.formattedText(v["formattedText"]).map { .formatted($0) } ?? .simplex
 
         return Item(
-            chatSourceId: ctx.chatId, sourceId: itemId, timestamp: timestamp, direction: direction, memberSourceId: memberId,
+            chatSourceId: ctx.chatId, sourceId: itemId, timestamp: timestamp, direction: direction,
+            memberSourceId: memberId,
             content: content, markup: markup, mentions: mentions, quote: quote, file: file, reactions: reactions,
             isEdited: SimplexJSON.bool(meta["itemEdited"]), isDeleted: isDeleted, isUnread: status.unread,
             status: sent ? status.status : nil, raw: v.jsonText, isTimeUnknown: isTimeUnknown)

@@ -41,7 +41,8 @@ struct SimplexDatabaseReader {
         var out = ""
         for b in path.utf8 {
             switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(b))
             default:
@@ -60,8 +61,10 @@ struct SimplexDatabaseReader {
 
         init(_ db: Database, displayName: String) throws {
             let version = (try? String.fetchOne(db, sql: "SELECT sqlite_version()")) ?? "?"
-            let tables = ["users", "contacts", "contact_profiles", "groups", "group_profiles", "group_members", "note_folders",
-                "chat_items", "files", "chat_item_mentions", "chat_item_reactions", "chat_tags", "chat_tags_chats"]
+            let tables = [
+                "users", "contacts", "contact_profiles", "groups", "group_profiles", "group_members", "note_folders",
+                "chat_items", "files", "chat_item_mentions", "chat_item_reactions", "chat_tags", "chat_tags_chats",
+            ]
             do {
                 for t in tables where try db.tableExists(t) {
                     columns[t] = Set(try db.columns(in: t).map { $0.name.lowercased() })
@@ -78,7 +81,8 @@ struct SimplexDatabaseReader {
             guard columns["chat_items"] != nil else {
                 throw ImportError("\(displayName): not a SimpleX chat database (it has no chat_items table)")
             }
-            for t in ["users", "chat_items"] where columns[t]?.contains(t == "users" ? "user_id" : "chat_item_id") != true {
+            for t in ["users", "chat_items"]
+            where columns[t]?.contains(t == "users" ? "user_id" : "chat_item_id") != true {
                 throw ImportError("\(displayName): not a SimpleX chat database (\(t) lacks its id column)")
             }
         }
@@ -162,16 +166,23 @@ struct SimplexDatabaseReader {
         for row in rows {
             let contactId: Int64 = row["contact_id"] ?? 0
             let chatId = "simplex:\(userId):direct:\(contactId)"
-            let name = (row["display_name"] as String?).flatMap { $0.isEmpty ? nil : $0 } ?? text(row, "local_display_name")
+            let name =
+                (row["display_name"] as String?).flatMap { $0.isEmpty ? nil : $0 } ?? text(row, "local_display_name")
             let chat = Chat(
                 sourceId: chatId, type: .direct, displayName: name, fullName: text(row, "full_name"),
-                localAlias: text(row, "local_alias"), isFavorite: flag(row["favorite"]), notifications: notifications(row),
-                isMarkedUnread: flag(row["unread_chat"]), tags: tags.contacts[contactId] ?? [], source: SimplexImporter.formatName)
+                localAlias: text(row, "local_alias"), isFavorite: flag(row["favorite"]),
+                notifications: notifications(row),
+                isMarkedUnread: flag(row["unread_chat"]), tags: tags.contacts[contactId] ?? [],
+                source: SimplexImporter.formatName)
             try sink.emit(.chat(chat))
             let peer = "contact:\(contactId)"
             try sink.emit(
-                .member(Member(chatSourceId: chatId, sourceId: peer, displayName: name, fullName: chat.fullName, localAlias: chat.localAlias)))
-            var ctx = ChatContext(chatId: chatId, userId: userId, chatColumn: "contact_id", chatKey: contactId, orderColumn: "created_at")
+                .member(
+                    Member(
+                        chatSourceId: chatId, sourceId: peer, displayName: name, fullName: chat.fullName,
+                        localAlias: chat.localAlias)))
+            var ctx = ChatContext(
+                chatId: chatId, userId: userId, chatColumn: "contact_id", chatKey: contactId, orderColumn: "created_at")
             ctx.peerMemberId = peer
             try readItems(db, s, ctx, sink)
         }
@@ -195,20 +206,26 @@ struct SimplexDatabaseReader {
         for row in rows {
             let groupId: Int64 = row["group_id"] ?? 0
             let chatId = "simplex:\(userId):group:\(groupId)"
-            let name = (row["display_name"] as String?).flatMap { $0.isEmpty ? nil : $0 } ?? text(row, "local_display_name")
+            let name =
+                (row["display_name"] as String?).flatMap { $0.isEmpty ? nil : $0 } ?? text(row, "local_display_name")
             let chat = Chat(
                 sourceId: chatId, type: .group, displayName: name, fullName: text(row, "full_name"),
-                localAlias: text(row, "local_alias"), isFavorite: flag(row["favorite"]), notifications: notifications(row),
-                isMarkedUnread: flag(row["unread_chat"]), business: (row["business_chat"] as String?).flatMap(BusinessRole.init),
+                localAlias: text(row, "local_alias"), isFavorite: flag(row["favorite"]),
+                notifications: notifications(row),
+                isMarkedUnread: flag(row["unread_chat"]),
+                business: (row["business_chat"] as String?).flatMap(BusinessRole.init),
                 tags: tags.groups[groupId] ?? [], source: SimplexImporter.formatName)
             try sink.emit(.chat(chat))
-            var ctx = ChatContext(chatId: chatId, userId: userId, chatColumn: "group_id", chatKey: groupId, orderColumn: "item_ts")
+            var ctx = ChatContext(
+                chatId: chatId, userId: userId, chatColumn: "group_id", chatKey: groupId, orderColumn: "item_ts")
             try readMembers(db, s, groupId: groupId, &ctx, sink)
             try readItems(db, s, ctx, sink)
         }
     }
 
-    private func readMembers(_ db: Database, _ s: Schema, groupId: Int64, _ ctx: inout ChatContext, _ sink: any ImportSink) throws {
+    private func readMembers(
+        _ db: Database, _ s: Schema, groupId: Int64, _ ctx: inout ChatContext, _ sink: any ImportSink
+    ) throws {
         guard s.has("group_members", "group_member_id"), s.has("group_members", "group_id") else { return }
         let profileColumn: String? =
             switch (s.has("group_members", "member_profile_id"), s.has("group_members", "contact_profile_id")) {
@@ -232,13 +249,15 @@ struct SimplexDatabaseReader {
             let gmId: Int64 = row["group_member_id"] ?? 0
             let memberId = (row["member_id"] as Data?).map { SimplexJSON.base64url(Array($0)) } ?? "member:\(gmId)"
             let isUser = (row["member_category"] as String?) == "user"
-            let name = (row["display_name"] as String?).flatMap { $0.isEmpty ? nil : $0 } ?? text(row, "local_display_name")
+            let name =
+                (row["display_name"] as String?).flatMap { $0.isEmpty ? nil : $0 } ?? text(row, "local_display_name")
             ctx.memberIds[gmId] = memberId
             if isUser { ctx.ownMemberId = memberId }
             try sink.emit(
                 .member(
                     Member(
-                        chatSourceId: ctx.chatId, sourceId: memberId, displayName: name, fullName: text(row, "full_name"),
+                        chatSourceId: ctx.chatId, sourceId: memberId, displayName: name,
+                        fullName: text(row, "full_name"),
                         localAlias: text(row, "local_alias"), isUser: isUser)))
         }
     }
@@ -257,9 +276,12 @@ struct SimplexDatabaseReader {
             try sink.emit(
                 .chat(
                     Chat(
-                        sourceId: chatId, type: .local, displayName: SimplexImporter.notesName, isFavorite: flag(row["favorite"]),
+                        sourceId: chatId, type: .local, displayName: SimplexImporter.notesName,
+                        isFavorite: flag(row["favorite"]),
                         isMarkedUnread: flag(row["unread_chat"]), source: SimplexImporter.formatName)))
-            let ctx = ChatContext(chatId: chatId, userId: userId, chatColumn: "note_folder_id", chatKey: folderId, orderColumn: "created_at")
+            let ctx = ChatContext(
+                chatId: chatId, userId: userId, chatColumn: "note_folder_id", chatKey: folderId,
+                orderColumn: "created_at")
             try readItems(db, s, ctx, sink)
         }
     }
@@ -282,11 +304,14 @@ struct SimplexDatabaseReader {
 
     private func readItems(_ db: Database, _ s: Schema, _ ctx: ChatContext, _ sink: any ImportSink) throws {
         guard s.has("chat_items", ctx.chatColumn) else { return }
-        let order = s.has("chat_items", ctx.orderColumn) ? ctx.orderColumn : (s.has("chat_items", "created_at") ? "created_at" : "chat_item_id")
+        let order =
+            s.has("chat_items", ctx.orderColumn)
+            ? ctx.orderColumn : (s.has("chat_items", "created_at") ? "created_at" : "chat_item_id")
         let userFilter = s.has("chat_items", "user_id") ? "ci.user_id = ? AND" : "?1 IS NOT NULL AND"
         let rows = try Row.fetchCursor(
             db,
-            sql: "SELECT ci.* FROM chat_items ci WHERE \(userFilter) ci.\(ctx.chatColumn) = ? ORDER BY ci.\(order), ci.chat_item_id",
+            sql:
+                "SELECT ci.* FROM chat_items ci WHERE \(userFilter) ci.\(ctx.chatColumn) = ? ORDER BY ci.\(order), ci.chat_item_id",
             arguments: [ctx.userId, ctx.chatKey])
         var previous = Timestamp(milliseconds: 0)
         while let row = try rows.next() {
@@ -297,7 +322,9 @@ struct SimplexDatabaseReader {
         }
     }
 
-    private func makeItem(_ db: Database, _ s: Schema, _ ctx: ChatContext, _ row: Row, previous: Timestamp, _ sink: any ImportSink) throws -> Item? {
+    private func makeItem(
+        _ db: Database, _ s: Schema, _ ctx: ChatContext, _ row: Row, previous: Timestamp, _ sink: any ImportSink
+    ) throws -> Item? {
         let itemId: Int64 = row["chat_item_id"] ?? 0
         let location = SourceLocation(file: displayName, record: "chat_items chat_item_id=\(itemId)")
         let sent = flag(row["item_sent"])
@@ -310,7 +337,10 @@ struct SimplexDatabaseReader {
             timestamp = t
         } else {
             isTimeUnknown = true
-            try sink.report(.warning(location, "unreadable time \(tsText.map { "'\($0)'" } ?? "(none)"); using the previous item's time"))
+            try sink.report(
+                .warning(
+                    location, "unreadable time \(tsText.map { "'\($0)'" } ?? "(none)"); using the previous item's time")
+            )
         }
 
         var direction: ItemDirection = sent ? .snd : .rcv
@@ -364,10 +394,12 @@ struct SimplexDatabaseReader {
         }
 
         return Item(
-            chatSourceId: ctx.chatId, sourceId: String(itemId), timestamp: timestamp, direction: direction, memberSourceId: memberId,
+            chatSourceId: ctx.chatId, sourceId: String(itemId), timestamp: timestamp, direction: direction,
+            memberSourceId: memberId,
             content: content, markup: .simplex, mentions: try mentions(db, s, ctx, itemId), quote: quote,
             file: try file(db, s, itemId), reactions: try reactions(db, s, ctx, row["shared_msg_id"]),
-            isEdited: flag(row["item_edited"]), isDeleted: isDeleted, isUnread: status.unread, status: sent ? status.status : nil,
+            isEdited: flag(row["item_edited"]), isDeleted: isDeleted, isUnread: status.unread,
+            status: sent ? status.status : nil,
             raw: rawJSON(row), isTimeUnknown: isTimeUnknown)
     }
 
@@ -375,14 +407,22 @@ struct SimplexDatabaseReader {
         guard s.has("chat_items", "shared_msg_id") else { return nil }
         let userFilter = s.has("chat_items", "user_id") ? "user_id = ? AND" : "?1 IS NOT NULL AND"
         let stmt = try db.cachedStatement(
-            sql: "SELECT chat_item_id FROM chat_items WHERE \(userFilter) \(ctx.chatColumn) = ? AND shared_msg_id = ? LIMIT 1")
+            sql:
+                "SELECT chat_item_id FROM chat_items WHERE \(userFilter) \(ctx.chatColumn) = ? AND shared_msg_id = ? LIMIT 1"
+        )
         return try Int64.fetchOne(stmt, arguments: [ctx.userId, ctx.chatKey, shared]).map { String($0) }
     }
 
-    private func mentions(_ db: Database, _ s: Schema, _ ctx: ChatContext, _ itemId: Int64) throws -> [String: MentionTarget] {
-        guard s.has("chat_item_mentions", "chat_item_id"), s.has("chat_item_mentions", "display_name") else { return [:] }
+    private func mentions(_ db: Database, _ s: Schema, _ ctx: ChatContext, _ itemId: Int64) throws -> [String:
+        MentionTarget]
+    {
+        guard s.has("chat_item_mentions", "chat_item_id"), s.has("chat_item_mentions", "display_name") else {
+            return [:]
+        }
         let stmt = try db.cachedStatement(
-            sql: "SELECT display_name, \(s.col("chat_item_mentions", "m", "member_id")) FROM chat_item_mentions m WHERE m.chat_item_id = ?")
+            sql:
+                "SELECT display_name, \(s.col("chat_item_mentions", "m", "member_id")) FROM chat_item_mentions m WHERE m.chat_item_id = ?"
+        )
         var out: [String: MentionTarget] = [:]
         let rows = try Row.fetchCursor(stmt, arguments: [itemId])
         while let row = try rows.next() {
@@ -401,11 +441,17 @@ struct SimplexDatabaseReader {
                        \(s.col("files", "f", "file_crypto_key"))
                 FROM files f WHERE f.chat_item_id = ? ORDER BY f.rowid LIMIT 1
                 """)
-        guard let row = try Row.fetchOne(stmt, arguments: [itemId]), let name: String = row["file_name"] else { return nil }
+        guard let row = try Row.fetchOne(stmt, arguments: [itemId]), let name: String = row["file_name"] else {
+            return nil
+        }
         // The stored file, under simplex_v1_files/, unless it is encrypted on disk (name only then).
         var path: String? = nil
-        if let stored: String = row["file_path"], !stored.isEmpty, (row["file_crypto_key"] as DatabaseValue?)?.isNull ?? true {
-            path = JSONField.relativePath(stored).map { $0.hasPrefix("simplex_v1_files/") ? $0 : "simplex_v1_files/" + $0 }
+        if let stored: String = row["file_path"], !stored.isEmpty,
+            (row["file_crypto_key"] as DatabaseValue?)?.isNull ?? true
+        {
+            path = JSONField.relativePath(stored).map {
+                $0.hasPrefix("simplex_v1_files/") ? $0 : "simplex_v1_files/" + $0
+            }
         }
         return FileRef(name: name, size: row["file_size"], path: path)
     }

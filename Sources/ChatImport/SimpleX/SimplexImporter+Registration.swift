@@ -42,7 +42,9 @@ extension SimplexImporter: RegisteredImporter {
     }
 
     /// Reads chat databases and chat JSON files (SimpleX takes no import options).
-    package func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions) throws {
+    package func read(
+        _ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions
+    ) throws {
         try read(container, entries: entries, into: sink)
     }
 }

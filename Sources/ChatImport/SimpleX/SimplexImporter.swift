@@ -2,7 +2,7 @@ import ChatModel
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Imports SimpleX Chat: an "Export database" zip (plaintext `simplex_v1_chat.db`)
@@ -94,7 +94,9 @@ final class PrivateTempFile {
     init() throws {
         var template = Array((NSTemporaryDirectory() + "/chat-archive-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
-        guard let made else { throw ImportError("cannot create a private temporary folder: \(String(cString: strerror(errno)))") }
+        guard let made else {
+            throw ImportError("cannot create a private temporary folder: \(String(cString: strerror(errno)))")
+        }
         directory = String(cString: made)
         path = directory + "/chat.db"
         fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
@@ -107,7 +109,9 @@ final class PrivateTempFile {
     func write(_ bytes: [UInt8]) throws {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { buf in Glibc.write(fd, buf.baseAddress.map { $0 + done }, bytes.count - done) }
+            let n = bytes.withUnsafeBytes { buf in
+                Glibc.write(fd, buf.baseAddress.map { $0 + done }, bytes.count - done)
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ImportError("cannot write the temporary database: \(String(cString: strerror(errno)))")
@@ -125,7 +129,10 @@ final class PrivateTempFile {
     }
 
     func remove() {
-        if fd >= 0 { _ = Glibc.close(fd); fd = -1 }
+        if fd >= 0 {
+            _ = Glibc.close(fd)
+            fd = -1
+        }
         unlink(path)
         // SQLite may leave side files next to the copy.
         for suffix in ["-journal", "-wal", "-shm"] { unlink(path + suffix) }

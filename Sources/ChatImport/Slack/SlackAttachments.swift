@@ -7,7 +7,8 @@ enum SlackAttachments {
     /// Whether an attachment previews a link of the message (an unfurl) rather than holding
     /// content a bot posted.
     static func isUnfurl(_ a: JSONValue) -> Bool {
-        a["from_url"]?.stringValue != nil || a["original_url"]?.stringValue != nil || a["is_app_unfurl"]?.boolValue == true
+        a["from_url"]?.stringValue != nil || a["original_url"]?.stringValue != nil
+            || a["is_app_unfurl"]?.boolValue == true
     }
 
     /// The text an attachment shows: its blocks, or pretext, author, title (linked to
@@ -62,7 +63,10 @@ enum SlackAttachments {
     /// The fallback texts of the attachments, as they would show (for dropping a message text
     /// that only repeats them).
     static func fallbacks(_ attachments: [JSONValue], directory: SlackDirectory) -> Set<String> {
-        Set(attachments.compactMap { nonEmpty($0["fallback"]) }.map { comparable(SlackMrkdwn.parse($0, directory: directory).text) })
+        Set(
+            attachments.compactMap { nonEmpty($0["fallback"]) }.map {
+                comparable(SlackMrkdwn.parse($0, directory: directory).text)
+            })
     }
 
     private static func plain(_ s: String) -> SlackRichText {

@@ -13,7 +13,9 @@ extension SlackImporter: RegisteredImporter {
     }
 
     /// Reads the whole export: its lists say which day files belong to it.
-    package func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions) throws {
+    package func read(
+        _ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions
+    ) throws {
         try read(container, into: sink, options: options)
     }
 }

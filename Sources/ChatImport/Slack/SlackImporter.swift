@@ -47,7 +47,9 @@ public struct SlackImporter: ArchiveImporter {
     /// the container is not a Slack export.
     public func read(_ container: any ExportContainer, into sink: any ImportSink, options: ImportOptions) throws {
         guard SlackImporter.recognizes(entryNames: container.entryNames) else {
-            throw ImportError("\(container.path): not a Slack export (needs users.json and channels.json, groups.json, dms.json or mpims.json)")
+            throw ImportError(
+                "\(container.path): not a Slack export (needs users.json and channels.json, groups.json, dms.json or mpims.json)"
+            )
         }
         let root = SlackImporter.root(of: container.entryNames)
         var directory = SlackDirectory()
@@ -55,14 +57,19 @@ public struct SlackImporter: ArchiveImporter {
         for usersFile in ["users.json", "org_users.json"] where names.contains(root + usersFile) {
             for (user, location) in try records(container, root + usersFile, sink: sink) {
                 guard let id = user["id"]?.stringValue else {
-                    try sink.report(.warning(location, "user without an \"id\"; skipped (its messages keep their user id)"))
+                    try sink.report(
+                        .warning(location, "user without an \"id\"; skipped (its messages keep their user id)"))
                     continue
                 }
                 let profile = user["profile"]
-                let candidates = [profile?["display_name"]?.stringValue, profile?["real_name"]?.stringValue, user["name"]?.stringValue]
+                let candidates = [
+                    profile?["display_name"]?.stringValue, profile?["real_name"]?.stringValue,
+                    user["name"]?.stringValue,
+                ]
                 let name = candidates.compactMap { $0 }.first { !$0.isEmpty } ?? id
                 directory.users[id] = SlackDirectory.User(
-                    id: id, name: name, realName: profile?["real_name"]?.stringValue ?? user["real_name"]?.stringValue ?? "")
+                    id: id, name: name,
+                    realName: profile?["real_name"]?.stringValue ?? user["real_name"]?.stringValue ?? "")
                 if let owner = options.ownerName,
                     [id, name, user["name"]?.stringValue, profile?["real_name"]?.stringValue].contains(owner)
                 {
@@ -82,13 +89,18 @@ public struct SlackImporter: ArchiveImporter {
         for list in SlackImporter.lists where names.contains(root + list.file) {
             for (record, location) in try records(container, root + list.file, sink: sink) {
                 guard let id = record["id"]?.stringValue else {
-                    try sink.report(.warning(location, "conversation without an \"id\"; skipped (its folder is read as an unlisted one)"))
+                    try sink.report(
+                        .warning(
+                            location, "conversation without an \"id\"; skipped (its folder is read as an unlisted one)")
+                    )
                     continue
                 }
                 let name = record["name"]?.stringValue
                 if let name { directory.channelNames[id] = name }
                 conversations.append(
-                    Conversation(id: id, name: name, type: list.type, record: record, isPrivateList: list.file != "channels.json"))
+                    Conversation(
+                        id: id, name: name, type: list.type, record: record, isPrivateList: list.file != "channels.json"
+                    ))
             }
         }
 
@@ -111,7 +123,10 @@ public struct SlackImporter: ArchiveImporter {
                 let others = memberIds.filter { !directory.ownerIds.contains($0) }.map { directory.userName($0) ?? $0 }
                 shownName = (others.isEmpty ? memberNames : others).joined(separator: ", ")
             default:
-                shownName = conversation.name.map { conversation.isPrivateList && $0.hasPrefix("mpdm-") ? memberNames.joined(separator: ", ") : $0 }
+                shownName =
+                    conversation.name.map {
+                        conversation.isPrivateList && $0.hasPrefix("mpdm-") ? memberNames.joined(separator: ", ") : $0
+                    }
                     ?? memberNames.joined(separator: ", ")
             }
             let chat = Chat(
@@ -127,9 +142,13 @@ public struct SlackImporter: ArchiveImporter {
             try sink.report(
                 .warning(
                     SourceLocation(file: container.displayName(of: root + folder)),
-                    "folder not listed in channels.json, groups.json, dms.json or mpims.json; read as a chat named after it"))
+                    "folder not listed in channels.json, groups.json, dms.json or mpims.json; read as a chat named after it"
+                ))
             try sink.emit(
-                .chat(Chat(sourceId: "slack:" + folder, type: .group, displayName: folder, source: SlackImporter.formatName)))
+                .chat(
+                    Chat(
+                        sourceId: "slack:" + folder, type: .group, displayName: folder, source: SlackImporter.formatName
+                    )))
             var reader = SlackConversationReader(chatSourceId: "slack:" + folder, directory: directory, sink: sink)
             for file in files { try reader.readDayFile(container, file) }
         }
@@ -186,7 +205,8 @@ struct SlackConversationReader {
 
     /// Parses a JSON array file into its object elements; reports the file or elements that fail.
     static func elements(
-        of container: any ExportContainer, _ entry: String, sink: any ImportSink, badElement: ImportIssue.Severity = .skipped
+        of container: any ExportContainer, _ entry: String, sink: any ImportSink,
+        badElement: ImportIssue.Severity = .skipped
     ) throws -> (
         bytes: [UInt8], records: [(value: JSONValue, location: SourceLocation, range: Range<Int>)]
     ) {
@@ -210,7 +230,8 @@ struct SlackConversationReader {
             do throws(JSONSyntaxError) {
                 value = try JSONParser.parse(bytes[element.range])
             } catch {
-                let at = SourceLocation(file: file, line: element.line, byteOffset: Int64(element.range.lowerBound + error.offset))
+                let at = SourceLocation(
+                    file: file, line: element.line, byteOffset: Int64(element.range.lowerBound + error.offset))
                 try sink.report(ImportIssue(at, "\(error.message); element skipped", severity: badElement))
                 continue
             }
@@ -242,17 +263,23 @@ struct SlackConversationReader {
 
     private mutating func emit(_ m: JSONValue, ts: String, timestamp: Timestamp, raw: String) throws {
         let subtype = m["subtype"]?.stringValue
-        let isEvent = subtype.map { !SlackConversationReader.messageSubtypes.contains($0) && $0 != "tombstone" } ?? false
+        let isEvent =
+            subtype.map { !SlackConversationReader.messageSubtypes.contains($0) && $0 != "tombstone" } ?? false
         let isTombstone = subtype == "tombstone"
         let userId = m["user"]?.stringValue ?? m["bot_id"]?.stringValue
         let profile = m["user_profile"]
-        let botName = [m["username"]?.stringValue, m["bot_profile"]?["name"]?.stringValue].compactMap { $0 }.first { !$0.isEmpty }
+        let botName = [m["username"]?.stringValue, m["bot_profile"]?["name"]?.stringValue].compactMap { $0 }.first {
+            !$0.isEmpty
+        }
         var senderName: String?
         if let userId {
             senderName = directory.userName(userId)
             if senderName == nil {
-                let profileName = [profile?["display_name"]?.stringValue, profile?["real_name"]?.stringValue, profile?["name"]?.stringValue]
-                    .compactMap { $0 }.first { !$0.isEmpty }
+                let profileName = [
+                    profile?["display_name"]?.stringValue, profile?["real_name"]?.stringValue,
+                    profile?["name"]?.stringValue,
+                ]
+                .compactMap { $0 }.first { !$0.isEmpty }
                 senderName = profileName ?? botName
             }
             if m["subtype"]?.stringValue == "bot_message", let botName { senderName = botName }
@@ -271,14 +298,19 @@ struct SlackConversationReader {
                 .contains(SlackAttachments.comparable(text.text))
             body = repeatsFallback ? SlackRichText() : text
         }
-        let shown = attachments.filter { !SlackAttachments.isUnfurl($0) }.map { SlackAttachments.render($0, directory: directory) }
-        var rich = shown.isEmpty ? body ?? SlackRichText() : SlackAttachments.joinedOnce([body ?? SlackRichText()] + shown)
+        let shown = attachments.filter { !SlackAttachments.isUnfurl($0) }.map {
+            SlackAttachments.render($0, directory: directory)
+        }
+        var rich =
+            shown.isEmpty ? body ?? SlackRichText() : SlackAttachments.joinedOnce([body ?? SlackRichText()] + shown)
         var contentType: ContentType = isEvent ? .event : .text
         // Slack exports link files (with tokens) rather than include them: names only, no paths.
         var files: [FileRef] = []
         var fileTitles: [String] = []
         for f in m["files"]?.arrayValue ?? [] {
-            if let title = f["title"]?.stringValue.map(SlackMrkdwn.unescape), !title.isEmpty, title != f["name"]?.stringValue {
+            if let title = f["title"]?.stringValue.map(SlackMrkdwn.unescape), !title.isEmpty,
+                title != f["name"]?.stringValue
+            {
                 fileTitles.append(title)
             }
             let mode = f["mode"]?.stringValue
@@ -287,9 +319,12 @@ struct SlackConversationReader {
             } else if mode == "tombstone" {
                 files.append(FileRef(name: "(file deleted)"))
             } else {
-                let name = [f["name"]?.stringValue, f["title"]?.stringValue, f["id"]?.stringValue]
+                let name =
+                    [f["name"]?.stringValue, f["title"]?.stringValue, f["id"]?.stringValue]
                     .compactMap { $0 }.first { !$0.isEmpty } ?? "file"
-                files.append(FileRef(name: name, size: f["size"]?.numberValue.flatMap { Int64(exactly: $0.rounded(.towardZero)) }))
+                files.append(
+                    FileRef(
+                        name: name, size: f["size"]?.numberValue.flatMap { Int64(exactly: $0.rounded(.towardZero)) }))
             }
         }
         let file = files.first
@@ -330,7 +365,9 @@ struct SlackConversationReader {
             isEvent ? .event : (userId.map { directory.ownerIds.contains($0) } ?? false) ? .snd : .rcv
         let reactions = (m["reactions"]?.arrayValue ?? []).compactMap { r -> Reaction? in
             guard let name = r["name"]?.stringValue else { return nil }
-            let count = r["count"]?.numberValue.flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? r["users"]?.arrayValue?.count ?? 1
+            let count =
+                r["count"]?.numberValue.flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? r["users"]?.arrayValue?
+                .count ?? 1
             return Reaction(emoji: ":\(name):", count: count)
         }
         let item = Item(
@@ -352,7 +389,9 @@ struct SlackConversationReader {
         var millis: Int64 = 0
         if parts.count == 2 {
             let fraction = parts[1]
-            guard !fraction.isEmpty, fraction.count <= 9, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            guard !fraction.isEmpty, fraction.count <= 9, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                return nil
+            }
             let padded = (fraction + "000").prefix(3)
             millis = Int64(padded) ?? 0
         }

@@ -236,7 +236,9 @@ enum SlackBlocks {
                 let texts = [block["text"]] + (block["fields"]?.arrayValue ?? []).map { Optional($0) }
                 for t in texts { appendLine(textObject(t, directory: directory), to: &out) }
             case "context":
-                for e in block["elements"]?.arrayValue ?? [] { appendLine(textObject(e, directory: directory), to: &out) }
+                for e in block["elements"]?.arrayValue ?? [] {
+                    appendLine(textObject(e, directory: directory), to: &out)
+                }
             default:
                 continue
             }
@@ -278,7 +280,9 @@ enum SlackBlocks {
             for (k, item) in children.enumerated() {
                 if k > 0 { out.append("\n") }
                 out.append(indent + (ordered ? "\(offset + k + 1). " : "• "))
-                for leaf in item["elements"]?.arrayValue ?? [] { renderLeaf(leaf, into: &out, directory: directory, code: false) }
+                for leaf in item["elements"]?.arrayValue ?? [] {
+                    renderLeaf(leaf, into: &out, directory: directory, code: false)
+                }
             }
             out.append("\n")
         case "rich_text_preformatted":
@@ -296,7 +300,9 @@ enum SlackBlocks {
         }
     }
 
-    private static func renderLeaf(_ leaf: JSONValue, into out: inout SlackRichText, directory: SlackDirectory, code: Bool) {
+    private static func renderLeaf(
+        _ leaf: JSONValue, into out: inout SlackRichText, directory: SlackDirectory, code: Bool
+    ) {
         switch leaf["type"]?.stringValue {
         case "text":
             let text = leaf["text"]?.stringValue ?? ""

@@ -78,7 +78,9 @@ struct SeenIDs {
         if d >= 0, d < SeenIDs.maxBits {
             let w = Int(d >> 6)
             let bit = UInt64(1) << UInt64(d & 63)
-            if w >= words.count { words.append(contentsOf: repeatElement(0, count: w - words.count + 1 + words.count / 2)) }
+            if w >= words.count {
+                words.append(contentsOf: repeatElement(0, count: w - words.count + 1 + words.count / 2))
+            }
             if words[w] & bit != 0 { return false }
             words[w] |= bit
             return true

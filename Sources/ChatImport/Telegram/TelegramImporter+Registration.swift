@@ -6,12 +6,15 @@ extension TelegramImporter: RegisteredImporter {
     /// `chats.list` (a whole account).
     package static func recognise(_ container: any ExportContainer) throws -> [String] {
         Sniff.entries(container) { s in
-            s.root == .object && ((s.has("messages") && s.has("type")) || s.has("personal_information") || s.has("chats.list"))
+            s.root == .object
+                && ((s.has("messages") && s.has("type")) || s.has("personal_information") || s.has("chats.list"))
         }
     }
 
     /// Reads each entry as a Telegram JSON file.
-    package func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions) throws {
+    package func read(
+        _ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions
+    ) throws {
         for entry in entries { try read(container, entry: entry, into: sink, options: options) }
     }
 }

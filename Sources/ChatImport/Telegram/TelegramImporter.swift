@@ -14,7 +14,9 @@ public struct TelegramImporter: ArchiveImporter {
     /// Whether the start of a JSON file looks like a Telegram export.
     public static func recognises(prefix: [UInt8]) -> Bool {
         let s = String(decoding: prefix, as: UTF8.self)
-        guard s.first(where: { !$0.isWhitespace && $0 != "\u{FEFF}" }) == "{", !s.contains("\"guild\"") else { return false }
+        guard s.first(where: { !$0.isWhitespace && $0 != "\u{FEFF}" }) == "{", !s.contains("\"guild\"") else {
+            return false
+        }
         if s.contains("\"personal_information\"") { return true }
         let types = ["personal_chat", "bot_chat", "saved_messages", "replies", "_group", "_supergroup", "_channel"]
         return s.contains("\"messages\"") && types.contains { s.contains($0 + "\"") }
@@ -29,7 +31,9 @@ public struct TelegramImporter: ArchiveImporter {
     /// The entry holding the export: `result.json` (the shallowest), else the only JSON file.
     public static func mainEntry(of container: any ExportContainer) throws -> String {
         let results = container.entryNames.filter { $0 == "result.json" || $0.hasSuffix("/result.json") }
-        if let best = results.min(by: { $0.split(separator: "/").count < $1.split(separator: "/").count }) { return best }
+        if let best = results.min(by: { $0.split(separator: "/").count < $1.split(separator: "/").count }) {
+            return best
+        }
         let json = container.entryNames.filter { $0.lowercased().hasSuffix(".json") }
         if json.count == 1, let only = json.first { return only }
         throw ImportError(
@@ -42,7 +46,9 @@ public struct TelegramImporter: ArchiveImporter {
     ///
     /// Bad messages are reported to `sink` and skipped; a syntax error or truncation stops the
     /// file after the complete messages, reported with its offset.
-    public func read(_ container: any ExportContainer, entry: String, into sink: any ImportSink, options: ImportOptions) throws {
+    public func read(_ container: any ExportContainer, entry: String, into sink: any ImportSink, options: ImportOptions)
+        throws
+    {
         let stream = try container.open(entry)
         var file = TelegramFileReader(
             file: container.displayName(of: entry), sink: sink, zone: try WallClockZone(options.timeZoneIdentifier))
@@ -226,7 +232,8 @@ struct TelegramFileReader {
                 if !c.pending.isEmpty {
                     try sink.report(
                         .skipped(
-                            location(c.pending[0].at), "a chat without an id; its \(c.pending.count) messages were skipped",
+                            location(c.pending[0].at),
+                            "a chat without an id; its \(c.pending.count) messages were skipped",
                             count: c.pending.count))
                 }
                 return
@@ -234,7 +241,9 @@ struct TelegramFileReader {
             try emitChat()
         } else if let name = c.name, name != c.emittedName {
             // The name came after the messages: send the chat again with it.
-            try sink.emit(.chat(Chat(sourceId: c.sourceId, type: Self.chatType(of: c.type), displayName: name, source: "telegram")))
+            try sink.emit(
+                .chat(
+                    Chat(sourceId: c.sourceId, type: Self.chatType(of: c.type), displayName: name, source: "telegram")))
         }
     }
 
@@ -259,7 +268,8 @@ struct TelegramFileReader {
     /// A media path relative to the export's root, or `nil` (reported) when it would leave it.
     private func exportPath(_ path: String, id: Int64, at: JSONStreamReader.Location) throws -> String? {
         if let safe = JSONField.relativePath(path) { return safe }
-        try sink.report(.warning(location(at), "message \(id): file path \"\(path)\" leaves the export folder; path dropped"))
+        try sink.report(
+            .warning(location(at), "message \(id): file path \"\(path)\" leaves the export folder; path dropped"))
         return nil
     }
 
@@ -290,7 +300,8 @@ struct TelegramFileReader {
         guard c.seen.insert(id) else {
             duplicates += 1
             if duplicates <= Self.reportedDuplicates {
-                try sink.report(.warning(location(at), "message \(id) appears again in this chat; the first copy was kept"))
+                try sink.report(
+                    .warning(location(at), "message \(id) appears again in this chat; the first copy was kept"))
             }
             return
         }
@@ -308,7 +319,8 @@ struct TelegramFileReader {
         } else {
             timestamp = c.lastTimestamp ?? Timestamp(milliseconds: 0)
             isTimeUnknown = true
-            try sink.report(.warning(location(at), "message \(id) has no readable date; it takes the previous message's time"))
+            try sink.report(
+                .warning(location(at), "message \(id) has no readable date; it takes the previous message's time"))
         }
         c.lastTimestamp = timestamp
 
@@ -329,7 +341,10 @@ struct TelegramFileReader {
                 let name = given ?? known ?? "Deleted Account"
                 c.memberNames[sender] = name
                 try sink.emit(
-                    .member(Member(chatSourceId: c.sourceId, sourceId: sender, displayName: name, isUser: sender == c.ownerID)))
+                    .member(
+                        Member(
+                            chatSourceId: c.sourceId, sourceId: sender, displayName: name, isUser: sender == c.ownerID))
+                )
                 if sender == c.ownerID { c.ownerEmitted = true }
             }
         }
@@ -353,7 +368,9 @@ struct TelegramFileReader {
                 content.type = .image
                 let name = Self.isPlaceholder(photo) ? "" : JSONField.lastPathComponent(photo)
                 if !name.isEmpty {
-                    file = FileRef(name: name, size: JSONField.int(m["photo_file_size"]), path: try exportPath(photo, id: id, at: at))
+                    file = FileRef(
+                        name: name, size: JSONField.int(m["photo_file_size"]),
+                        path: try exportPath(photo, id: id, at: at))
                 }
             } else if let path = m["file"]?.stringValue {
                 switch m["media_type"]?.stringValue {
@@ -366,22 +383,33 @@ struct TelegramFileReader {
                 if name.isEmpty, exported { name = JSONField.lastPathComponent(path) }
                 if !name.isEmpty {
                     file = FileRef(
-                        name: name, size: JSONField.int(m["file_size"]), path: exported ? try exportPath(path, id: id, at: at) : nil)
+                        name: name, size: JSONField.int(m["file_size"]),
+                        path: exported ? try exportPath(path, id: id, at: at) : nil)
                 }
-                if content.type == .video || content.type == .voice { content.duration = JSONField.int(m["duration_seconds"]).map { Int($0) } }
+                if content.type == .video || content.type == .voice {
+                    content.duration = JSONField.int(m["duration_seconds"]).map { Int($0) }
+                }
             }
             if let poll = m["poll"] {
                 var lines = [poll["question"]?.stringValue ?? ""]
-                for a in poll["answers"]?.arrayValue ?? [] { if let t = a["text"]?.stringValue { lines.append("- " + t) } }
+                for a in poll["answers"]?.arrayValue ?? [] {
+                    if let t = a["text"]?.stringValue { lines.append("- " + t) }
+                }
                 pieces.appendBlock(lines.filter { !$0.isEmpty }.joined(separator: "\n"))
             }
             if let contact = m["contact_information"] {
-                let parts = ["first_name", "last_name", "phone_number"].compactMap { contact[$0]?.stringValue }.filter { !$0.isEmpty }
+                let parts = ["first_name", "last_name", "phone_number"].compactMap { contact[$0]?.stringValue }.filter {
+                    !$0.isEmpty
+                }
                 pieces.appendBlock(parts.joined(separator: " "))
             }
             if let place = m["location_information"] {
-                var parts = [m["place_name"]?.stringValue, m["address"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }
-                if let lat = place["latitude"], let lon = place["longitude"], let a = JSONField.scalarText(lat), let b = JSONField.scalarText(lon) {
+                var parts = [m["place_name"]?.stringValue, m["address"]?.stringValue].compactMap { $0 }.filter {
+                    !$0.isEmpty
+                }
+                if let lat = place["latitude"], let lon = place["longitude"], let a = JSONField.scalarText(lat),
+                    let b = JSONField.scalarText(lon)
+                {
                     parts.append("\(a), \(b)")
                 }
                 pieces.appendBlock(parts.joined(separator: "\n"))

@@ -54,7 +54,9 @@ enum TelegramServiceText {
                 if let s = JSONField.scalarText(v), !s.isEmpty { extras.append("\(k.replacingUnderscores): \(s)") }
             }
         }
-        if !members.isEmpty, !extras.contains(where: { $0.hasPrefix("members") }) { extras.append("members: \(members)") }
+        if !members.isEmpty, !extras.contains(where: { $0.hasPrefix("members") }) {
+            extras.append("members: \(members)")
+        }
         if !extras.isEmpty { out += " (" + extras.joined(separator: ", ") + ")" }
         return out
     }

@@ -41,7 +41,9 @@ struct WallClockZone {
         func offset(at seconds: Double) -> Int64 {
             Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
         }
-        let candidates = Set([offset(at: wallSeconds - 86400), offset(at: wallSeconds + 86400), offset(at: wallSeconds)])
+        let candidates = Set([
+            offset(at: wallSeconds - 86400), offset(at: wallSeconds + 86400), offset(at: wallSeconds),
+        ])
         var valid: [Int64] = []
         for c in candidates where offset(at: wallSeconds - Double(c)) == c { valid.append(c) }
         // Ambiguous: the first occurrence has the larger offset. Gap: the offset before it, the smaller.

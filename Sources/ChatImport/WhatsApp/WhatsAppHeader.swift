@@ -355,7 +355,9 @@ struct WhatsAppHeaderParser {
         let save = i
         spaces()
         if !match("be") { i = save }
-        return DatePart(separator: sep, yearPosition: 2, yearDigits: year.digits, components: (first.value, second.value, year.value))
+        return DatePart(
+            separator: sep, yearPosition: 2, yearDigits: year.digits,
+            components: (first.value, second.value, year.value))
     }
 
     private static let meridiemWords: [(String, Bool)] = [

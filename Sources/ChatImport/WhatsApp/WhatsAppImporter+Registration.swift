@@ -11,7 +11,9 @@ extension WhatsAppImporter: RegisteredImporter {
     }
 
     /// Reads each entry as one chat's text export.
-    package func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions) throws {
+    package func read(
+        _ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions
+    ) throws {
         for entry in entries { try read(container, entry: entry, into: sink, options: options) }
     }
 }

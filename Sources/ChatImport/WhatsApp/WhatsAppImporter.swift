@@ -34,7 +34,9 @@ public struct WhatsAppImporter: ArchiveImporter {
             return WhatsAppImporter.recognizes(prefix: head)
         }
         guard !entries.isEmpty else {
-            throw ImportError("\(container.path): no WhatsApp chat export found (no .txt file whose lines start with a date and time)")
+            throw ImportError(
+                "\(container.path): no WhatsApp chat export found (no .txt file whose lines start with a date and time)"
+            )
         }
         for entry in entries { try read(container, entry: entry, into: sink, options: options) }
     }
@@ -49,7 +51,8 @@ public struct WhatsAppImporter: ArchiveImporter {
         var headerLike = 0
         for line in lines {
             let scalars = Array(line.unicodeScalars)
-            guard let first = scalars.first(where: { !WhatsAppChars.isIgnorable($0) && !WhatsAppChars.isSpace($0) }) else {
+            guard let first = scalars.first(where: { !WhatsAppChars.isIgnorable($0) && !WhatsAppChars.isSpace($0) })
+            else {
                 continue
             }
             nonEmpty += 1
@@ -69,24 +72,34 @@ public struct WhatsAppImporter: ArchiveImporter {
     /// File-level problems (no template, contradictory dates, binary data) are reported and
     /// end this file; bad lines are reported and skipped. Throws only when `sink` does, or
     /// when the time zone option is not a zone.
-    public func read(_ container: any ExportContainer, entry: String, into sink: any ImportSink, options: ImportOptions) throws {
+    public func read(_ container: any ExportContainer, entry: String, into sink: any ImportSink, options: ImportOptions)
+        throws
+    {
         guard let zone = FloatingTimeZone(options.timeZoneIdentifier) else {
-            throw ImportError("unknown time zone \"\(options.timeZoneIdentifier ?? "")\": give an IANA name such as Europe/Berlin, or seconds east of UTC")
+            throw ImportError(
+                "unknown time zone \"\(options.timeZoneIdentifier ?? "")\": give an IANA name such as Europe/Berlin, or seconds east of UTC"
+            )
         }
         let fileName = container.displayName(of: entry)
         let key = chatKey ?? options.chatKey ?? WhatsAppImporter.chatKey(container: container, entry: entry)
         let survey = try WhatsAppSurvey(container, entry: entry)
-        guard let plan = try survey.plan(fileName: fileName, dateOrder: dateOrder ?? options.dateOrder, sink: sink) else { return }
+        guard let plan = try survey.plan(fileName: fileName, dateOrder: dateOrder ?? options.dateOrder, sink: sink)
+        else { return }
 
         var ownerKey = options.ownerName.map(WhatsAppMessageBody.authorKey)
         if ownerKey == nil, plan.deletedByYouAuthors.count == 1 { ownerKey = plan.deletedByYouAuthors.first }
         let chatSourceId = "whatsapp:" + key
         try sink.emit(
-            .chat(Chat(sourceId: chatSourceId, type: plan.isGroup ? .group : .direct, displayName: key, source: Self.formatName)))
+            .chat(
+                Chat(
+                    sourceId: chatSourceId, type: plan.isGroup ? .group : .direct, displayName: key,
+                    source: Self.formatName)))
         var emittedMembers: Set<String> = []
         for author in plan.authors where emittedMembers.insert(author).inserted {
             try sink.emit(
-                .member(Member(chatSourceId: chatSourceId, sourceId: author, displayName: author, isUser: author == ownerKey)))
+                .member(
+                    Member(
+                        chatSourceId: chatSourceId, sourceId: author, displayName: author, isUser: author == ownerKey)))
         }
 
         var builder = WhatsAppItemBuilder(
@@ -112,7 +125,10 @@ public struct WhatsAppImporter: ArchiveImporter {
             let item = builder.item(from: p)
             if let author = item.memberSourceId, emittedMembers.insert(author).inserted {
                 try sink.emit(
-                    .member(Member(chatSourceId: chatSourceId, sourceId: author, displayName: author, isUser: author == ownerKey)))
+                    .member(
+                        Member(
+                            chatSourceId: chatSourceId, sourceId: author, displayName: author,
+                            isUser: author == ownerKey)))
             }
             try sink.emit(.item(item))
         }
@@ -129,18 +145,23 @@ public struct WhatsAppImporter: ArchiveImporter {
             if line.hadInvalidBytes {
                 try sink.report(.warning(location, "invalid UTF-8 replaced by U+FFFD"))
             }
-            if let header = WhatsAppHeaderParser.parse(line.scalars), let order = plan.order(for: header.shape, line: line.number) {
+            if let header = WhatsAppHeaderParser.parse(line.scalars),
+                let order = plan.order(for: header.shape, line: line.number)
+            {
                 try flush()
                 let date = header.date(order: order)
                 guard let hour = header.hour,
-                    Timestamp(year: date.year, month: date.month, day: date.day, hour: hour, minute: header.minute, second: header.second ?? 0)
+                    Timestamp(
+                        year: date.year, month: date.month, day: date.day, hour: hour, minute: header.minute,
+                        second: header.second ?? 0)
                         != nil
                 else {
                     skipping = true
                     try sink.report(
                         .skipped(
                             location,
-                            "impossible date or time under the template \(header.shape) read as \(order.rawValue); message skipped"))
+                            "impossible date or time under the template \(header.shape) read as \(order.rawValue); message skipped"
+                        ))
                     continue
                 }
                 skipping = false
@@ -149,7 +170,8 @@ public struct WhatsAppImporter: ArchiveImporter {
                     if firstHourReadAs24 == nil { firstHourReadAs24 = line.number }
                 }
                 pending = WhatsAppPendingItem(
-                    line: line.number, header: header, hour: hour, date: date, firstLine: line.scalars, raw: [line.text])
+                    line: line.number, header: header, hour: hour, date: date, firstLine: line.scalars, raw: [line.text]
+                )
             } else if var p = pending {
                 pending = nil
                 p.continuation.append(line.text)
@@ -220,7 +242,9 @@ enum WhatsAppLineKind {
 
     /// Classifies the first line of an item. `knownAuthors` (authors of ordinary lines) decides
     /// Android lines whose "author" holds a system phrase; `nil` during the survey.
-    static func classify(_ header: WhatsAppHeader, _ scalars: [Unicode.Scalar], knownAuthors: Set<String>?) -> WhatsAppLineKind {
+    static func classify(_ header: WhatsAppHeader, _ scalars: [Unicode.Scalar], knownAuthors: Set<String>?)
+        -> WhatsAppLineKind
+    {
         let body = Array(scalars[header.bodyStart...])
         func string(_ s: ArraySlice<Unicode.Scalar>) -> String {
             var v = String.UnicodeScalarView()
@@ -255,7 +279,9 @@ enum WhatsAppLineKind {
 
     private static func systemText(_ text: String) -> String {
         var s = Substring(text)
-        while let f = s.unicodeScalars.first, WhatsAppChars.isIgnorable(f) { s = Substring(s.unicodeScalars.dropFirst()) }
+        while let f = s.unicodeScalars.first, WhatsAppChars.isIgnorable(f) {
+            s = Substring(s.unicodeScalars.dropFirst())
+        }
         return String(s)
     }
 }
@@ -287,7 +313,8 @@ struct WhatsAppItemBuilder {
     mutating func item(from p: WhatsAppPendingItem) -> Item {
         let h = p.header
         let second = h.second ?? 0
-        let local = Timestamp.days(year: p.date.year, month: p.date.month, day: p.date.day) * 86400
+        let local =
+            Timestamp.days(year: p.date.year, month: p.date.month, day: p.date.day) * 86400
             + Int64(p.hour * 3600 + h.minute * 60 + second)
         let timestamp = Timestamp(seconds: zone.instant(localSeconds: local))
         func pad(_ v: Int, _ n: Int = 2) -> String {
@@ -313,13 +340,16 @@ struct WhatsAppItemBuilder {
             written = ([text] + p.continuation).joined(separator: "\n")
             let body = WhatsAppMessageBody(written, ownerKey: ownerKey)
             var file = body.file
-            if body.isFileIncluded, let name = file?.name, let path = JSONField.relativePath(name), !path.contains("/") {
+            if body.isFileIncluded, let name = file?.name, let path = JSONField.relativePath(name), !path.contains("/")
+            {
                 file?.path = mediaFolder.isEmpty ? path : mediaFolder + "/" + path
             }
             item = Item(
-                chatSourceId: chatSourceId, sourceId: "", timestamp: timestamp, direction: author == ownerKey ? .snd : .rcv,
+                chatSourceId: chatSourceId, sourceId: "", timestamp: timestamp,
+                direction: author == ownerKey ? .snd : .rcv,
                 memberSourceId: author, senderName: author,
-                content: MessageContent(type: body.contentType, text: body.text, preview: body.preview), markup: .simplex,
+                content: MessageContent(type: body.contentType, text: body.text, preview: body.preview),
+                markup: .simplex,
                 mentions: body.mentions, file: file, isEdited: body.isEdited, isDeleted: body.isDeleted)
         }
         item.raw = p.raw.joined(separator: "\n")

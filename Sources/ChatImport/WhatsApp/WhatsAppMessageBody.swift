@@ -137,7 +137,9 @@ struct WhatsAppMessageBody: Equatable {
                 nameView.append(contentsOf: scalars[(i + 2)..<close])
                 let key = WhatsAppMessageBody.authorKey(String(nameView))
                 if !key.isEmpty {
-                    let needsQuotes = key.unicodeScalars.contains { WhatsAppChars.isSpace($0) || $0 == "#" || $0 == "@" }
+                    let needsQuotes = key.unicodeScalars.contains {
+                        WhatsAppChars.isSpace($0) || $0 == "#" || $0 == "@"
+                    }
                     let written = needsQuotes && !key.contains("'") ? "@'\(key)'" : "@" + key
                     out.append(contentsOf: written.unicodeScalars)
                     mentions[key] = MentionTarget(memberSourceId: key, isUserMention: ownerKey == key)
@@ -166,7 +168,9 @@ struct WhatsAppMessageBody: Equatable {
     static func contentType(ofFile name: String) -> ContentType {
         let upper = name.uppercased()
         if upper.hasPrefix("PTT-") || upper.contains("-AUDIO-") && upper.hasSuffix(".OPUS") { return .voice }
-        if upper.hasPrefix("IMG-") || upper.hasPrefix("STK-") || upper.contains("-PHOTO-") || upper.contains("-STICKER-") {
+        if upper.hasPrefix("IMG-") || upper.hasPrefix("STK-") || upper.contains("-PHOTO-")
+            || upper.contains("-STICKER-")
+        {
             return .image
         }
         if upper.hasPrefix("VID-") || upper.contains("-VIDEO-") || upper.contains("-GIF-") { return .video }

@@ -39,7 +39,9 @@ enum WhatsAppPhrases {
     ]
 
     /// The subset of ``deleted`` only the archive's owner sees on their own messages.
-    static let deletedByYou: Set<String> = ["you deleted this message", "du hast diese nachricht gelöscht", "eliminaste este mensaje"]
+    static let deletedByYou: Set<String> = [
+        "you deleted this message", "du hast diese nachricht gelöscht", "eliminaste este mensaje",
+    ]
 
     /// Location prefixes, followed by a map URL.
     static let locationPrefixes = ["location: ", "standort: ", "ubicación: "]

@@ -28,7 +28,9 @@ struct WhatsAppSurvey {
         var file = try WhatsAppTextFile(container, entry: entry)
         var nonEmpty = 0
         while let line = try file.next() {
-            if line.scalars.contains(where: { !WhatsAppChars.isSpace($0) && !WhatsAppChars.isIgnorable($0) }) { nonEmpty += 1 }
+            if line.scalars.contains(where: { !WhatsAppChars.isSpace($0) && !WhatsAppChars.isIgnorable($0) }) {
+                nonEmpty += 1
+            }
             if !line.isTruncated, let header = WhatsAppHeaderParser.parse(line.scalars) {
                 note(header, line: line)
                 if nonEmpty <= 20, !candidates.contains(header.shape) { candidates.append(header.shape) }
@@ -80,7 +82,8 @@ struct WhatsAppSurvey {
         }
         for c in candidates.dropFirst() where count(c) > count(locked) { locked = c }
         guard let lockedStats = stats[locked] else { return nil }
-        guard let lockedOrder = try order(for: locked, lockedStats, fileName: fileName, override: dateOrder, sink: sink) else {
+        guard let lockedOrder = try order(for: locked, lockedStats, fileName: fileName, override: dateOrder, sink: sink)
+        else {
             return nil
         }
         // A second template is accepted only for a contiguous block it owns.
@@ -93,7 +96,9 @@ struct WhatsAppSurvey {
                 !lockedStats.lines.contains(where: { $0 > first && $0 < last }),
                 !secondaries.contains(where: { $0.lines.overlaps(first...last) })
             else { continue }
-            guard let order = try order(for: shape, s, fileName: fileName, override: dateOrder, sink: sink) else { continue }
+            guard let order = try order(for: shape, s, fileName: fileName, override: dateOrder, sink: sink) else {
+                continue
+            }
             secondaries.append(WhatsAppPlan.Block(shape: shape, lines: first...last, order: order))
         }
         var firstLines: [String: Int] = [:]
@@ -113,7 +118,8 @@ struct WhatsAppSurvey {
     /// The day/month order of one template (<doc:WhatsAppFormat>), or `nil` after reporting a
     /// contradiction that stops the file.
     private func order(
-        for shape: WhatsAppHeaderShape, _ s: ShapeStats, fileName: String, override: WhatsAppDateOrder?, sink: any ImportSink
+        for shape: WhatsAppHeaderShape, _ s: ShapeStats, fileName: String, override: WhatsAppDateOrder?,
+        sink: any ImportSink
     ) throws -> WhatsAppDateOrder? {
         if shape.yearPosition == 0 { return .yearMonthDay }
         if let override, override != .yearMonthDay { return override }
@@ -137,11 +143,13 @@ struct WhatsAppSurvey {
         if s.firstChanges != s.secondChanges {
             return s.firstChanges > s.secondChanges ? .dayMonthYear : .monthDayYear
         }
-        let guess: WhatsAppDateOrder = shape.meridiem != .none && shape.dateSeparator == "/" ? .monthDayYear : .dayMonthYear
+        let guess: WhatsAppDateOrder =
+            shape.meridiem != .none && shape.dateSeparator == "/" ? .monthDayYear : .dayMonthYear
         try sink.report(
             .warning(
                 SourceLocation(file: fileName, line: firstLine),
-                "cannot tell day from month in these dates; read them as \(guess.rawValue) (give the date order to override)"))
+                "cannot tell day from month in these dates; read them as \(guess.rawValue) (give the date order to override)"
+            ))
         return guess
     }
 }

@@ -52,7 +52,8 @@ struct WhatsAppTextFile {
         let text = String(decoding: bytes, as: UTF8.self)
         let invalid = !text.utf8.elementsEqual(bytes)
         return Line(
-            number: raw.number, text: text, scalars: Array(text.unicodeScalars), hadInvalidBytes: invalid, hasNUL: hasNUL,
+            number: raw.number, text: text, scalars: Array(text.unicodeScalars), hadInvalidBytes: invalid,
+            hasNUL: hasNUL,
             isTruncated: raw.isTruncated)
     }
 

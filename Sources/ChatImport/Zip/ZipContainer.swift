@@ -8,7 +8,8 @@ public struct ZipLimits: Sendable {
     public var ratioExemptBytes: Int64
 
     /// 8 GiB in total, 1000:1 per entry above 64 KiB.
-    public static let standard = ZipLimits(maxTotalUncompressedBytes: 8 << 30, maxRatio: 1000, ratioExemptBytes: 64 << 10)
+    public static let standard = ZipLimits(
+        maxTotalUncompressedBytes: 8 << 30, maxRatio: 1000, ratioExemptBytes: 64 << 10)
 
     /// Makes limits.
     public init(maxTotalUncompressedBytes: Int64, maxRatio: Int64, ratioExemptBytes: Int64) {
@@ -104,7 +105,8 @@ public final class ZipContainer: ExportContainer {
             total += d.uncompressedSize
             if total > limits.maxTotalUncompressedBytes {
                 throw ImportError(
-                    "\(path): refusing the zip: its entries expand to more than \(limits.maxTotalUncompressedBytes >> 30) GiB")
+                    "\(path): refusing the zip: its entries expand to more than \(limits.maxTotalUncompressedBytes >> 30) GiB"
+                )
             }
             usable[name] = Entry(
                 name: name, method: d.method, crc: d.crc, compressedSize: d.compressedSize,

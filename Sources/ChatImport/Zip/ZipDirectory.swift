@@ -46,7 +46,9 @@ enum ZipDirectoryReader {
             if loc.le32(0) == zip64LocatorSignature {
                 let z64Offset = Int64(clamping: loc.le64(8))
                 let z = try file.read(at: z64Offset, count: 56)
-                guard z.le32(0) == zip64EOCDSignature else { throw ZipError(message: "bad zip64 end-of-central-directory record") }
+                guard z.le32(0) == zip64EOCDSignature else {
+                    throw ZipError(message: "bad zip64 end-of-central-directory record")
+                }
                 count = Int64(clamping: z.le64(32))
                 cdSize = Int64(clamping: z.le64(40))
                 cdOffset = Int64(clamping: z.le64(48))
@@ -88,9 +90,18 @@ enum ZipDirectoryReader {
                 if id == 0x0001 {
                     var f = x + 4
                     let end = min(x + 4 + size, extraStart + extraLength)
-                    if uncompressed == 0xFFFF_FFFF, f + 8 <= end { uncompressed = Int64(clamping: cd.le64(f)); f += 8 }
-                    if compressed == 0xFFFF_FFFF, f + 8 <= end { compressed = Int64(clamping: cd.le64(f)); f += 8 }
-                    if offset == 0xFFFF_FFFF, f + 8 <= end { offset = Int64(clamping: cd.le64(f)); f += 8 }
+                    if uncompressed == 0xFFFF_FFFF, f + 8 <= end {
+                        uncompressed = Int64(clamping: cd.le64(f))
+                        f += 8
+                    }
+                    if compressed == 0xFFFF_FFFF, f + 8 <= end {
+                        compressed = Int64(clamping: cd.le64(f))
+                        f += 8
+                    }
+                    if offset == 0xFFFF_FFFF, f + 8 <= end {
+                        offset = Int64(clamping: cd.le64(f))
+                        f += 8
+                    }
                 }
                 x += 4 + size
             }
@@ -100,7 +111,8 @@ enum ZipDirectoryReader {
                 ZipDirectoryEntry(
                     name: name, flags: flags, method: method, crc: crc, compressedSize: compressed,
                     uncompressedSize: uncompressed, localHeaderOffset: offset,
-                    isDirectory: name.hasSuffix("/") || unixMode == 0o040000 || (externalAttributes & 0x10 != 0 && uncompressed == 0),
+                    isDirectory: name.hasSuffix("/") || unixMode == 0o040000
+                        || (externalAttributes & 0x10 != 0 && uncompressed == 0),
                     isSymlink: unixMode == 0o120000))
             p = next
         }

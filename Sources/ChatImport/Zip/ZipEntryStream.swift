@@ -55,7 +55,8 @@ final class ZipEntryStream: ByteStream {
                     inputRemaining -= Int64(n)
                 }
                 let room = Int(min(Int64(maxLength), entry.uncompressedSize - produced + 1))
-                let (consumed, ended) = try inflater.inflate(input, from: inputUsed, into: &out, maxOutput: max(room, 1))
+                let (consumed, ended) = try inflater.inflate(
+                    input, from: inputUsed, into: &out, maxOutput: max(room, 1))
                 inputUsed += consumed
                 try account(out.count)
                 if ended {
@@ -87,7 +88,8 @@ final class ZipEntryStream: ByteStream {
     private func account(_ n: Int) throws(ZipError) {
         produced += Int64(n)
         if produced > entry.uncompressedSize {
-            throw ZipError(message: "entry inflates past its declared size of \(entry.uncompressedSize) bytes; refusing it")
+            throw ZipError(
+                message: "entry inflates past its declared size of \(entry.uncompressedSize) bytes; refusing it")
         }
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A low-level zip reading failure, wrapped into an ``ImportError`` naming the zip and entry.
@@ -34,7 +34,8 @@ final class ZipFile: @unchecked Sendable {
     func read(at offset: Int64, count: Int) throws(ZipError) -> [UInt8] {
         guard count > 0 else { return [] }
         guard offset >= 0, offset + Int64(count) <= size else {
-            throw ZipError(message: "the zip is truncated (needs bytes \(offset)..<\(offset + Int64(count)) of \(size))")
+            throw ZipError(
+                message: "the zip is truncated (needs bytes \(offset)..<\(offset + Int64(count)) of \(size))")
         }
         var out = [UInt8](repeating: 0, count: count)
         var done = 0

@@ -81,7 +81,10 @@ func rawDeflate(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8]? {
         stream.deinitialize(count: 1)
         stream.deallocate()
     }
-    guard deflateInit2_(stream, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+    guard
+        deflateInit2_(
+            stream, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+            Int32(MemoryLayout<z_stream>.size)) == Z_OK
     else { return nil }
     defer { deflateEnd(stream) }
     let bound = Int(deflateBound(stream, UInt(bytes.count))) + 64

@@ -188,6 +188,8 @@ public final class ArchiveDatabase: Sendable {
     }
 
     static func setMeta(_ db: Database, _ key: String, _ value: String) throws {
-        try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", arguments: [key, value])
+        try db.execute(
+            sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            arguments: [key, value])
     }
 }

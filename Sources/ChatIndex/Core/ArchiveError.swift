@@ -105,7 +105,8 @@ extension ArchiveError {
     }
 
     /// The `async` form of ``mapping(path:doing:_:)``.
-    package static func mapping<T>(path: String, doing: String = "read", _ body: () async throws -> T) async throws -> T {
+    package static func mapping<T>(path: String, doing: String = "read", _ body: () async throws -> T) async throws -> T
+    {
         do {
             return try await body()
         } catch {

@@ -136,9 +136,11 @@ enum ArchiveOpening {
     static func openReadOnly(_ path: String, forcing: ReadOnlyAccess? = nil) throws -> Opened {
         let folder = (path as NSString).deletingLastPathComponent
         let wal = path + "-wal"
-        let access = forcing ?? ReadOnlyAccess.choose(
-            walExists: FileManager.default.fileExists(atPath: wal), fileWritable: Self.isWritable(path),
-            folderWritable: Self.isWritable(folder.isEmpty ? "." : folder))
+        let access =
+            forcing
+            ?? ReadOnlyAccess.choose(
+                walExists: FileManager.default.fileExists(atPath: wal), fileWritable: Self.isWritable(path),
+                folderWritable: Self.isWritable(folder.isEmpty ? "." : folder))
         do {
             let pool = try DatabasePool(path: uri(path, access), configuration: configuration(readOnly: true))
             let (upToDate, damage) = try pool.unsafeRead { db -> (Bool, ArchiveError?) in
@@ -154,10 +156,12 @@ enum ArchiveOpening {
             guard upToDate else {
                 throw ArchiveError(
                     .readOnly,
-                    "the archive \(path) was written by an older ChatArchive and needs an upgrade of its format, which a read-only open does not make")
+                    "the archive \(path) was written by an older ChatArchive and needs an upgrade of its format, which a read-only open does not make"
+                )
             }
             return (pool, access, damage)
-        } catch let e as DatabaseError where access == .walReader && forcing == nil && walIsEmpty(wal) && canFallBack(e) {
+        } catch let e as DatabaseError where access == .walReader && forcing == nil && walIsEmpty(wal) && canFallBack(e)
+        {
             return try openReadOnly(path, forcing: .immutable)
         } catch {
             throw ArchiveError.wrapping(error, path: path, doing: "open")
@@ -195,10 +199,13 @@ enum ArchiveOpening {
             let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
             throw ArchiveError(
                 .newerVersion,
-                "the archive \(path) has format \(unknown.joined(separator: ", ")), written by a newer ChatArchive; this one knows formats up to \(migrator.migrations.last ?? "v1"); it was left untouched")
+                "the archive \(path) has format \(unknown.joined(separator: ", ")), written by a newer ChatArchive; this one knows formats up to \(migrator.migrations.last ?? "v1"); it was left untouched"
+            )
         }
         if try db.tableExists("meta"),
-            let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'").flatMap({ Int($0) }),
+            let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'").flatMap({
+                Int($0)
+            }),
             stored > Analyzer.version
         {
             throw newerAnalyzer(path, stored)
@@ -207,7 +214,8 @@ enum ArchiveOpening {
         if try migrator.appliedIdentifiers(db).isEmpty,
             try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'") ?? 0 > 0
         {
-            throw ArchiveError(.notAnArchive, "\(path) is not a chat-archive file (an SQLite database of another program)")
+            throw ArchiveError(
+                .notAnArchive, "\(path) is not a chat-archive file (an SQLite database of another program)")
         }
         return false
     }
@@ -220,7 +228,9 @@ enum ArchiveOpening {
         for (target, what) in [(exists ? path : nil, "file"), (folder.isEmpty ? "." : folder, "folder")] {
             guard let target, access(target, F_OK) == 0, access(target, W_OK) != 0 else { continue }
             let err = errno
-            let why = err == EROFS ? "it is on a read-only disk" : "its \(what) is read-only (\(String(cString: strerror(err))))"
+            let why =
+                err == EROFS
+                ? "it is on a read-only disk" : "its \(what) is read-only (\(String(cString: strerror(err))))"
             throw ArchiveError(.readOnly, "cannot write to the archive \(path): \(why)")
         }
     }
@@ -230,7 +240,8 @@ enum ArchiveOpening {
     static func newerAnalyzer(_ path: String, _ stored: Int) -> ArchiveError {
         ArchiveError(
             .newerVersion,
-            "the archive \(path) was indexed by text analyser version \(stored), newer than this ChatArchive's version \(Analyzer.version); it was left untouched")
+            "the archive \(path) was indexed by text analyser version \(stored), newer than this ChatArchive's version \(Analyzer.version); it was left untouched"
+        )
     }
 
     /// Runs SQLite's quick check (every page and b-tree, without matching indexes to tables)
@@ -274,12 +285,14 @@ enum ArchiveOpening {
                 }
                 return .missing
             }
-            throw ArchiveError(err == EACCES ? .readOnly : .io, "cannot open the archive \(path): \(String(cString: strerror(err)))")
+            throw ArchiveError(
+                err == EACCES ? .readOnly : .io, "cannot open the archive \(path): \(String(cString: strerror(err)))")
         }
         if st.st_mode & S_IFMT == S_IFLNK {
             var target = stat()
             if stat(path, &target) != 0 {
-                throw ArchiveError(.notFound, "no archive at \(path): it is a symbolic link to a file that does not exist")
+                throw ArchiveError(
+                    .notFound, "no archive at \(path): it is a symbolic link to a file that does not exist")
             }
             st = target
         }
@@ -298,7 +311,8 @@ enum ArchiveOpening {
         guard fd >= 0 else {
             let err = errno
             throw ArchiveError(
-                err == EACCES || err == EPERM ? .readOnly : .io, "cannot read the archive \(path): \(String(cString: strerror(err)))")
+                err == EACCES || err == EPERM ? .readOnly : .io,
+                "cannot read the archive \(path): \(String(cString: strerror(err)))")
         }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 16)

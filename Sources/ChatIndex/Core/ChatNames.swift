@@ -10,6 +10,7 @@ public enum ChatNames {
     /// Loose ASCII transliterations of the names (`Дмитрий` → `dmitrij`), for matches ranked
     /// after direct ones.
     public static func transliterationKey(_ names: String...) -> String {
-        names.map { $0.isEmpty ? "" : TextNormalizer.normalize(TextNormalizer.transliterate($0)) }.joined(separator: "\n")
+        names.map { $0.isEmpty ? "" : TextNormalizer.normalize(TextNormalizer.transliterate($0)) }.joined(
+            separator: "\n")
     }
 }

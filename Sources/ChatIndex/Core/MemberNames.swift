@@ -28,7 +28,8 @@ package enum MemberNames {
         var out: [String] = []
         var current = String.UnicodeScalarView()
         for u in folded.unicodeScalars {
-            if u.properties.isAlphabetic || u.properties.numericType != nil || u.properties.generalCategory == .nonspacingMark
+            if u.properties.isAlphabetic || u.properties.numericType != nil
+                || u.properties.generalCategory == .nonspacingMark
                 || u.properties.generalCategory == .spacingMark || u.properties.isEmojiPresentation
             {
                 current.append(u)

@@ -5,107 +5,108 @@ enum Migrations {
     static func make() -> DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
-                CREATE TABLE ingestSource (
-                    id INTEGER PRIMARY KEY, path TEXT NOT NULL, format TEXT NOT NULL, ingestedAt INTEGER NOT NULL,
-                    itemsAdded INTEGER NOT NULL, itemsUpdated INTEGER NOT NULL, itemsSkipped INTEGER NOT NULL);
-                CREATE TABLE chat (
-                    id INTEGER PRIMARY KEY,
-                    sourceId TEXT NOT NULL UNIQUE,
-                    source TEXT NOT NULL,
-                    type TEXT NOT NULL,
-                    business TEXT,
-                    displayName TEXT NOT NULL,
-                    fullName TEXT NOT NULL,
-                    localAlias TEXT NOT NULL,
-                    nameKey TEXT NOT NULL,
-                    translitKey TEXT NOT NULL,
-                    favorite INTEGER NOT NULL,
-                    notifications TEXT NOT NULL,
-                    unreadChat INTEGER NOT NULL,
-                    draft TEXT,
-                    itemCount INTEGER NOT NULL DEFAULT 0,
-                    unreadCount INTEGER NOT NULL DEFAULT 0,
-                    unreadMentions INTEGER NOT NULL DEFAULT 0,
-                    reportCount INTEGER NOT NULL DEFAULT 0,
-                    lastItemId INTEGER,
-                    lastTs INTEGER);
-                CREATE INDEX chat_lastTs ON chat(lastTs DESC, id DESC);
-                -- Name search scans this narrow index instead of the chat rows.
-                CREATE INDEX chat_names ON chat(nameKey, translitKey, lastTs);
-                CREATE TABLE chatTag (
-                    chatId INTEGER NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
-                    tag TEXT NOT NULL,
-                    PRIMARY KEY (chatId, tag)) WITHOUT ROWID;
-                CREATE INDEX chatTag_tag ON chatTag(tag);
-                CREATE TABLE member (
-                    id INTEGER PRIMARY KEY,
-                    chatId INTEGER NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
-                    sourceId TEXT NOT NULL,
-                    displayName TEXT NOT NULL,
-                    fullName TEXT NOT NULL,
-                    localAlias TEXT NOT NULL,
-                    isUser INTEGER NOT NULL,
-                    nameKey TEXT NOT NULL,
-                    UNIQUE (chatId, sourceId));
-                CREATE TABLE item (
-                    id INTEGER PRIMARY KEY,
-                    chatId INTEGER NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
-                    sourceId TEXT NOT NULL,
-                    ts INTEGER NOT NULL,
-                    dir INTEGER NOT NULL,
-                    memberId INTEGER,
-                    contentType INTEGER NOT NULL,
-                    text TEXT NOT NULL,
-                    extra TEXT NOT NULL,
-                    tags TEXT NOT NULL,
-                    flags INTEGER NOT NULL,
-                    sourceText TEXT,
-                    fileName TEXT,
-                    fileSize INTEGER,
-                    filePath TEXT,
-                    -- Attachments after the first: JSON [{"name","size","path"}].
-                    moreFiles TEXT,
-                    -- The source's zone-less wall-clock time, for floating times.
-                    wallClock TEXT,
-                    previewUri TEXT,
-                    previewTitle TEXT,
-                    previewDescription TEXT,
-                    duration INTEGER,
-                    reason TEXT,
-                    quoteSourceId TEXT,
-                    quoteText TEXT,
-                    reactions TEXT,
-                    status TEXT,
-                    contentHash INTEGER NOT NULL,
-                    raw TEXT,
-                    -- 1-based position in the chat by (ts, id): navInfo counts in O(1).
-                    pos INTEGER NOT NULL DEFAULT 0,
-                    UNIQUE (chatId, sourceId));
-                CREATE INDEX item_chat_ts ON item(chatId, ts, id);
-                -- Unread, not deleted (flags & 6 = 4): the oldest unread item and navInfo's afterUnread.
-                CREATE INDEX item_unread ON item(chatId, ts, id, flags) WHERE flags & 6 = 4;
-                CREATE TABLE itemSpan (
-                    itemId INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
-                    seq INTEGER NOT NULL,
-                    start INTEGER NOT NULL,
-                    "end" INTEGER NOT NULL,
-                    type TEXT NOT NULL,
-                    format TEXT NOT NULL,
-                    PRIMARY KEY (itemId, seq)) WITHOUT ROWID;
-                CREATE TABLE itemMention (
-                    itemId INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
-                    name TEXT NOT NULL,
-                    memberId INTEGER,
-                    isUser INTEGER NOT NULL,
-                    PRIMARY KEY (itemId, name)) WITHOUT ROWID;
-                CREATE INDEX itemMention_member ON itemMention(memberId, itemId);
-                CREATE VIRTUAL TABLE itemFts USING fts5(
-                    text, extra, tags, content='item', content_rowid='id', tokenize='chat');
-                CREATE TABLE term (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
-                CREATE VIRTUAL TABLE termGram USING fts5(term, content='', tokenize='trigram');
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE ingestSource (
+                        id INTEGER PRIMARY KEY, path TEXT NOT NULL, format TEXT NOT NULL, ingestedAt INTEGER NOT NULL,
+                        itemsAdded INTEGER NOT NULL, itemsUpdated INTEGER NOT NULL, itemsSkipped INTEGER NOT NULL);
+                    CREATE TABLE chat (
+                        id INTEGER PRIMARY KEY,
+                        sourceId TEXT NOT NULL UNIQUE,
+                        source TEXT NOT NULL,
+                        type TEXT NOT NULL,
+                        business TEXT,
+                        displayName TEXT NOT NULL,
+                        fullName TEXT NOT NULL,
+                        localAlias TEXT NOT NULL,
+                        nameKey TEXT NOT NULL,
+                        translitKey TEXT NOT NULL,
+                        favorite INTEGER NOT NULL,
+                        notifications TEXT NOT NULL,
+                        unreadChat INTEGER NOT NULL,
+                        draft TEXT,
+                        itemCount INTEGER NOT NULL DEFAULT 0,
+                        unreadCount INTEGER NOT NULL DEFAULT 0,
+                        unreadMentions INTEGER NOT NULL DEFAULT 0,
+                        reportCount INTEGER NOT NULL DEFAULT 0,
+                        lastItemId INTEGER,
+                        lastTs INTEGER);
+                    CREATE INDEX chat_lastTs ON chat(lastTs DESC, id DESC);
+                    -- Name search scans this narrow index instead of the chat rows.
+                    CREATE INDEX chat_names ON chat(nameKey, translitKey, lastTs);
+                    CREATE TABLE chatTag (
+                        chatId INTEGER NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
+                        tag TEXT NOT NULL,
+                        PRIMARY KEY (chatId, tag)) WITHOUT ROWID;
+                    CREATE INDEX chatTag_tag ON chatTag(tag);
+                    CREATE TABLE member (
+                        id INTEGER PRIMARY KEY,
+                        chatId INTEGER NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
+                        sourceId TEXT NOT NULL,
+                        displayName TEXT NOT NULL,
+                        fullName TEXT NOT NULL,
+                        localAlias TEXT NOT NULL,
+                        isUser INTEGER NOT NULL,
+                        nameKey TEXT NOT NULL,
+                        UNIQUE (chatId, sourceId));
+                    CREATE TABLE item (
+                        id INTEGER PRIMARY KEY,
+                        chatId INTEGER NOT NULL REFERENCES chat(id) ON DELETE CASCADE,
+                        sourceId TEXT NOT NULL,
+                        ts INTEGER NOT NULL,
+                        dir INTEGER NOT NULL,
+                        memberId INTEGER,
+                        contentType INTEGER NOT NULL,
+                        text TEXT NOT NULL,
+                        extra TEXT NOT NULL,
+                        tags TEXT NOT NULL,
+                        flags INTEGER NOT NULL,
+                        sourceText TEXT,
+                        fileName TEXT,
+                        fileSize INTEGER,
+                        filePath TEXT,
+                        -- Attachments after the first: JSON [{"name","size","path"}].
+                        moreFiles TEXT,
+                        -- The source's zone-less wall-clock time, for floating times.
+                        wallClock TEXT,
+                        previewUri TEXT,
+                        previewTitle TEXT,
+                        previewDescription TEXT,
+                        duration INTEGER,
+                        reason TEXT,
+                        quoteSourceId TEXT,
+                        quoteText TEXT,
+                        reactions TEXT,
+                        status TEXT,
+                        contentHash INTEGER NOT NULL,
+                        raw TEXT,
+                        -- 1-based position in the chat by (ts, id): navInfo counts in O(1).
+                        pos INTEGER NOT NULL DEFAULT 0,
+                        UNIQUE (chatId, sourceId));
+                    CREATE INDEX item_chat_ts ON item(chatId, ts, id);
+                    -- Unread, not deleted (flags & 6 = 4): the oldest unread item and navInfo's afterUnread.
+                    CREATE INDEX item_unread ON item(chatId, ts, id, flags) WHERE flags & 6 = 4;
+                    CREATE TABLE itemSpan (
+                        itemId INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                        seq INTEGER NOT NULL,
+                        start INTEGER NOT NULL,
+                        "end" INTEGER NOT NULL,
+                        type TEXT NOT NULL,
+                        format TEXT NOT NULL,
+                        PRIMARY KEY (itemId, seq)) WITHOUT ROWID;
+                    CREATE TABLE itemMention (
+                        itemId INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                        name TEXT NOT NULL,
+                        memberId INTEGER,
+                        isUser INTEGER NOT NULL,
+                        PRIMARY KEY (itemId, name)) WITHOUT ROWID;
+                    CREATE INDEX itemMention_member ON itemMention(memberId, itemId);
+                    CREATE VIRTUAL TABLE itemFts USING fts5(
+                        text, extra, tags, content='item', content_rowid='id', tokenize='chat');
+                    CREATE TABLE term (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
+                    CREATE VIRTUAL TABLE termGram USING fts5(term, content='', tokenize='trigram');
+                    """)
         }
         m.registerMigration("v2") { db in
             // Chat-list name search. A trigram index of the folded names (rowid = chat.id) finds
@@ -114,86 +115,92 @@ enum Migrations {
             // included. Shorter queries scan the names newest first and stop at a full page, so
             // the name index is ordered by activity instead of by name. `translit` is left empty
             // when the transliteration adds nothing to the name.
-            try db.execute(sql: """
-                DROP INDEX chat_names;
-                CREATE INDEX chat_recentNames ON chat(lastTs DESC, id DESC, nameKey, translitKey);
-                CREATE VIRTUAL TABLE chatNameGram USING fts5(
-                    name, translit, tokenize='trigram case_sensitive 1', columnsize=0);
-                INSERT INTO chatNameGram(rowid, name, translit)
-                    SELECT id, nameKey, iif(translitKey = nameKey, '', translitKey) FROM chat;
-                CREATE TRIGGER chat_nameGram_insert AFTER INSERT ON chat BEGIN
+            try db.execute(
+                sql: """
+                    DROP INDEX chat_names;
+                    CREATE INDEX chat_recentNames ON chat(lastTs DESC, id DESC, nameKey, translitKey);
+                    CREATE VIRTUAL TABLE chatNameGram USING fts5(
+                        name, translit, tokenize='trigram case_sensitive 1', columnsize=0);
                     INSERT INTO chatNameGram(rowid, name, translit)
-                        VALUES (new.id, new.nameKey, iif(new.translitKey = new.nameKey, '', new.translitKey));
-                END;
-                CREATE TRIGGER chat_nameGram_update AFTER UPDATE OF id, nameKey, translitKey ON chat
-                WHEN old.id IS NOT new.id OR old.nameKey IS NOT new.nameKey OR old.translitKey IS NOT new.translitKey
-                BEGIN
-                    DELETE FROM chatNameGram WHERE rowid = old.id;
-                    INSERT INTO chatNameGram(rowid, name, translit)
-                        VALUES (new.id, new.nameKey, iif(new.translitKey = new.nameKey, '', new.translitKey));
-                END;
-                CREATE TRIGGER chat_nameGram_delete AFTER DELETE ON chat BEGIN
-                    DELETE FROM chatNameGram WHERE rowid = old.id;
-                END;
-                """)
+                        SELECT id, nameKey, iif(translitKey = nameKey, '', translitKey) FROM chat;
+                    CREATE TRIGGER chat_nameGram_insert AFTER INSERT ON chat BEGIN
+                        INSERT INTO chatNameGram(rowid, name, translit)
+                            VALUES (new.id, new.nameKey, iif(new.translitKey = new.nameKey, '', new.translitKey));
+                    END;
+                    CREATE TRIGGER chat_nameGram_update AFTER UPDATE OF id, nameKey, translitKey ON chat
+                    WHEN old.id IS NOT new.id OR old.nameKey IS NOT new.nameKey OR old.translitKey IS NOT new.translitKey
+                    BEGIN
+                        DELETE FROM chatNameGram WHERE rowid = old.id;
+                        INSERT INTO chatNameGram(rowid, name, translit)
+                            VALUES (new.id, new.nameKey, iif(new.translitKey = new.nameKey, '', new.translitKey));
+                    END;
+                    CREATE TRIGGER chat_nameGram_delete AFTER DELETE ON chat BEGIN
+                        DELETE FROM chatNameGram WHERE rowid = old.id;
+                    END;
+                    """)
         }
         m.registerMigration("v3-unreadIncludesDeleted") { db in
             // Unread items count and open a chat whether or not they are marked deleted, as in
             // SimpleX: the partial index covers every unread item (flags & 4), and the chat
             // list's counters are recounted under that rule.
-            try db.execute(sql: """
-                DROP INDEX item_unread;
-                CREATE INDEX item_unreadAll ON item(chatId, ts, id) WHERE flags & 4 = 4;
-                UPDATE chat SET unreadCount = (SELECT count(*) FROM item WHERE item.chatId = chat.id AND item.flags & 4 = 4);
-                """)
+            try db.execute(
+                sql: """
+                    DROP INDEX item_unread;
+                    CREATE INDEX item_unreadAll ON item(chatId, ts, id) WHERE flags & 4 = 4;
+                    UPDATE chat SET unreadCount = (SELECT count(*) FROM item WHERE item.chatId = chat.id AND item.flags & 4 = 4);
+                    """)
         }
         m.registerMigration("v3-memberActivity") { db in
             // Mention autocomplete: each member's folded name words (see MemberNames), whether
             // they left, and the time of their newest message, by which the list is ordered.
-            try db.execute(sql: """
-                ALTER TABLE member ADD COLUMN searchKey TEXT NOT NULL DEFAULT '';
-                ALTER TABLE member ADD COLUMN hasLeft INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE member ADD COLUMN lastTs INTEGER;
-                UPDATE member SET lastTs = (SELECT max(ts) FROM item WHERE item.memberId = member.id AND item.dir <> 2);
-                -- Autocomplete walks a chat's members newest writer first, testing names in the index.
-                CREATE INDEX member_recent ON member(chatId, lastTs DESC, isUser, hasLeft, searchKey, nameKey);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE member ADD COLUMN searchKey TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE member ADD COLUMN hasLeft INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE member ADD COLUMN lastTs INTEGER;
+                    UPDATE member SET lastTs = (SELECT max(ts) FROM item WHERE item.memberId = member.id AND item.dir <> 2);
+                    -- Autocomplete walks a chat's members newest writer first, testing names in the index.
+                    CREATE INDEX member_recent ON member(chatId, lastTs DESC, isUser, hasLeft, searchKey, nameKey);
+                    """)
             let members = try Row.fetchAll(db, sql: "SELECT id, displayName, fullName, localAlias FROM member")
             let update = try db.makeStatement(sql: "UPDATE member SET searchKey = ? WHERE id = ?")
             for row in members {
-                let key = MemberNames.searchKey(row["displayName"] as String, row["fullName"] as String, row["localAlias"] as String)
+                let key = MemberNames.searchKey(
+                    row["displayName"] as String, row["fullName"] as String, row["localAlias"] as String)
                 try update.execute(arguments: [key, row["id"] as Int64])
             }
         }
         m.registerMigration("v3-statsCounters") { db in
             // Archive-wide counts for `stats` (``ArchiveCounters``), kept by the writer in each
             // batch's transaction instead of counted by scanning every item on each call.
-            try db.execute(sql: """
-                CREATE TABLE archiveCounter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID;
-                INSERT INTO archiveCounter(name, value)
-                    SELECT 'deletedItems', count(*) FROM item WHERE flags & 2
-                    UNION ALL SELECT 'unreadItems', count(*) FROM item WHERE flags & 4
-                    UNION ALL SELECT 'spans', count(*) FROM itemSpan
-                    UNION ALL SELECT 'mentions', count(*) FROM itemMention
-                    UNION ALL SELECT 'textBytes', coalesce(sum(length(CAST(text AS BLOB))), 0) FROM item
-                    UNION ALL SELECT 'terms', count(*) FROM term;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE archiveCounter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID;
+                    INSERT INTO archiveCounter(name, value)
+                        SELECT 'deletedItems', count(*) FROM item WHERE flags & 2
+                        UNION ALL SELECT 'unreadItems', count(*) FROM item WHERE flags & 4
+                        UNION ALL SELECT 'spans', count(*) FROM itemSpan
+                        UNION ALL SELECT 'mentions', count(*) FROM itemMention
+                        UNION ALL SELECT 'textBytes', coalesce(sum(length(CAST(text AS BLOB))), 0) FROM item
+                        UNION ALL SELECT 'terms', count(*) FROM term;
+                    """)
         }
         m.registerMigration("v3-itemExport") { db in
             // Where attachments can be read back: each ingested export's location (an absolute
             // folder, or a zip file), and for each item with attachments the export it came from
             // (its latest, when ingested again from elsewhere). Attachment paths stay relative to
             // that root, in item.filePath and item.moreFiles.
-            try db.execute(sql: """
-                CREATE TABLE export (
-                    id INTEGER PRIMARY KEY,
-                    root TEXT NOT NULL,
-                    isZip INTEGER NOT NULL,
-                    UNIQUE (root, isZip));
-                CREATE TABLE itemExport (
-                    itemId INTEGER PRIMARY KEY REFERENCES item(id) ON DELETE CASCADE,
-                    exportId INTEGER NOT NULL REFERENCES export(id));
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE export (
+                        id INTEGER PRIMARY KEY,
+                        root TEXT NOT NULL,
+                        isZip INTEGER NOT NULL,
+                        UNIQUE (root, isZip));
+                    CREATE TABLE itemExport (
+                        itemId INTEGER PRIMARY KEY REFERENCES item(id) ON DELETE CASCADE,
+                        exportId INTEGER NOT NULL REFERENCES export(id));
+                    """)
         }
         return m
     }

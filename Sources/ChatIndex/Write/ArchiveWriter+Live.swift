@@ -19,14 +19,17 @@ package struct LiveUpsert: @unchecked Sendable {
         records.reserveCapacity(chats.count + members.count + items.count)
         for c in chats {
             let c = c.storable
-            records.append(.chat(
-                c, nameKey: ChatNames.key(c.displayName, c.fullName, c.localAlias),
-                translitKey: ChatNames.transliterationKey(c.displayName, c.fullName, c.localAlias)))
+            records.append(
+                .chat(
+                    c, nameKey: ChatNames.key(c.displayName, c.fullName, c.localAlias),
+                    translitKey: ChatNames.transliterationKey(c.displayName, c.fullName, c.localAlias)))
         }
         for m in members {
             let m = m.storable
-            records.append(.member(
-                m, nameKey: ChatNames.key(m.displayName, m.fullName, m.localAlias), searchKey: MemberNames.searchKey(m)))
+            records.append(
+                .member(
+                    m, nameKey: ChatNames.key(m.displayName, m.fullName, m.localAlias),
+                    searchKey: MemberNames.searchKey(m)))
         }
         for i in items {
             let prepared = PreparedItem(i.storable)
@@ -37,7 +40,8 @@ package struct LiveUpsert: @unchecked Sendable {
         let upserted = Set(chats.map(\.sourceId.storable))
         var needed: [String] = []
         var seen = Set<String>()
-        for id in (members.map(\.chatSourceId) + items.map(\.chatSourceId)).map(\.storable) where !upserted.contains(id) && seen.insert(id).inserted {
+        for id in (members.map(\.chatSourceId) + items.map(\.chatSourceId)).map(\.storable)
+        where !upserted.contains(id) && seen.insert(id).inserted {
             needed.append(id)
         }
         self.records = records
@@ -49,7 +53,10 @@ package struct LiveUpsert: @unchecked Sendable {
     /// chat that neither exists nor is upserted in the same call (nothing is written then).
     package func write(to database: ArchiveDatabase, _ db: Database) throws {
         for chat in neededChats {
-            guard try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat]) != nil else {
+            guard
+                try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat])
+                    != nil
+            else {
                 throw LiveEdits.unknownChat(chat)
             }
         }

@@ -79,17 +79,19 @@ public final class ArchiveWriter {
 
     public func add(_ chat: Chat) throws {
         let chat = chat.storable
-        pending.append(.chat(
-            chat, nameKey: ChatNames.key(chat.displayName, chat.fullName, chat.localAlias),
-            translitKey: ChatNames.transliterationKey(chat.displayName, chat.fullName, chat.localAlias)))
+        pending.append(
+            .chat(
+                chat, nameKey: ChatNames.key(chat.displayName, chat.fullName, chat.localAlias),
+                translitKey: ChatNames.transliterationKey(chat.displayName, chat.fullName, chat.localAlias)))
         chatsSeen.insert(chat.sourceId)
     }
 
     public func add(_ member: Member) throws {
         let member = member.storable
-        pending.append(.member(
-            member, nameKey: ChatNames.key(member.displayName, member.fullName, member.localAlias),
-            searchKey: MemberNames.searchKey(member)))
+        pending.append(
+            .member(
+                member, nameKey: ChatNames.key(member.displayName, member.fullName, member.localAlias),
+                searchKey: MemberNames.searchKey(member)))
     }
 
     public func add(_ item: Item) throws {
@@ -398,13 +400,16 @@ final class BatchStore: @unchecked Sendable {
         guard failure == nil else { return }
         do {
             if !autocheckpointOff {
-                try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+                try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+                }
                 autocheckpointOff = true
             }
             if let checkpointer, checkpointer.walFrames > walFrameLimit {
                 // Copy back the little the background checkpoints left, so that this batch's
                 // transaction starts the WAL over instead of growing it.
-                try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+                try database.writer.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                }
                 checkpointer.walRestarted()
             }
             try database.writer.write { db in try apply(batch.records, db, exportId: batch.exportId) }
@@ -467,7 +472,8 @@ final class BatchStore: @unchecked Sendable {
         nextSeq.removeAll(keepingCapacity: true)
         for record in records {
             switch record {
-            case .chat(let c, let nameKey, let translitKey): try write(c, nameKey: nameKey, translitKey: translitKey, db)
+            case .chat(let c, let nameKey, let translitKey):
+                try write(c, nameKey: nameKey, translitKey: translitKey, db)
             case .member(let m, let nameKey, let searchKey): try write(m, nameKey: nameKey, searchKey: searchKey, db)
             case .item(let i):
                 try write(i, db, fts: &fts)
@@ -478,7 +484,8 @@ final class BatchStore: @unchecked Sendable {
         }
         if !fts.isEmpty {
             fts.sort { ($0.rowid, $0.isDelete ? 0 : 1) < ($1.rowid, $1.isDelete ? 0 : 1) }
-            let insert = try db.cachedStatement(sql: "INSERT INTO itemFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO itemFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
             let delete = try db.cachedStatement(
                 sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
             for op in fts {
@@ -508,17 +515,17 @@ final class BatchStore: @unchecked Sendable {
     private func write(_ c: Chat, nameKey: String, translitKey translit: String, _ db: Database) throws {
         let id = try Int64.fetchOne(
             db.cachedStatement(
-            sql: """
-                INSERT INTO chat(sourceId, source, type, business, displayName, fullName, localAlias, nameKey, translitKey,
-                                 favorite, notifications, unreadChat, draft)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(sourceId) DO UPDATE SET
-                    type = excluded.type, business = excluded.business, displayName = excluded.displayName,
-                    fullName = excluded.fullName, localAlias = excluded.localAlias, nameKey = excluded.nameKey,
-                    translitKey = excluded.translitKey, favorite = excluded.favorite,
-                    notifications = excluded.notifications, unreadChat = excluded.unreadChat, draft = excluded.draft
-                RETURNING id
-                """),
+                sql: """
+                    INSERT INTO chat(sourceId, source, type, business, displayName, fullName, localAlias, nameKey, translitKey,
+                                     favorite, notifications, unreadChat, draft)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(sourceId) DO UPDATE SET
+                        type = excluded.type, business = excluded.business, displayName = excluded.displayName,
+                        fullName = excluded.fullName, localAlias = excluded.localAlias, nameKey = excluded.nameKey,
+                        translitKey = excluded.translitKey, favorite = excluded.favorite,
+                        notifications = excluded.notifications, unreadChat = excluded.unreadChat, draft = excluded.draft
+                    RETURNING id
+                    """),
             arguments: [
                 c.sourceId, c.source, c.type.rawValue, c.business?.rawValue, c.displayName, c.fullName, c.localAlias,
                 nameKey, translit, c.isFavorite, c.notifications.rawValue, c.isMarkedUnread, c.draft,
@@ -547,16 +554,18 @@ final class BatchStore: @unchecked Sendable {
         }
         let id = try Int64.fetchOne(
             db.cachedStatement(
-            sql: """
-                INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey, hasLeft)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(chatId, sourceId) DO UPDATE SET
-                    displayName = excluded.displayName, fullName = excluded.fullName,
-                    localAlias = excluded.localAlias, isUser = excluded.isUser, nameKey = excluded.nameKey,
-                    searchKey = excluded.searchKey, hasLeft = excluded.hasLeft
-                RETURNING id
-                """),
-            arguments: [chat, m.sourceId, m.displayName, m.fullName, m.localAlias, m.isUser, nameKey, searchKey, m.hasLeft])
+                sql: """
+                    INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey, hasLeft)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(chatId, sourceId) DO UPDATE SET
+                        displayName = excluded.displayName, fullName = excluded.fullName,
+                        localAlias = excluded.localAlias, isUser = excluded.isUser, nameKey = excluded.nameKey,
+                        searchKey = excluded.searchKey, hasLeft = excluded.hasLeft
+                    RETURNING id
+                    """),
+            arguments: [
+                chat, m.sourceId, m.displayName, m.fullName, m.localAlias, m.isUser, nameKey, searchKey, m.hasLeft,
+            ])
         guard let id else { return nil }
         memberIds[MemberKey(chat: chat, source: m.sourceId)] = id
         memberNames[chat] = nil
@@ -577,7 +586,8 @@ final class BatchStore: @unchecked Sendable {
         let shown = name ?? sourceId
         let id = try Int64.fetchOne(
             db,
-            sql: "INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey) VALUES (?, ?, ?, '', '', 0, ?, ?) RETURNING id",
+            sql:
+                "INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey) VALUES (?, ?, ?, '', '', 0, ?, ?) RETURNING id",
             arguments: [chat, sourceId, shown, ChatNames.key(shown, "", ""), MemberNames.searchKey(shown, "", "")])
         memberIds[key] = id
         memberNames[chat] = nil
@@ -588,7 +598,9 @@ final class BatchStore: @unchecked Sendable {
     private func membersByName(chat: Int64, _ db: Database) throws -> [String: Int64] {
         if let m = memberNames[chat] { return m }
         var m: [String: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, displayName, localAlias FROM member WHERE chatId = ?", arguments: [chat]) {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT id, displayName, localAlias FROM member WHERE chatId = ?", arguments: [chat])
+        {
             let id: Int64 = row["id"]
             for n in [row["displayName"] as String, row["localAlias"] as String] where !n.isEmpty {
                 m[TextNormalizer.normalize(n)] = m[TextNormalizer.normalize(n)] ?? id
@@ -624,7 +636,9 @@ final class BatchStore: @unchecked Sendable {
             var isUser = false
             if let t = item.mentions[name] {
                 isUser = t.isUserMention
-                if let s = t.memberSourceId, !s.isEmpty { target = try memberId(chat: chat, sourceId: s, name: name, db) }
+                if let s = t.memberSourceId, !s.isEmpty {
+                    target = try memberId(chat: chat, sourceId: s, name: name, db)
+                }
             }
             if target == nil { target = try membersByName(chat: chat, db)[TextNormalizer.normalize(name)] }
             if let t = target, t == userMember[chat] { isUser = true }
@@ -659,14 +673,14 @@ final class BatchStore: @unchecked Sendable {
             // Fetched on each attempt: GRDB drops a statement that failed from its cache, and
             // a failed statement cannot be reset for reuse.
             let insert = try db.cachedStatement(
-            sql: """
-                INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, tags, flags, sourceText,
-                                 fileName, fileSize, previewUri, previewTitle, previewDescription, duration, reason,
-                                 quoteSourceId, quoteText, reactions, status, contentHash, raw, pos,
-                                 filePath, moreFiles, wallClock)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(chatId, sourceId) DO NOTHING
-                """)
+                sql: """
+                    INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, tags, flags, sourceText,
+                                     fileName, fileSize, previewUri, previewTitle, previewDescription, duration, reason,
+                                     quoteSourceId, quoteText, reactions, status, contentHash, raw, pos,
+                                     filePath, moreFiles, wallClock)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(chatId, sourceId) DO NOTHING
+                    """)
             do {
                 pos = try position(ts: item.timestamp.milliseconds, id: id, chat: chat, db)
                 insert.setUncheckedArguments([
@@ -674,7 +688,8 @@ final class BatchStore: @unchecked Sendable {
                     analyzed.displayText, prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name,
                     item.file?.size, item.content.preview?.uri, item.content.preview?.title,
                     item.content.preview?.description, item.content.duration, item.content.reason,
-                    item.quote?.itemSourceId, item.quote?.text, prepared.reactions, item.status?.rawValue, hash, item.raw,
+                    item.quote?.itemSourceId, item.quote?.text, prepared.reactions, item.status?.rawValue, hash,
+                    item.raw,
                     pos, item.file?.path, prepared.moreFiles, item.wallClock,
                 ])
                 try insert.execute()
@@ -687,17 +702,24 @@ final class BatchStore: @unchecked Sendable {
             }
         }
         if inserted {
-            if let member, item.direction != .event { memberLastTs[member] = max(memberLastTs[member] ?? .min, item.timestamp.milliseconds) }
+            if let member, item.direction != .event {
+                memberLastTs[member] = max(memberLastTs[member] ?? .min, item.timestamp.milliseconds)
+            }
             placed(id: id, ts: item.timestamp.milliseconds, pos: pos, chat: chat)
             summary.itemsAdded += 1
-            aggregates[chat, default: ChatAggregateDelta()].add(flags: flags.rawValue, contentType: contentType, sign: 1)
+            aggregates[chat, default: ChatAggregateDelta()].add(
+                flags: flags.rawValue, contentType: contentType, sign: 1)
             counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
             pendingInsert[id] = fts.count
-            fts.append(FTSOp(rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
-                             textTokens: prepared.textTokens, extraTokens: prepared.extraTokens))
+            fts.append(
+                FTSOp(
+                    rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
+                    textTokens: prepared.textTokens, extraTokens: prepared.extraTokens))
         } else {
             let lookup = try db.cachedStatement(
-                sql: "SELECT id, contentHash, text, extra, tags, flags, contentType, ts FROM item WHERE chatId = ? AND sourceId = ?")
+                sql:
+                    "SELECT id, contentHash, text, extra, tags, flags, contentType, ts FROM item WHERE chatId = ? AND sourceId = ?"
+            )
             guard let old = try Row.fetchOne(lookup, arguments: [chat, item.sourceId]) else { return }
             id = old["id"]
             if (old["contentHash"] as Int64) == hash {
@@ -705,12 +727,15 @@ final class BatchStore: @unchecked Sendable {
                 return
             }
             summary.itemsUpdated += 1
-            aggregates[chat, default: ChatAggregateDelta()].add(flags: old["flags"], contentType: old["contentType"], sign: -1)
-            aggregates[chat, default: ChatAggregateDelta()].add(flags: flags.rawValue, contentType: contentType, sign: 1)
+            aggregates[chat, default: ChatAggregateDelta()].add(
+                flags: old["flags"], contentType: old["contentType"], sign: -1)
+            aggregates[chat, default: ChatAggregateDelta()].add(
+                flags: flags.rawValue, contentType: contentType, sign: 1)
             counters.add(flags: old["flags"], text: old["text"], sign: -1)
             counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
-            let newRow = FTSOp(rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
-                               textTokens: prepared.textTokens, extraTokens: prepared.extraTokens)
+            let newRow = FTSOp(
+                rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
+                textTokens: prepared.textTokens, extraTokens: prepared.extraTokens)
             if let k = pendingInsert[id] {
                 // Indexed by this batch, not yet in the FTS index: index the new version instead.
                 fts[k] = newRow
@@ -753,7 +778,9 @@ final class BatchStore: @unchecked Sendable {
         }
         if !mentionRows.isEmpty {
             let mention = try db.cachedStatement(
-                sql: "INSERT INTO itemMention(itemId, name, memberId, isUser) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
+                sql:
+                    "INSERT INTO itemMention(itemId, name, memberId, isUser) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
+            )
             for m in mentionRows {
                 mention.setUncheckedArguments([id, m.name, m.member, m.isUser])
                 try mention.execute()
@@ -768,7 +795,8 @@ final class BatchStore: @unchecked Sendable {
     private func position(ts: Int64, id: Int64, chat: Int64, _ db: Database) throws -> Int64 {
         if chatTail[chat] == nil {
             let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT ts, id, pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
+                db.cachedStatement(
+                    sql: "SELECT ts, id, pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
                 arguments: [chat])
             chatTail[chat] = row.map { (ts: $0[0], id: $0[1], pos: $0[2]) } ?? (ts: Int64.min, id: Int64.min, pos: 0)
         }
@@ -809,7 +837,8 @@ final class BatchStore: @unchecked Sendable {
         // Into an archive that started empty, a slot no earlier batch used needs no lookup.
         if !startedEmpty || usedSlots.mayContain(base) {
             if let maxId = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT max(id) FROM item WHERE id BETWEEN ? AND ?"), arguments: [base, base + 1023])
+                db.cachedStatement(sql: "SELECT max(id) FROM item WHERE id BETWEEN ? AND ?"),
+                arguments: [base, base + 1023])
             {
                 next = maxId + 1
             }
@@ -848,11 +877,14 @@ final class BatchStore: @unchecked Sendable {
                 WHERE id = :c
                 """)
         for (chat, d) in aggregates {
-            update.setUncheckedArguments(["c": chat, "items": d.items, "unread": d.unread, "mentions": d.unreadMentions, "reports": d.reports])
+            update.setUncheckedArguments([
+                "c": chat, "items": d.items, "unread": d.unread, "mentions": d.unreadMentions, "reports": d.reports,
+            ])
             try update.execute()
         }
         aggregates.removeAll()
-        let active = try db.cachedStatement(sql: "UPDATE member SET lastTs = max(coalesce(lastTs, ?2), ?2) WHERE id = ?1")
+        let active = try db.cachedStatement(
+            sql: "UPDATE member SET lastTs = max(coalesce(lastTs, ?2), ?2) WHERE id = ?1")
         for (member, ts) in memberLastTs { try active.execute(arguments: [member, ts]) }
         memberLastTs.removeAll()
     }

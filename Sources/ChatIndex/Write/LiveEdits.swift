@@ -27,7 +27,10 @@ package enum LiveEdits {
 
     /// The archive id of a chat, by source id.
     package static func chatId(_ chat: String, _ db: Database) throws -> Int64 {
-        guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat.storable]) else {
+        guard
+            let id = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat.storable])
+        else {
             throw unknownChat(chat)
         }
         return id
@@ -49,13 +52,17 @@ package enum LiveEdits {
     /// throws for the first id the chat does not hold.
     static func items(_ sourceIds: [String], chat: Int64, chatSource: String, _ db: Database) throws -> [StoredItem] {
         let lookup = try db.cachedStatement(
-            sql: "SELECT id, ts, pos, flags, contentType, text, extra, tags FROM item WHERE chatId = ? AND sourceId = ?")
+            sql: "SELECT id, ts, pos, flags, contentType, text, extra, tags FROM item WHERE chatId = ? AND sourceId = ?"
+        )
         var out: [StoredItem] = []
         var seen = Set<String>()
         for s in sourceIds where seen.insert(s).inserted {
-            guard let r = try Row.fetchOne(lookup, arguments: [chat, s.storable]) else { throw unknownItem(s, chat: chatSource) }
-            out.append(StoredItem(
-                id: r[0], ts: r[1], pos: r[2], flags: r[3], contentType: r[4], text: r[5], extra: r[6], tags: r[7]))
+            guard let r = try Row.fetchOne(lookup, arguments: [chat, s.storable]) else {
+                throw unknownItem(s, chat: chatSource)
+            }
+            out.append(
+                StoredItem(
+                    id: r[0], ts: r[1], pos: r[2], flags: r[3], contentType: r[4], text: r[5], extra: r[6], tags: r[7]))
         }
         return out
     }
@@ -104,7 +111,8 @@ package enum LiveEdits {
         let ftsDelete = try db.cachedStatement(
             sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
         // All rows first: the full-text deletes must not run while the cursor reads the items.
-        let rows = try Row.fetchAll(db, sql: "SELECT id, text, extra, tags FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId])
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT id, text, extra, tags FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId])
         for r in rows { try ftsDelete.execute(arguments: [r[0], r[1], r[2], r[3]]) }
         // The archive-wide counters lose what the chat held.
         let held = try Row.fetchOne(
@@ -172,7 +180,9 @@ package enum LiveEdits {
         let chatId = try chatId(chat, db)
         let rows = try items(sourceIds, chat: chatId, chatSource: chat, db)
         let bit = ItemFlags.pinned.rawValue
-        try setFlags(rows.filter { ($0.flags & bit != 0) != pinned }, chat: chatId, db) { pinned ? $0 | bit : $0 & ~bit }
+        try setFlags(rows.filter { ($0.flags & bit != 0) != pinned }, chat: chatId, db) {
+            pinned ? $0 | bit : $0 & ~bit
+        }
     }
 
     /// Replaces an item's reaction counts.
@@ -194,7 +204,8 @@ package enum LiveEdits {
         /// `.some(nil)` clears the draft.
         package var draft: String??
         package init(
-            favorite: Bool? = nil, notifications: NotificationMode? = nil, tags: [String]? = nil, localAlias: String? = nil,
+            favorite: Bool? = nil, notifications: NotificationMode? = nil, tags: [String]? = nil,
+            localAlias: String? = nil,
             draft: String?? = nil
         ) {
             self.favorite = favorite
@@ -208,7 +219,9 @@ package enum LiveEdits {
     /// Applies chat settings; a new alias updates the chat-list name index.
     package static func update(chat: String, _ s: ChatSettings, _ db: Database) throws {
         let chatId = try chatId(chat, db)
-        if let f = s.favorite { try db.execute(sql: "UPDATE chat SET favorite = ? WHERE id = ?", arguments: [f, chatId]) }
+        if let f = s.favorite {
+            try db.execute(sql: "UPDATE chat SET favorite = ? WHERE id = ?", arguments: [f, chatId])
+        }
         if let n = s.notifications {
             try db.execute(sql: "UPDATE chat SET notifications = ? WHERE id = ?", arguments: [n.rawValue, chatId])
         }
@@ -220,14 +233,18 @@ package enum LiveEdits {
             }
         }
         if let alias = s.localAlias {
-            guard let r = try Row.fetchOne(db, sql: "SELECT displayName, fullName FROM chat WHERE id = ?", arguments: [chatId]) else {
+            guard
+                let r = try Row.fetchOne(
+                    db, sql: "SELECT displayName, fullName FROM chat WHERE id = ?", arguments: [chatId])
+            else {
                 return
             }
             let (display, full): (String, String) = (r[0], r[1])
             try db.execute(
                 sql: "UPDATE chat SET localAlias = ?, nameKey = ?, translitKey = ? WHERE id = ?",
                 arguments: [
-                    alias, ChatNames.key(display, full, alias), ChatNames.transliterationKey(display, full, alias), chatId,
+                    alias, ChatNames.key(display, full, alias), ChatNames.transliterationKey(display, full, alias),
+                    chatId,
                 ])
         }
     }
@@ -264,7 +281,9 @@ package enum LiveEdits {
     /// The tags with the `deleted` and `pinned` tokens as the flags say (the `unread` token is
     /// left: it may only overstate, and searches check the flags).
     static func retagged(_ tags: String, flags: ItemFlags) -> String {
-        var tokens = tags.split(separator: " ").map(String.init).filter { $0 != IndexTerms.deleted && $0 != IndexTerms.pinned }
+        var tokens = tags.split(separator: " ").map(String.init).filter {
+            $0 != IndexTerms.deleted && $0 != IndexTerms.pinned
+        }
         if flags.contains(.deleted) { tokens.append(IndexTerms.deleted) }
         if flags.contains(.pinned) { tokens.append(IndexTerms.pinned) }
         return tokens.joined(separator: " ")
@@ -296,6 +315,8 @@ package enum LiveEdits {
                     lastTs = (SELECT ts FROM item WHERE chatId = :c ORDER BY ts DESC, id DESC LIMIT 1)
                 WHERE id = :c
                 """
-        ).execute(arguments: ["c": chat, "items": d.items, "unread": d.unread, "mentions": d.unreadMentions, "reports": d.reports])
+        ).execute(arguments: [
+            "c": chat, "items": d.items, "unread": d.unread, "mentions": d.unreadMentions, "reports": d.reports,
+        ])
     }
 }

@@ -33,14 +33,17 @@ extension Item {
         i.content.text = content.text.storable
         i.content.reason = content.reason.storable
         if let p = content.preview {
-            i.content.preview = LinkPreview(uri: p.uri.storable, title: p.title.storable, description: p.description.storable)
+            i.content.preview = LinkPreview(
+                uri: p.uri.storable, title: p.title.storable, description: p.description.storable)
         }
         if case .formatted(let pieces) = markup {
             i.markup = .formatted(pieces.map { FormattedText($0.text.storable, $0.format) })
         }
         if !mentions.isEmpty {
             var m: [String: MentionTarget] = [:]
-            for (k, v) in mentions { m[k.storable] = MentionTarget(memberSourceId: v.memberSourceId.storable, isUserMention: v.isUserMention) }
+            for (k, v) in mentions {
+                m[k.storable] = MentionTarget(memberSourceId: v.memberSourceId.storable, isUserMention: v.isUserMention)
+            }
             i.mentions = m
         }
         if let q = quote { i.quote = Quote(itemSourceId: q.itemSourceId.storable, text: q.text.storable) }

@@ -40,12 +40,16 @@ public enum ChatFilter: Sendable, Hashable {
             )
         case .favorites: return ("favorite = 1", [])
         case .contacts:
-            return ("(type IN ('direct', 'contactRequest', 'contactConnection') OR (type = 'group' AND business = 'customer'))", [])
+            return (
+                "(type IN ('direct', 'contactRequest', 'contactConnection') OR (type = 'group' AND business = 'customer'))",
+                []
+            )
         case .groups: return ("(type = 'group' AND business IS NULL)", [])
         case .business: return ("(type = 'group' AND business = 'business')", [])
         case .notes: return ("type = 'local'", [])
         case .reports: return ("reportCount > 0", [])
-        case .tag(let t): return ("EXISTS (SELECT 1 FROM chatTag WHERE chatTag.chatId = chat.id AND chatTag.tag = ?)", [t])
+        case .tag(let t):
+            return ("EXISTS (SELECT 1 FROM chatTag WHERE chatTag.chatId = chat.id AND chatTag.tag = ?)", [t])
         }
     }
 }
@@ -150,7 +154,9 @@ public struct ChatRow: Sendable, Hashable {
 public enum ChatList {
     /// Lists chats whose displayName, fullName or localAlias contains `query` (after the
     /// analyser's folding); chats found only through transliteration come after.
-    public static func chats(matching query: String?, filter: ChatFilter = .all, limit: Int = 100, in db: Database) throws -> [ChatRow] {
+    public static func chats(matching query: String?, filter: ChatFilter = .all, limit: Int = 100, in db: Database)
+        throws -> [ChatRow]
+    {
         let (cond, condArgs) = filter.condition
         let q = (query ?? "").trimmingSpaces
         let lim = max(1, min(limit, 100_000))
@@ -167,7 +173,8 @@ public enum ChatList {
             // Folded names are compared as bytes (instr: no pattern, no case rules).
             let key = TextNormalizer.normalize(q)
             // ASCII needs no transliteration (and ICU's transliterator is slow).
-            let translit = q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
+            let translit =
+                q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
             if let phrase = trigramQuery(key, translit) {
                 // The trigram index yields every chat holding each trigram of the query in order:
                 // a superset of the chats containing it, narrowed by instr, so only candidates are

@@ -20,7 +20,8 @@ public struct ChatMember: Sendable, Hashable, Encodable {
 
     /// Creates a member row (for previews and tests of apps that embed the library).
     public init(
-        memberId: String, displayName: String, fullName: String = "", localAlias: String = "", lastActivity: Timestamp? = nil,
+        memberId: String, displayName: String, fullName: String = "", localAlias: String = "",
+        lastActivity: Timestamp? = nil,
         isWordPrefixMatch: Bool = true
     ) {
         self.memberId = memberId
@@ -34,10 +35,12 @@ public struct ChatMember: Sendable, Hashable, Encodable {
     /// What the compose bar inserts for this member, as SimpleX writes mentions: `@name`, or
     /// `@'name'` when the name holds a space or punctuation.
     public var mentionText: String {
-        let plain = !displayName.isEmpty && displayName.unicodeScalars.allSatisfy {
-            $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-"
-                || $0.properties.generalCategory == .nonspacingMark || $0.properties.generalCategory == .spacingMark
-        }
+        let plain =
+            !displayName.isEmpty
+            && displayName.unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-"
+                    || $0.properties.generalCategory == .nonspacingMark || $0.properties.generalCategory == .spacingMark
+            }
         return plain ? "@" + displayName : "@'" + displayName + "'"
     }
 
@@ -65,8 +68,13 @@ public enum MemberSearch {
     ///
     /// - Complexity: one pass over the chat's members in a covering index, newest writers first,
     ///   stopping at `limit` word-start matches.
-    public static func members(chat: String, matching query: String, limit: Int = 10, in db: Database) throws -> [ChatMember] {
-        guard let chatId = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat]) else {
+    public static func members(chat: String, matching query: String, limit: Int = 10, in db: Database) throws
+        -> [ChatMember]
+    {
+        guard
+            let chatId = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat])
+        else {
             throw SearchError(message: "no chat with id \"\(chat)\" in the archive")
         }
         let n = max(1, min(limit, 1_000))
@@ -81,9 +89,10 @@ public enum MemberSearch {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: args)
             while let r = try rows.next() {
                 let ts: Int64? = r[4]
-                out.append(ChatMember(
-                    memberId: r[0], displayName: r[1], fullName: r[2], localAlias: r[3],
-                    lastActivity: ts.map { Timestamp(milliseconds: $0) }, isWordPrefixMatch: prefix))
+                out.append(
+                    ChatMember(
+                        memberId: r[0], displayName: r[1], fullName: r[2], localAlias: r[3],
+                        lastActivity: ts.map { Timestamp(milliseconds: $0) }, isWordPrefixMatch: prefix))
             }
         }
         if key.isEmpty {
@@ -91,7 +100,8 @@ public enum MemberSearch {
             return out
         }
         try fetch(
-            "SELECT \(columns) \(recent) AND instr(searchKey, char(10) || ?) > 0 \(order)", [chatId, key, n], prefix: true)
+            "SELECT \(columns) \(recent) AND instr(searchKey, char(10) || ?) > 0 \(order)", [chatId, key, n],
+            prefix: true)
         if out.count < n {
             try fetch(
                 """

@@ -110,7 +110,11 @@ enum QueryCompiler {
             let last = bytes[start...]
             if let first = last.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) { return false }
             for piece in pieces where !piece.isEmpty && piece.count < bytes.count {
-                guard piece.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }),
+                guard
+                    piece.allSatisfy({
+                        ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z")
+                            || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                    }),
                     !piece.elementsEqual("www".utf8)
                 else { continue }
                 if set.contains(String(decoding: piece, as: UTF8.self)) { return true }
@@ -144,7 +148,8 @@ enum QueryCompiler {
         /// Up to `limit` terms of the vocabulary that contain `s` (its trigram index).
         func termsContaining(_ s: String, limit: Int) throws -> [String] {
             try String.fetchAll(
-                db.cachedStatement(sql: "SELECT t.term FROM termGram g JOIN term t ON t.id = g.rowid WHERE termGram MATCH ? LIMIT ?"),
+                db.cachedStatement(
+                    sql: "SELECT t.term FROM termGram g JOIN term t ON t.id = g.rowid WHERE termGram MATCH ? LIMIT ?"),
                 arguments: [quote(s), limit])
         }
 
@@ -166,7 +171,8 @@ enum QueryCompiler {
                 let alts = pruneCovered(terms)
                 expansionBudget -= alts.count
                 highlighter.words.formUnion(alts)
-                return "(\(phrase)) OR (\(textCols): (" + alts.map { quote(Tokenizer.verbatim($0)) }.joined(separator: " OR ") + "))"
+                return "(\(phrase)) OR (\(textCols): ("
+                    + alts.map { quote(Tokenizer.verbatim($0)) }.joined(separator: " OR ") + "))"
             }
             let token = first.text
             highlighter.needles.insert(token)
@@ -250,12 +256,20 @@ enum QueryCompiler {
             terms.count == 1 ? "{tags}: \(terms[0])" : "{tags}: (" + terms.joined(separator: " OR ") + ")"
         }
         if let chats = scope.chatIds {
-            if chats.isEmpty { unsatisfiable = true } else { positives.insert(tagsAny(chats.map(IndexTerms.chat)), at: 0) }
+            if chats.isEmpty {
+                unsatisfiable = true
+            } else {
+                positives.insert(tagsAny(chats.map(IndexTerms.chat)), at: 0)
+            }
         }
         if !q.inChats.isEmpty {
             for name in q.inChats {
                 let ids = try ChatLookup.chatIds(matching: name, db)
-                if ids.isEmpty { unsatisfiable = true } else { positives.insert(tagsAny(ids.map(IndexTerms.chat)), at: 0) }
+                if ids.isEmpty {
+                    unsatisfiable = true
+                } else {
+                    positives.insert(tagsAny(ids.map(IndexTerms.chat)), at: 0)
+                }
             }
         }
         for name in q.from {
@@ -265,7 +279,8 @@ enum QueryCompiler {
             }
             // Group members by name; and in a direct chat with that name, whatever the owner did not
             // send (exports often give received direct messages no sender: the contact is the chat).
-            let members = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db).map(IndexTerms.from(member:))
+            let members = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db).map(
+                IndexTerms.from(member:))
             let contacts = try ChatLookup.directChatIds(matching: name, db).map {
                 "(\(IndexTerms.chat($0)) NOT \(IndexTerms.fromMe))"
             }
@@ -277,7 +292,11 @@ enum QueryCompiler {
         }
         for name in q.mentions {
             let ids = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db)
-            if ids.isEmpty { unsatisfiable = true } else { positives.append(tagsAny(ids.map(IndexTerms.mentions(member:)))) }
+            if ids.isEmpty {
+                unsatisfiable = true
+            } else {
+                positives.append(tagsAny(ids.map(IndexTerms.mentions(member:))))
+            }
         }
         if q.mentionsMe { positives.append(tagsAny([IndexTerms.mentionsMe])) }
         for h in q.has {
@@ -297,9 +316,13 @@ enum QueryCompiler {
         var match = positives.map { "(\($0))" }.joined(separator: " AND ")
         // One NOT of an OR of the exclusions (`a NOT b NOT c` is `a NOT (b OR c)`): a level of
         // parentheses per exclusion overflows FTS5's parser stack at about a hundred.
-        if !negatives.isEmpty { match = "(\(match)) NOT (" + negatives.map { "(\($0))" }.joined(separator: " OR ") + ")" }
+        if !negatives.isEmpty {
+            match = "(\(match)) NOT (" + negatives.map { "(\($0))" }.joined(separator: " OR ") + ")"
+        }
         highlighter.prepare()
-        var c = CompiledQuery(match: match, isUnsatisfiable: unsatisfiable, excludesDeleted: !scope.includeDeleted, highlighter: highlighter)
+        var c = CompiledQuery(
+            match: match, isUnsatisfiable: unsatisfiable, excludesDeleted: !scope.includeDeleted,
+            highlighter: highlighter)
         if let a = q.after { c.minRowid = max(a.milliseconds, 0) &* 1024 }
         if let b = q.before { c.maxRowid = max(b.milliseconds, 0) &* 1024 }
         c.requiresUnread = q.isUnread
@@ -322,7 +345,9 @@ enum ChatLookup {
     }
 
     static func chatIds(matching name: String, _ db: Database) throws -> [Int64] {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [name]) { return [id] }
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [name]) {
+            return [id]
+        }
         let key = TextNormalizer.normalize(name)
         return try Int64.fetchAll(
             db, sql: "SELECT id FROM chat WHERE nameKey LIKE ? ESCAPE '\\'", arguments: [likePattern(key)])

@@ -80,7 +80,8 @@ public struct ArchivedItem: Sendable, Hashable {
         if let m: String = row[22], let v = try? JSONParser.parse(Array(m.utf8)), let arr = v.arrayValue {
             for x in arr {
                 guard let name = x["name"]?.stringValue else { continue }
-                moreFiles.append(FileRef(name: name, size: x["size"]?.numberValue.map { Int64($0) }, path: x["path"]?.stringValue))
+                moreFiles.append(
+                    FileRef(name: name, size: x["size"]?.numberValue.map { Int64($0) }, path: x["path"]?.stringValue))
             }
         }
         if let u: String = row[10] {
@@ -93,7 +94,9 @@ public struct ArchivedItem: Sendable, Hashable {
         reactions = []
         if let r: String = row[16], let v = try? JSONParser.parse(Array(r.utf8)), let arr = v.arrayValue {
             for x in arr {
-                if let e = x["emoji"]?.stringValue, let n = x["count"]?.numberValue { reactions.append(Reaction(emoji: e, count: Int(n))) }
+                if let e = x["emoji"]?.stringValue, let n = x["count"]?.numberValue {
+                    reactions.append(Reaction(emoji: e, count: Int(n)))
+                }
             }
         }
         status = (row[17] as String?).flatMap(ItemStatus.init(rawValue:))
@@ -136,7 +139,8 @@ public struct ArchivedItem: Sendable, Hashable {
             sql += " AND (item.ts, item.id) > (?, ?)"
             args += [after.ts, after.id]
         }
-        sql += newestFirst ? " ORDER BY item.ts DESC, item.id DESC LIMIT ?" : " ORDER BY item.ts ASC, item.id ASC LIMIT ?"
+        sql +=
+            newestFirst ? " ORDER BY item.ts DESC, item.id DESC LIMIT ?" : " ORDER BY item.ts ASC, item.id ASC LIMIT ?"
         args.append(limit)
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: StatementArguments(args))
         var items: [ArchivedItem] = []

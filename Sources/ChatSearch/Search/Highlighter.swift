@@ -63,7 +63,8 @@ struct Highlighter: Sendable {
         let tokens = matcher.positionedMatches(in: text)
         guard !tokens.isEmpty else { return [] }
         var found: [Match] = []
-        for t in tokens where words.contains(t.text) || prefixes.contains(where: { t.text.utf8.starts(with: $0.utf8) }) {
+        for t in tokens where words.contains(t.text) || prefixes.contains(where: { t.text.utf8.starts(with: $0.utf8) })
+        {
             found.append(Match(utf16: t.utf16Range, utf8: t.utf8Range))
         }
         if !phrases.isEmpty {
@@ -84,17 +85,23 @@ struct Highlighter: Sendable {
                         let isLast = k == phrase.count - 1
                         guard group.position == groups[g].position + k,
                             let hit = group.tokens.first(where: {
-                                $0.text == want || (isLast && lastPrefix == want && $0.text.utf8.starts(with: want.utf8))
+                                $0.text == want
+                                    || (isLast && lastPrefix == want && $0.text.utf8.starts(with: want.utf8))
                             })
                         else {
                             match = nil
                             break
                         }
-                        match = match.map {
-                            Match(
-                                utf16: min($0.utf16.lowerBound, hit.utf16Range.lowerBound)..<max($0.utf16.upperBound, hit.utf16Range.upperBound),
-                                utf8: min($0.utf8.lowerBound, hit.utf8Range.lowerBound)..<max($0.utf8.upperBound, hit.utf8Range.upperBound))
-                        } ?? Match(utf16: hit.utf16Range, utf8: hit.utf8Range)
+                        match =
+                            match.map {
+                                Match(
+                                    utf16: min(
+                                        $0.utf16.lowerBound, hit.utf16Range.lowerBound)..<max(
+                                            $0.utf16.upperBound, hit.utf16Range.upperBound),
+                                    utf8: min(
+                                        $0.utf8.lowerBound, hit.utf8Range.lowerBound)..<max(
+                                            $0.utf8.upperBound, hit.utf8Range.upperBound))
+                            } ?? Match(utf16: hit.utf16Range, utf8: hit.utf8Range)
                     }
                     if let match { found.append(match) }
                 }
@@ -121,7 +128,9 @@ struct Highlighter: Sendable {
     static func snippet(_ text: String, matches: [Match], context: Int = 40) -> String {
         var copy = text
         return copy.withUTF8 { b -> String in
-            func piece(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+            func piece(_ r: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self)
+            }
             func length(_ lead: UInt8) -> Int { lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4 }
             /// The byte offset `units` UTF-16 code units after `from` (or the end).
             func forward(_ from: Int, _ units: Int) -> Int {

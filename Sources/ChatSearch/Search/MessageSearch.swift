@@ -94,7 +94,10 @@ public enum MessageSearch {
         var scope = SearchScope(content: options.content, includeDeleted: options.includeDeleted)
         var chatItems = Int.max
         if let chat = options.chat {
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, itemCount FROM chat WHERE sourceId = ?"), arguments: [chat]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT id, itemCount FROM chat WHERE sourceId = ?"), arguments: [chat])
+            else {
                 throw ArchiveError(.unknownChat, "no chat with id \"\(chat)\"")
             }
             scope.chatIds = [row[0]]
@@ -112,11 +115,13 @@ public enum MessageSearch {
                 // long one 2-4x faster walking up than down (reverse iteration re-parses pages),
                 // and the chat bounds how many matches come back.
                 let all = try Int64.fetchAll(
-                    db.cachedStatement(sql: compiled.matchesSQL(ascending: true)), arguments: [compiled.match, upper, compiled.minRowid])
+                    db.cachedStatement(sql: compiled.matchesSQL(ascending: true)),
+                    arguments: [compiled.match, upper, compiled.minRowid])
                 return Array(all.suffix(count).reversed())
             }
             return try Int64.fetchAll(
-                db.cachedStatement(sql: compiled.matchesSQL()), arguments: [compiled.match, upper, compiled.minRowid, count])
+                db.cachedStatement(sql: compiled.matchesSQL()),
+                arguments: [compiled.match, upper, compiled.minRowid, count])
         }
         var cursor = options.cursor ?? ""
         if options.order == .relevance, cursor.isEmpty { cursor = "r0" }
@@ -137,7 +142,9 @@ public enum MessageSearch {
             } else {
                 rows = try Row.fetchAll(
                     db.cachedStatement(sql: compiled.matchesSQL(columns: score)),
-                    arguments: [newest, compiled.match, compiled.maxRowid, compiled.minRowid, Self.relevanceCandidates + 1])
+                    arguments: [
+                        newest, compiled.match, compiled.maxRowid, compiled.minRowid, Self.relevanceCandidates + 1,
+                    ])
             }
             let more = rows.count > Self.relevanceCandidates
             let candidates = rows.prefix(Self.relevanceCandidates).map { (id: $0[0] as Int64, score: $0[1] as Double) }
@@ -167,14 +174,16 @@ public enum MessageSearch {
         let items = try ArchivedItem.fetch(ids, db)
         let hits = items.map { item -> SearchHit in
             let matches = compiled.highlighter.matches(in: item.text)
-            return SearchHit(item: item, ranges: matches.map(\.utf16), snippet: Highlighter.snippet(item.text, matches: matches))
+            return SearchHit(
+                item: item, ranges: matches.map(\.utf16), snippet: Highlighter.snippet(item.text, matches: matches))
         }
         return SearchPage(hits: hits, nextCursor: next)
     }
 
     /// Archive ids matching a query inside one chat, for window filters.
     static func matchingIds(
-        _ text: String?, content: ContentFilter?, chatId: Int64, below: Int64?, above: Int64?, limit: Int, descending: Bool,
+        _ text: String?, content: ContentFilter?, chatId: Int64, below: Int64?, above: Int64?, limit: Int,
+        descending: Bool,
         _ db: Database
     ) throws -> [Int64] {
         let query = QueryParser.parse(text ?? "")
@@ -183,10 +192,14 @@ public enum MessageSearch {
         if compiled.isUnsatisfiable { return [] }
         let upper = min(compiled.maxRowid, below ?? Int64.max)
         let lower = max(compiled.minRowid, above.map { $0 + 1 } ?? Int64.min)
-        let unread = compiled.requiresUnread ? " AND EXISTS (SELECT 1 FROM item WHERE item.id = itemFts.rowid AND item.flags & 4 <> 0)" : ""
+        let unread =
+            compiled.requiresUnread
+            ? " AND EXISTS (SELECT 1 FROM item WHERE item.id = itemFts.rowid AND item.flags & 4 <> 0)" : ""
         return try Int64.fetchAll(
             db.cachedStatement(
-                sql: "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ?\(unread) ORDER BY rowid \(descending ? "DESC" : "ASC") LIMIT ?"),
+                sql:
+                    "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ?\(unread) ORDER BY rowid \(descending ? "DESC" : "ASC") LIMIT ?"
+            ),
             arguments: [compiled.match, upper, lower, limit])
     }
 }

@@ -172,7 +172,8 @@ public final class TokenMatcher: @unchecked Sendable {
     ///     unless every term contains one of them.
     public init<W: Sequence<String>, P: Sequence<String>>(words: W, prefixes: P, needles: [String] = []) {
         handle = cchaticu_matcher_new()
-        let words = Array(words), prefixes = Array(prefixes)
+        let words = Array(words)
+        let prefixes = Array(prefixes)
         for (terms, isPrefix) in [(words, Int32(0)), (prefixes, Int32(1))] {
             for var t in terms {
                 t.withUTF8 { b in cchaticu_matcher_add(handle, b.baseAddress, Int32(b.count), isPrefix) }
@@ -182,11 +183,14 @@ public final class TokenMatcher: @unchecked Sendable {
         func covered(_ term: String) -> Bool {
             let t = Array(term.utf8)
             return needleBytes.contains { n in
-                !n.isEmpty && n.count <= t.count && (0...(t.count - n.count)).contains { t[$0..<($0 + n.count)].elementsEqual(n) }
+                !n.isEmpty && n.count <= t.count
+                    && (0...(t.count - n.count)).contains { t[$0..<($0 + n.count)].elementsEqual(n) }
             }
         }
         if !needleBytes.isEmpty, words.allSatisfy(covered), prefixes.allSatisfy(covered) {
-            for n in needleBytes { n.withUnsafeBufferPointer { cchaticu_matcher_add_needle(handle, $0.baseAddress, Int32($0.count)) } }
+            for n in needleBytes {
+                n.withUnsafeBufferPointer { cchaticu_matcher_add_needle(handle, $0.baseAddress, Int32($0.count)) }
+            }
         }
     }
 
@@ -200,7 +204,8 @@ public final class TokenMatcher: @unchecked Sendable {
             let collector = TokenCollector(bytes: bytes)
             withExtendedLifetime(collector) {
                 let ctx = Unmanaged.passUnretained(collector).toOpaque()
-                _ = cchaticu_matcher_run(handle, bytes.baseAddress, Int32(bytes.count), ctx) { ctx, flags, token, length, start, end in
+                _ = cchaticu_matcher_run(handle, bytes.baseAddress, Int32(bytes.count), ctx) {
+                    ctx, flags, token, length, start, end in
                     guard let ctx else { return 1 }
                     let collector = Unmanaged<TokenCollector>.fromOpaque(ctx).takeUnretainedValue()
                     collector.add(
@@ -227,14 +232,22 @@ public final class TokenMatcher: @unchecked Sendable {
             let sink = Sink(bytes)
             withExtendedLifetime(sink) {
                 let ctx = Unmanaged.passUnretained(sink).toOpaque()
-                _ = cchaticu_matcher_find(handle, bytes.baseAddress, Int32(bytes.count), ctx) { ctx, position, token, length, start, end in
+                _ = cchaticu_matcher_find(handle, bytes.baseAddress, Int32(bytes.count), ctx) {
+                    ctx, position, token, length, start, end in
                     guard let ctx else { return 1 }
                     let sink = Unmanaged<Sink>.fromOpaque(ctx).takeUnretainedValue()
-                    let text = token.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self) } ?? ""
-                    let lower = Int(start), upper = max(Int(start), Int(end))
+                    let text =
+                        token.map {
+                            String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self)
+                        } ?? ""
+                    let lower = Int(start)
+                    let upper = max(Int(start), Int(end))
                     let lower16 = sink.cursor.utf16Offset(ofByte: lower)
                     let upper16 = max(lower16, sink.cursor.utf16Offset(ofByte: upper))
-                    sink.found.append(TokenMatch(text: text, position: Int(position), utf8Range: lower..<upper, utf16Range: lower16..<upper16))
+                    sink.found.append(
+                        TokenMatch(
+                            text: text, position: Int(position), utf8Range: lower..<upper, utf16Range: lower16..<upper16
+                        ))
                     return 0
                 }
             }
@@ -285,7 +298,8 @@ public final class TermSet: @unchecked Sendable {
             _ = cchaticu_vocab_drain(handle, Unmanaged.passUnretained(sink).toOpaque()) { ctx, _, token, length, _, _ in
                 guard let ctx, let token else { return 0 }
                 let sink = Unmanaged<Sink>.fromOpaque(ctx).takeUnretainedValue()
-                sink.terms.append(String(decoding: UnsafeBufferPointer(start: token, count: Int(length)), as: UTF8.self))
+                sink.terms.append(
+                    String(decoding: UnsafeBufferPointer(start: token, count: Int(length)), as: UTF8.self))
                 return 0
             }
         }
@@ -313,7 +327,9 @@ public final class TokenizedDocument: @unchecked Sendable {
     deinit { cchaticu_doc_free(handle) }
 
     /// Runs `body` with up to two documents armed on the calling thread.
-    public static func armed<T>(_ first: TokenizedDocument?, _ second: TokenizedDocument?, _ body: () throws -> T) rethrows -> T {
+    public static func armed<T>(_ first: TokenizedDocument?, _ second: TokenizedDocument?, _ body: () throws -> T)
+        rethrows -> T
+    {
         try withExtendedLifetime((first, second)) {
             cchaticu_doc_arm(first?.handle, second?.handle)
             defer { cchaticu_doc_arm(nil, nil) }

@@ -24,7 +24,8 @@ final class CorpusLanguage: Sendable {
     let fileNames: [String]
 
     init(
-        code: String, spaced: Bool = true, capitalizes: Bool = false, words: String, enders: [String], comma: String = ", ",
+        code: String, spaced: Bool = true, capitalizes: Bool = false, words: String, enders: [String],
+        comma: String = ", ",
         offsets: [Int], firstNames: String, lastNames: String, familyFirst: Bool = false, familySeparator: String = "",
         groupNames: [String], fileNames: [String]
     ) {
@@ -103,11 +104,17 @@ enum CorpusVocabulary {
             seriously honestly basically literally
             """,
         enders: [".", ".", "!", "?", "", "", "...", " :)"], offsets: [0, 0, 60, -300, -480, 600],
-        firstNames: "Sam Alex Emma Oliver Sophie James Olivia Liam Chloe Noah Grace Ben Lucy Jack Mia Ethan Ruby Daniel Zoë Hannah Łukasz Małgorzata Siobhán",
+        firstNames:
+            "Sam Alex Emma Oliver Sophie James Olivia Liam Chloe Noah Grace Ben Lucy Jack Mia Ethan Ruby Daniel Zoë Hannah Łukasz Małgorzata Siobhán",
         lastNames: "Smith Jones Brown Taylor Wilson Evans Walker Wright Green Hall Clarke Hughes Černý Nowak",
-        groupNames: ["Hiking club", "Book club", "Family", "Flatmates", "Team standup", "Football Sunday", "Parents of class 3B",
-                     "Climbing gym", "Board games night", "Product launch", "Wedding planning", "Road trip"],
-        fileNames: ["report-q3.pdf", "invoice-2291.pdf", "slides-final-v2.key", "budget.xlsx", "notes.txt", "contract signed.pdf", "itinerary.docx"])
+        groupNames: [
+            "Hiking club", "Book club", "Family", "Flatmates", "Team standup", "Football Sunday", "Parents of class 3B",
+            "Climbing gym", "Board games night", "Product launch", "Wedding planning", "Road trip",
+        ],
+        fileNames: [
+            "report-q3.pdf", "invoice-2291.pdf", "slides-final-v2.key", "budget.xlsx", "notes.txt",
+            "contract signed.pdf", "itinerary.docx",
+        ])
 
     static let german = CorpusLanguage(
         code: "de", capitalizes: true,
@@ -137,10 +144,17 @@ enum CorpusVocabulary {
             überall jemand niemand etwas nichts alles viel wenig mehr weniger zuerst endlich bald
             """,
         enders: [".", ".", "!", "?", "", "..."], offsets: [60, 120],
-        firstNames: "Anna Lukas Jonas Lea Felix Marie Paul Sophie Maximilian Lena Jürgen Jörg Björn Ömer Günther Käthe Uwe Sabine",
+        firstNames:
+            "Anna Lukas Jonas Lea Felix Marie Paul Sophie Maximilian Lena Jürgen Jörg Björn Ömer Günther Käthe Uwe Sabine",
         lastNames: "Müller Schmidt Schneider Fischer Weber Meyer Wagner Becker Schäfer Groß Köhler Straßer",
-        groupNames: ["Wandergruppe", "Familie", "WG Heinestraße", "Fußballverein", "Elternabend 3b", "Kegelclub", "Projekt Nordlicht", "Chor"],
-        fileNames: ["Rechnung_2023-11.pdf", "Mietvertrag.pdf", "Präsentation Übersicht.pptx", "Einkaufsliste.txt", "Führerschein-Scan.jpg"])
+        groupNames: [
+            "Wandergruppe", "Familie", "WG Heinestraße", "Fußballverein", "Elternabend 3b", "Kegelclub",
+            "Projekt Nordlicht", "Chor",
+        ],
+        fileNames: [
+            "Rechnung_2023-11.pdf", "Mietvertrag.pdf", "Präsentation Übersicht.pptx", "Einkaufsliste.txt",
+            "Führerschein-Scan.jpg",
+        ])
 
     static let french = CorpusLanguage(
         code: "fr", capitalizes: true,
@@ -171,8 +185,12 @@ enum CorpusVocabulary {
         enders: [".", ".", " !", " ?", "", "…"], offsets: [60, 120],
         firstNames: "Camille Louis Léa Hugo Chloé Théo Manon Jules Inès Zoé Gaëlle Noël Hélène François",
         lastNames: "Dubois Martin Bernard Lefèvre Moreau Laurent Girard Rousseau Fontaine Garçon",
-        groupNames: ["Famille", "Coloc", "Randonnée du dimanche", "Club de lecture", "Équipe produit", "Mariage de Léa"],
-        fileNames: ["facture-été.pdf", "billet-TGV.pdf", "recette crème brûlée.docx", "photos-l'arbre.zip", "devis.pdf"])
+        groupNames: [
+            "Famille", "Coloc", "Randonnée du dimanche", "Club de lecture", "Équipe produit", "Mariage de Léa",
+        ],
+        fileNames: [
+            "facture-été.pdf", "billet-TGV.pdf", "recette crème brûlée.docx", "photos-l'arbre.zip", "devis.pdf",
+        ])
 
     static let spanish = CorpusLanguage(
         code: "es", capitalizes: true,
@@ -346,7 +364,8 @@ enum CorpusVocabulary {
             """,
         enders: ["", "", " 555", "นะ", "ครับ", "ค่ะ", "!"], comma: " ", offsets: [420],
         firstNames: "สมชาย สมศรี มานี ปิติ ชูใจ วีระ นภา กมล อรุณ พิมพ์", lastNames: "ใจดี รักไทย ศรีสุข สุขใจ ทองดี แก้วมณี",
-        groupNames: ["ครอบครัว", "เพื่อนมหาลัย", "ทีมงาน", "ทริปเชียงใหม่"], fileNames: ["ใบเสร็จ.pdf", "รูปทริป.zip", "สัญญา.docx"])
+        groupNames: ["ครอบครัว", "เพื่อนมหาลัย", "ทีมงาน", "ทริปเชียงใหม่"],
+        fileNames: ["ใบเสร็จ.pdf", "รูปทริป.zip", "สัญญา.docx"])
 
     static let arabic = CorpusLanguage(
         code: "ar",
@@ -368,8 +387,10 @@ enum CorpusVocabulary {
             منيح الحمدلله تعبت نعسان
             """,
         enders: [".", "!", "؟", "", "…"], comma: "، ", offsets: [180, 120, 240],
-        firstNames: "عمر أحمد فاطمة ليلى يوسف مريم خالد سارة محمد نور", lastNames: "الحداد العلي الخطيب المصري النجار الشامي",
-        groupNames: ["العائلة", "أصدقاء الجامعة", "فريق العمل", "رحلة البتراء"], fileNames: ["تقرير.pdf", "فاتورة.pdf", "صور الرحلة.zip"])
+        firstNames: "عمر أحمد فاطمة ليلى يوسف مريم خالد سارة محمد نور",
+        lastNames: "الحداد العلي الخطيب المصري النجار الشامي",
+        groupNames: ["العائلة", "أصدقاء الجامعة", "فريق العمل", "رحلة البتراء"],
+        fileNames: ["تقرير.pdf", "فاتورة.pdf", "صور الرحلة.zip"])
 
     static let hindi = CorpusLanguage(
         code: "hi",
@@ -422,7 +443,8 @@ enum CorpusVocabulary {
         enders: [".", ".", "!", "?", "", "..."], offsets: [180],
         firstNames: "Ayşe Mehmet Elif Emre Zeynep Burak Işıl Çağla Öykü Gökhan İbrahim Şule",
         lastNames: "Yılmaz Kaya Demir Şahin Çelik Öztürk Aydın Doğan",
-        groupNames: ["Aile", "Üniversite arkadaşları", "İş ekibi", "Kapadokya gezisi"], fileNames: ["fatura.pdf", "kira sözleşmesi.pdf", "tatil fotoğrafları.zip"])
+        groupNames: ["Aile", "Üniversite arkadaşları", "İş ekibi", "Kapadokya gezisi"],
+        fileNames: ["fatura.pdf", "kira sözleşmesi.pdf", "tatil fotoğrafları.zip"])
 
     static let greek = CorpusLanguage(
         code: "el",
@@ -469,19 +491,26 @@ enum CorpusVocabulary {
 
     /// Hosts for generated links.
     static let linkHosts = [
-        "example.com", "www.example.org", "docs.example.net", "news.example.co.uk", "shop.example.de", "photos.example.com",
+        "example.com", "www.example.org", "docs.example.net", "news.example.co.uk", "shop.example.de",
+        "photos.example.com",
         "maps.example.com", "video.example.tv", "blog.example.fr", "wiki.example.org",
     ]
 
     /// Bare domains (ChatText's MarkdownGrammar, bare domains: name of letters, TLD of 2–8 letters).
-    static let bareDomains = ["example.com", "simplex.chat", "wikipedia.org", "openstreetmap.org", "duckduckgo.com", "lumiere.fr"]
+    static let bareDomains = [
+        "example.com", "simplex.chat", "wikipedia.org", "openstreetmap.org", "duckduckgo.com", "lumiere.fr",
+    ]
 
     /// Link preview titles; none of them contains a query word.
-    static let previewTitles = ["Photo album", "Opening hours and prices", "Route description", "Release notes", "Menu", "Event page", "Article"]
+    static let previewTitles = [
+        "Photo album", "Opening hours and prices", "Route description", "Release notes", "Menu", "Event page",
+        "Article",
+    ]
 
     /// Texts of event items; `%` is replaced by a member name.
     static let events = [
-        "missed call", "call ended", "incoming video call", "% joined the group", "% left the group", "% changed the group picture",
+        "missed call", "call ended", "incoming video call", "% joined the group", "% left the group",
+        "% changed the group picture",
         "% was added by the group owner", "connected", "security code changed",
     ]
 }

@@ -26,7 +26,9 @@ struct CheckCommand: AsyncParsableCommand {
             if repair && !problems.isEmpty {
                 if !global.json { for p in problems { print("found: \(p)") } }
                 problems = try await archive.repair { done, total in
-                    if Terminal.stderrIsTerminal { Terminal.progressLine("rebuilding the search index", done: done, total: total) }
+                    if Terminal.stderrIsTerminal {
+                        Terminal.progressLine("rebuilding the search index", done: done, total: total)
+                    }
                 }
                 repaired = true
             }
@@ -39,7 +41,10 @@ struct CheckCommand: AsyncParsableCommand {
                 }
                 print(o.text)
             } else if problems.isEmpty {
-                print(repaired ? "repaired: the indexes were rebuilt from the stored items; the archive is now healthy" : "ok: the archive and its indexes are healthy")
+                print(
+                    repaired
+                        ? "repaired: the indexes were rebuilt from the stored items; the archive is now healthy"
+                        : "ok: the archive and its indexes are healthy")
             } else {
                 for p in problems { print("problem: \(p)") }
                 if !repair { print("`chat-archive check --repair` rebuilds what can be rebuilt from the stored items") }

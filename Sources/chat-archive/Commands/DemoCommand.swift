@@ -5,7 +5,8 @@ import Foundation
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Build a temporary archive from the bundled Corpus/ and show search, the chat list and a hit in context.")
+        abstract:
+            "Build a temporary archive from the bundled Corpus/ and show search, the chat list and a hit in context.")
 
     @Option(help: "The Corpus folder (default: ./Corpus, or the one beside the sources).")
     var corpus: String?
@@ -36,7 +37,9 @@ struct DemoCommand: AsyncParsableCommand {
         var query: String
         /// Whether a chat id comes from this sample's format (importers prefix theirs).
         func owns(_ chatId: String) -> Bool {
-            format == "jsonl" ? !["simplex:", "telegram:", "whatsapp:", "discord:", "slack:", "matrix:", "signal:", "meta:"].contains { chatId.hasPrefix($0) }
+            format == "jsonl"
+                ? !["simplex:", "telegram:", "whatsapp:", "discord:", "slack:", "matrix:", "signal:", "meta:"].contains
+                { chatId.hasPrefix($0) }
                 : chatId.hasPrefix(format + ":")
         }
     }
@@ -61,16 +64,20 @@ struct DemoCommand: AsyncParsableCommand {
         if let corpus { candidates.append(corpus) }
         candidates.append(fm.currentDirectoryPath + "/Corpus")
         let source = URL(fileURLWithPath: #filePath)
-        candidates.append(source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path + "/Corpus")
+        candidates.append(
+            source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().path + "/Corpus")
         for c in candidates where fm.fileExists(atPath: c + "/sample") { return c }
-        throw CLIError("cannot find the Corpus folder (looked in \(candidates.joined(separator: ", "))); pass --corpus PATH")
+        throw CLIError(
+            "cannot find the Corpus folder (looked in \(candidates.joined(separator: ", "))); pass --corpus PATH")
     }
 
     func run() async throws {
         try await reportingErrors(json: false) {
             let corpus = try locateCorpus()
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chat-archive-demo-\(getpid())")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             defer { if !keep { try? FileManager.default.removeItem(at: dir) } }
             let path = dir.appendingPathComponent("demo.sqlite").path
             let archive = try Archive(path: path)
@@ -86,7 +93,8 @@ struct DemoCommand: AsyncParsableCommand {
                 }
                 var paths = [p]
                 if sample.format == "jsonl" {
-                    let files = (try? fm.contentsOfDirectory(atPath: p))?.filter { $0.hasSuffix(".jsonl") }.sorted() ?? []
+                    let files =
+                        (try? fm.contentsOfDirectory(atPath: p))?.filter { $0.hasSuffix(".jsonl") }.sorted() ?? []
                     paths = files.map { p + "/" + $0 }
                     jsonl = paths
                 }
@@ -104,7 +112,9 @@ struct DemoCommand: AsyncParsableCommand {
             }
             if let latest = jsonl.last {
                 let again = try await archive.ingest([latest])
-                print("   re-ingesting \(latest.dropFirst(corpus.count + 1)): \(again.itemsAdded) added, \(again.itemsUpdated) updated, \(again.itemsUnchanged) unchanged")
+                print(
+                    "   re-ingesting \(latest.dropFirst(corpus.count + 1)): \(again.itemsAdded) added, \(again.itemsUpdated) updated, \(again.itemsUnchanged) unchanged"
+                )
             }
 
             print("\n" + Terminal.bold("   One hit from each format"))
@@ -117,15 +127,21 @@ struct DemoCommand: AsyncParsableCommand {
                     continue
                 }
                 let sender = hit.item.sender.map { Terminal.cyan($0) + ": " } ?? ""
-                print("   " + label + sender + HumanFormat.oneLine(Terminal.highlighted(hit.item.text, ranges: hit.ranges), max: 90))
+                print(
+                    "   " + label + sender
+                        + HumanFormat.oneLine(Terminal.highlighted(hit.item.text, ranges: hit.ranges), max: 90))
             }
 
             print("\n" + Terminal.bold("2. Chat list") + Terminal.dim("  (chat-archive chats)"))
-            for r in try await archive.chats(limit: 12) { print("   " + HumanFormat.chatRow(r).replacingOccurrences(of: "\n", with: "\n   ")) }
+            for r in try await archive.chats(limit: 12) {
+                print("   " + HumanFormat.chatRow(r).replacingOccurrences(of: "\n", with: "\n   "))
+            }
             for (q, f) in [("lukasz", ChatFilter.all), ("", .unread), ("", .contacts)] {
                 let rows = try await archive.chats(matching: q.isEmpty ? nil : q, filter: f, limit: 5)
                 let label = q.isEmpty ? "--filter \(f)" : "\"\(q)\""
-                print("   chats \(label): " + (rows.map { $0.localAlias.isEmpty ? $0.displayName : $0.localAlias }.joined(separator: ", ")))
+                print(
+                    "   chats \(label): "
+                        + (rows.map { $0.localAlias.isEmpty ? $0.displayName : $0.localAlias }.joined(separator: ", ")))
             }
 
             print("\n" + Terminal.bold("3. Search") + Terminal.dim("  (chat-archive search QUERY)"))
@@ -135,16 +151,28 @@ struct DemoCommand: AsyncParsableCommand {
                 print("   " + Terminal.bold(q) + Terminal.dim("  — \(what)"))
                 if page.hits.isEmpty { print("      " + Terminal.dim("no matches")) }
                 for h in page.hits.prefix(2) {
-                    print("      " + Terminal.cyan(h.item.sender ?? "") + ": " + HumanFormat.oneLine(Terminal.highlighted(h.item.text, ranges: h.ranges), max: 200))
+                    print(
+                        "      " + Terminal.cyan(h.item.sender ?? "") + ": "
+                            + HumanFormat.oneLine(Terminal.highlighted(h.item.text, ranges: h.ranges), max: 200))
                 }
                 if firstHit == nil, q == "straße" { firstHit = page.hits.first }
             }
 
             if let hit = firstHit {
-                print("\n" + Terminal.bold("4. A hit in its context") + Terminal.dim("  (chat-archive items --chat \(hit.item.chatId) --around \(hit.item.id) --count 3)"))
+                print(
+                    "\n" + Terminal.bold("4. A hit in its context")
+                        + Terminal.dim(
+                            "  (chat-archive items --chat \(hit.item.chatId) --around \(hit.item.id) --count 3)"))
                 let w = try await archive.context(of: hit, count: 3)
-                for i in w.items { print("   " + HumanFormat.item(i, isAnchor: i.id == hit.item.id).replacingOccurrences(of: "\n", with: "\n   ")) }
-                if let n = w.navInfo { print("   " + Terminal.dim("\(n.afterTotal) newer items, \(n.afterUnread) unread")) }
+                for i in w.items {
+                    print(
+                        "   "
+                            + HumanFormat.item(i, isAnchor: i.id == hit.item.id).replacingOccurrences(
+                                of: "\n", with: "\n   "))
+                }
+                if let n = w.navInfo {
+                    print("   " + Terminal.dim("\(n.afterTotal) newer items, \(n.afterUnread) unread"))
+                }
             }
             if keep { print("\narchive kept at \(path)") }
         }

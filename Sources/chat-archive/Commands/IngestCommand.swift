@@ -12,7 +12,9 @@ struct IngestCommand: AsyncParsableCommand {
     var format = "auto"
 
     @Option(
-        help: "Time zone for formats with floating local times (WhatsApp, old Telegram): an IANA name such as Europe/Berlin, UTC, or an offset such as +01:00. Default UTC.")
+        help:
+            "Time zone for formats with floating local times (WhatsApp, old Telegram): an IANA name such as Europe/Berlin, UTC, or an offset such as +01:00. Default UTC."
+    )
     var timezone: String?
 
     @Option(help: "WhatsApp, Discord, Slack: the author name that is you.")
@@ -25,7 +27,9 @@ struct IngestCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("chat-name"),
-        help: "WhatsApp: the chat's name and key instead of the one from the file name (use the same one when re-importing).")
+        help:
+            "WhatsApp: the chat's name and key instead of the one from the file name (use the same one when re-importing)."
+    )
     var chatName: String?
 
     @Flag(help: "Stop at the first problem, warnings included (everything stored before it stays).")
@@ -42,10 +46,15 @@ struct IngestCommand: AsyncParsableCommand {
             throw ValidationError("unknown --format \(format)")
         }
         if let tz = timezone, !Self.isZone(tz) {
-            throw ValidationError("unknown time zone \(tz) (give an IANA name such as Europe/Berlin, UTC, or an offset such as +01:00)")
+            throw ValidationError(
+                "unknown time zone \(tz) (give an IANA name such as Europe/Berlin, UTC, or an offset such as +01:00)")
         }
-        if let d = dateOrder, Self.dateOrder(d) == nil { throw ValidationError("unknown --date-order \(d) (expected dmy, mdy or ymd)") }
-        if let c = chatName, c.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--chat-name is empty") }
+        if let d = dateOrder, Self.dateOrder(d) == nil {
+            throw ValidationError("unknown --date-order \(d) (expected dmy, mdy or ymd)")
+        }
+        if let c = chatName, c.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--chat-name is empty")
+        }
     }
 
     /// `dmy`, `mdy`, `ymd` (or the long names) as a date order.
@@ -64,7 +73,8 @@ struct IngestCommand: AsyncParsableCommand {
         if let seconds = Int(s) { return abs(seconds) <= 18 * 3600 }
         let b = Array(s.utf8)
         guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":"),
-            let h = Int(String(decoding: b[1..<3], as: UTF8.self)), let m = Int(String(decoding: b[4..<6], as: UTF8.self))
+            let h = Int(String(decoding: b[1..<3], as: UTF8.self)),
+            let m = Int(String(decoding: b[4..<6], as: UTF8.self))
         else { return false }
         return h <= 18 && m < 60
     }
@@ -88,7 +98,8 @@ struct IngestCommand: AsyncParsableCommand {
                 options: IngestOptions(
                     format: format, strict: strict,
                     importOptions: ImportOptions(
-                        timeZoneIdentifier: timezone, ownerName: me, dateOrder: dateOrder.flatMap(Self.dateOrder), chatKey: chatName),
+                        timeZoneIdentifier: timezone, ownerName: me, dateOrder: dateOrder.flatMap(Self.dateOrder),
+                        chatKey: chatName),
                     batchSize: batchSize),
                 isCancelled: { interrupt.caughtSignal != nil }
             ) { p in bar.update(p) }
@@ -104,31 +115,35 @@ struct IngestCommand: AsyncParsableCommand {
                     o.field("itemsSkipped", report.itemsSkipped)
                     o.field("warnings", report.warnings)
                     o.field("filesStopped", report.filesStopped)
-                    o.field("errors", array: {
-                        for e in report.errors {
-                            o.object {
-                                o.field("file", e.location.file)
-                                if let l = e.location.line { o.field("line", l) }
-                                if let b = e.location.byteOffset { o.field("byteOffset", b) }
-                                if let r = e.location.record { o.field("record", r) }
-                                o.field("message", e.message)
-                                o.field("severity", e.severity.rawValue)
+                    o.field(
+                        "errors",
+                        array: {
+                            for e in report.errors {
+                                o.object {
+                                    o.field("file", e.location.file)
+                                    if let l = e.location.line { o.field("line", l) }
+                                    if let b = e.location.byteOffset { o.field("byteOffset", b) }
+                                    if let r = e.location.record { o.field("record", r) }
+                                    o.field("message", e.message)
+                                    o.field("severity", e.severity.rawValue)
+                                }
                             }
-                        }
-                    })
+                        })
                     o.field("stoppedEarly", report.stoppedEarly)
                     o.field("interrupted", report.interrupted)
-                    o.field("exports", array: {
-                        for e in report.exports {
-                            o.object {
-                                o.field("path", e.path)
-                                o.field("format", e.format)
-                                o.field("filesRead", e.filesRead)
-                                o.field("itemsRead", e.itemsRead)
-                                o.field("skipped", array: { for s in e.skipped { Self.skip(s, o) } })
+                    o.field(
+                        "exports",
+                        array: {
+                            for e in report.exports {
+                                o.object {
+                                    o.field("path", e.path)
+                                    o.field("format", e.format)
+                                    o.field("filesRead", e.filesRead)
+                                    o.field("itemsRead", e.itemsRead)
+                                    o.field("skipped", array: { for s in e.skipped { Self.skip(s, o) } })
+                                }
                             }
-                        }
-                    })
+                        })
                     o.field("skipped", array: { for s in report.skippedFiles { Self.skip(s, o) } })
                 }
                 print(o.text)
@@ -139,7 +154,9 @@ struct IngestCommand: AsyncParsableCommand {
                 }
                 if report.errors.count > 50 { Terminal.eprint("… and \(report.errors.count - 50) more problems") }
                 for e in report.exports {
-                    print("read \(e.path) as \(e.format): \(e.filesRead) file\(e.filesRead == 1 ? "" : "s"), \(e.itemsRead) items")
+                    print(
+                        "read \(e.path) as \(e.format): \(e.filesRead) file\(e.filesRead == 1 ? "" : "s"), \(e.itemsRead) items"
+                    )
                     for s in e.skipped { print("  skipped \(s.path): \(s.reason)") }
                 }
                 for s in report.skippedFiles { print("skipped \(s.path): \(s.reason)") }
@@ -152,7 +169,10 @@ struct IngestCommand: AsyncParsableCommand {
                 if report.interrupted {
                     print("interrupted: \(total) items committed; run the same command to resume")
                 } else if report.stoppedEarly {
-                    print(strict ? "stopped at the first bad record (--strict)" : "some sources stopped early; see the warnings")
+                    print(
+                        strict
+                            ? "stopped at the first bad record (--strict)"
+                            : "some sources stopped early; see the warnings")
                 }
                 print("archive: \(global.archivePath)")
             }

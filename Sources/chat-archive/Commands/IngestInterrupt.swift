@@ -47,7 +47,8 @@ final class IngestInterrupt: @unchecked Sendable {
             FileHandle.standardError.write(
                 Data("\ninterrupted: stopping after the current batch (interrupt again to stop at once)\n".utf8))
         } else {
-            FileHandle.standardError.write(Data("interrupted again: stopping now; every committed batch is kept\n".utf8))
+            FileHandle.standardError.write(
+                Data("interrupted again: stopping now; every committed batch is kept\n".utf8))
             _exit(128 + sig)
         }
     }

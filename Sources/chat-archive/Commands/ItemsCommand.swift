@@ -16,7 +16,8 @@ struct ItemsCommand: AsyncParsableCommand {
     @Option(help: "Items after this item id (with --count).") var after: Int64?
     @Option(help: "Items around this item id (with --count); the item itself is always included.") var around: Int64?
     @Option(help: "N items around the oldest unread item (or the newest N).") var initial: Int?
-    @Option(help: "Items around the first item at or after this date (2024-05-01 or RFC 3339; with --count).") var at: String?
+    @Option(help: "Items around the first item at or after this date (2024-05-01 or RFC 3339; with --count).") var at:
+        String?
     @Option(help: "How many items before/after the anchor.") var count = 25
     @Option(help: "Only items of this content: text, link, image, video, voice, file, report.") var content: String?
     @Option(help: "Only items matching this search.") var search: String?
@@ -29,7 +30,9 @@ struct ItemsCommand: AsyncParsableCommand {
         if let around { modes.append(.around(around, count: count)) }
         if let initial { modes.append(.initial(initial)) }
         if let at {
-            guard let time = Timestamp.parse(at) else { throw ValidationError("--at must be a date (2024-05-01) or an RFC 3339 time") }
+            guard let time = Timestamp.parse(at) else {
+                throw ValidationError("--at must be a date (2024-05-01) or an RFC 3339 time")
+            }
             modes.append(.at(time, count: count))
         }
         guard modes.count <= 1 else {
@@ -40,8 +43,12 @@ struct ItemsCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try request()
-        if let content, ContentFilter(rawValue: content) == nil { throw ValidationError("unknown --content \(content)") }
-        guard count >= 0, (last ?? 0) >= 0, (initial ?? 0) >= 0 else { throw ValidationError("counts must not be negative") }
+        if let content, ContentFilter(rawValue: content) == nil {
+            throw ValidationError("unknown --content \(content)")
+        }
+        guard count >= 0, (last ?? 0) >= 0, (initial ?? 0) >= 0 else {
+            throw ValidationError("counts must not be negative")
+        }
     }
 
     func run() async throws {

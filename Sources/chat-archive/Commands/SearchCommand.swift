@@ -35,7 +35,9 @@ struct SearchCommand: AsyncParsableCommand {
     var query: String
 
     func validate() throws {
-        if let content, ContentFilter(rawValue: content) == nil { throw ValidationError("unknown --content \(content)") }
+        if let content, ContentFilter(rawValue: content) == nil {
+            throw ValidationError("unknown --content \(content)")
+        }
         guard SearchOrder(rawValue: order) != nil else { throw ValidationError("--order must be newest or relevance") }
         guard limit > 0 else { throw ValidationError("--limit must be positive") }
     }

@@ -5,7 +5,8 @@ import Foundation
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "The local web app over the archive: browse chats and search them in a browser.",
+        commandName: "serve",
+        abstract: "The local web app over the archive: browse chats and search them in a browser.",
         discussion: """
             Opens the archive read-only and prints the address to open, with a fresh token; every
             request must carry it. Binds 127.0.0.1 on a free port unless told otherwise. Stops on
@@ -27,9 +28,13 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors(json: global.json) {
             let archive: Archive
-            do { archive = try openArchiveForReading(path: global.archivePath) } catch let e as ArchiveError { throw CLIError(e.message) }
+            do { archive = try openArchiveForReading(path: global.archivePath) } catch let e as ArchiveError {
+                throw CLIError(e.message)
+            }
             if !AccessPolicy.isLoopback(host) {
-                standardError("chat-archive: warning: serving on \(host), reachable from other machines; the token is the only protection")
+                standardError(
+                    "chat-archive: warning: serving on \(host), reachable from other machines; the token is the only protection"
+                )
             }
             let server = ArchiveServer(archive: archive, log: { line in standardError(line) })
             let json = global.json
@@ -61,13 +66,15 @@ struct ServeCommand: AsyncParsableCommand {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         #if os(macOS)
-        p.arguments = ["open", url]
+            p.arguments = ["open", url]
         #else
-        p.arguments = ["xdg-open", url]
+            p.arguments = ["xdg-open", url]
         #endif
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch { standardError("chat-archive: cannot open a browser (\(error)); open the address yourself") }
+        do { try p.run() } catch {
+            standardError("chat-archive: cannot open a browser (\(error)); open the address yourself")
+        }
     }
 }
 

@@ -3,7 +3,8 @@ import ChatArchive
 import Foundation
 
 struct StatsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "stats", abstract: "Counts, sizes, sources and index health.")
+    static let configuration = CommandConfiguration(
+        commandName: "stats", abstract: "Counts, sizes, sources and index health.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -21,9 +22,16 @@ struct StatsCommand: AsyncParsableCommand {
             print("spans          \(s.spans), mentions \(s.mentions)")
             print("vocabulary     \(s.vocabularyTerms) terms")
             print("text           \(HumanFormat.bytes(s.textBytes))")
-            print("file           \(HumanFormat.bytes(s.fileBytes))" + (s.textBytes > 0 ? String(format: " (%.1f× the text)", Double(s.fileBytes) / Double(s.textBytes)) : ""))
-            print("analyser       v\(s.analyzerVersion ?? 0), index \(s.indexIsStale ? "incomplete (rebuilt on next open)" : "healthy")")
-            for (k, v) in s.itemsBySource.sorted(by: { $0.key < $1.key }) { print("source \(k.padding(toLength: 8, withPad: " ", startingAt: 0)) \(v) items") }
+            print(
+                "file           \(HumanFormat.bytes(s.fileBytes))"
+                    + (s.textBytes > 0
+                        ? String(format: " (%.1f× the text)", Double(s.fileBytes) / Double(s.textBytes)) : ""))
+            print(
+                "analyser       v\(s.analyzerVersion ?? 0), index \(s.indexIsStale ? "incomplete (rebuilt on next open)" : "healthy")"
+            )
+            for (k, v) in s.itemsBySource.sorted(by: { $0.key < $1.key }) {
+                print("source \(k.padding(toLength: 8, withPad: " ", startingAt: 0)) \(v) items")
+            }
         }
     }
 }

@@ -56,7 +56,8 @@ enum HumanFormat {
         }
         preview = oneLine(preview, max: 70)
         let id = Terminal.dim("--chat \(r.chatId)")
-        return "\(title)  \(Terminal.dim(badges.joined(separator: " · ")))  \(Terminal.dim(time(r.lastActivity)))  \(id)\n    \(preview)"
+        return
+            "\(title)  \(Terminal.dim(badges.joined(separator: " · ")))  \(Terminal.dim(time(r.lastActivity)))  \(id)\n    \(preview)"
     }
 
     static func oneLine(_ s: String, max: Int) -> String {
@@ -81,7 +82,8 @@ enum HumanFormat {
         let i = h.item
         var body = Terminal.excerpt(i.text, ranges: h.ranges)
         if body.isEmpty, let f = i.file { body = f.name }
-        return header(i) + " " + Terminal.dim("in \(i.chatId) · id \(i.id)") + "\n    " + indentingLines(body, by: "    ")
+        return header(i) + " " + Terminal.dim("in \(i.chatId) · id \(i.id)") + "\n    "
+            + indentingLines(body, by: "    ")
     }
 
     static func item(_ i: ArchivedItem, isAnchor: Bool) -> String {
@@ -104,7 +106,11 @@ enum HumanFormat {
         case .secret: return "\u{1B}[8m\(t)\u{1B}[0m"
         case .underline: return "\u{1B}[4m\(t)\u{1B}[0m"
         case .colored(let c):
-            let code = ["red": 31, "green": 32, "yellow": 33, "blue": 34, "magenta": 35, "cyan": 36, "white": 37, "black": 30][c.rawValue] ?? 39
+            let code =
+                [
+                    "red": 31, "green": 32, "yellow": 33, "blue": 34, "magenta": 35, "cyan": 36, "white": 37,
+                    "black": 30,
+                ][c.rawValue] ?? 39
             return "\u{1B}[\(code)m\(t)\u{1B}[0m"
         case .uri, .hyperLink, .simplexLink, .email, .phone: return "\u{1B}[4;34m\(t)\u{1B}[0m"
         case .mention, .command, .simplexName, .hashtag: return "\u{1B}[1;36m\(t)\u{1B}[0m"

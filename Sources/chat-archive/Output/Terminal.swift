@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Terminal facts and styling for human output.
@@ -43,14 +43,18 @@ enum Terminal {
         // Windows around the matches, merged where they touch.
         var windows: [(range: Range<Int>, matches: [Range<Int>])] = []
         for r in ranges where r.upperBound <= u.count {
-            var lower = boundary(u, max(0, r.lowerBound - context)), upper = boundary(u, min(u.count, r.upperBound + context))
+            var lower = boundary(u, max(0, r.lowerBound - context))
+            var upper = boundary(u, min(u.count, r.upperBound + context))
             // Cut at a space when one is near, not inside a word.
             if lower > 0, let space = u[lower..<r.lowerBound].prefix(20).firstIndex(of: 0x20) { lower = space + 1 }
             if upper < u.count, let space = u[r.upperBound..<upper].suffix(20).lastIndex(of: 0x20) { upper = space }
             let shifted = (r.lowerBound - lower)..<(r.upperBound - lower)
             if let last = windows.last, lower <= last.range.upperBound {
                 let start = last.range.lowerBound
-                windows[windows.count - 1] = (start..<max(last.range.upperBound, upper), last.matches + [(r.lowerBound - start)..<(r.upperBound - start)])
+                windows[windows.count - 1] = (
+                    start..<max(last.range.upperBound, upper),
+                    last.matches + [(r.lowerBound - start)..<(r.upperBound - start)]
+                )
             } else {
                 if windows.count == maxPieces { break }
                 windows.append((lower..<upper, [shifted]))

@@ -86,7 +86,9 @@ struct SlackJSONArray {
                 i += 1
             }
             guard let stop = end else {
-                error = (start, startLine, "the JSON array is truncated (no closing ']'); elements before this one were kept")
+                error = (
+                    start, startLine, "the JSON array is truncated (no closing ']'); elements before this one were kept"
+                )
                 return
             }
             var last = stop

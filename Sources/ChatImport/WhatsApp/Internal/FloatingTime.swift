@@ -23,7 +23,8 @@ struct FloatingTimeZone: Sendable {
             return
         }
         let bytes = Array(raw.utf8)
-        if bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"), bytes[3] == UInt8(ascii: ":"),
+        if bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"),
+            bytes[3] == UInt8(ascii: ":"),
             let h = Int(String(decoding: bytes[1..<3], as: UTF8.self)),
             let m = Int(String(decoding: bytes[4..<6], as: UTF8.self)), h <= 18, m < 60
         {

@@ -47,7 +47,9 @@ struct SHA256Digest {
             pending.removeAll(keepingCapacity: true)
         }
         while pending.count < 56 { pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         compress(pending)
         pending.removeAll()
         var out: [UInt8] = []
@@ -84,7 +86,8 @@ struct SHA256Digest {
     private mutating func compress(_ block: [UInt8]) {
         var w = [UInt32](repeating: 0, count: 64)
         for t in 0..<16 {
-            w[t] = UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2]) << 8
+            w[t] =
+                UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2]) << 8
                 | UInt32(block[t * 4 + 3])
         }
         for t in 16..<64 {
@@ -92,7 +95,14 @@ struct SHA256Digest {
             let s1 = SHA256Digest.rotr(w[t - 2], 17) ^ SHA256Digest.rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
             w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
         }
-        var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+        var a = h[0]
+        var b = h[1]
+        var c = h[2]
+        var d = h[3]
+        var e = h[4]
+        var f = h[5]
+        var g = h[6]
+        var hh = h[7]
         for t in 0..<64 {
             let s1 = SHA256Digest.rotr(e, 6) ^ SHA256Digest.rotr(e, 11) ^ SHA256Digest.rotr(e, 25)
             let ch = (e & f) ^ (~e & g)

@@ -55,14 +55,18 @@ final class UTF16ToUTF8Stream: ByteStream {
         carry = whole < bytes.count ? [bytes[bytes.count - 1]] : []
         var i = 0
         while i < whole {
-            let unit = bigEndian ? UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]) : UInt16(bytes[i + 1]) << 8 | UInt16(bytes[i])
+            let unit =
+                bigEndian ? UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]) : UInt16(bytes[i + 1]) << 8 | UInt16(bytes[i])
             i += 2
             if !sawFirstUnit {
                 sawFirstUnit = true
                 if unit == 0xFEFF { continue }
             }
             if (0xD800...0xDBFF).contains(unit) {
-                if pendingHigh != nil { append(0xFFFD); replacedInvalid = true }
+                if pendingHigh != nil {
+                    append(0xFFFD)
+                    replacedInvalid = true
+                }
                 pendingHigh = unit
                 continue
             }
