@@ -9,12 +9,13 @@ import Testing
 @Suite struct IngestFolderOfExportsTests {
     static let corpus = TestArchive.corpusPath
     static let parts = [
-        "discord", "matrix", "meta/facebook-2023", "meta/facebook-2024", "meta/facebook-2024-later",
+        "discord", "hostile", "matrix", "meta/facebook-2023", "meta/facebook-2024", "meta/facebook-2024-later",
         "meta/instagram-2022",
         "meta/instagram-2024", "sample", "sample-bad", "signal", "simplex", "slack", "telegram", "whatsapp",
     ]
     static let formats = [
-        "discord", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal", "simplex", "slack",
+        "discord", "jsonl", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal", "simplex",
+        "slack",
         "telegram",
         "whatsapp",
     ]
@@ -45,7 +46,7 @@ import Testing
         #expect(report.skippedFiles.map { String($0.path.dropFirst(Self.corpus.count + 1)) } == Self.skippedOutside)
         #expect(report.skippedFiles.allSatisfy { !$0.reason.isEmpty })
         let readmes = report.exports.flatMap(\.skipped).filter { $0.path.hasSuffix("README.md") }
-        #expect(readmes.count == 4)
+        #expect(readmes.count == 5)
         // Bad lines of sample-bad are reported with their line numbers, not fatal to the rest.
         #expect(report.errors.contains { $0.location.file.hasSuffix("sample-bad/bad.jsonl") && $0.location.line == 4 })
         #expect(!report.stoppedEarly && !report.interrupted)
