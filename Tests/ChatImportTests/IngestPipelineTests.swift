@@ -151,7 +151,7 @@ enum FormatSamples {
     }
 }
 
-/// The ingest report counts each problem by what it did (FORMATS.md §6).
+/// The ingest report counts each problem by what it did (the BadInput article of ChatImport's documentation).
 @Suite struct IngestReportCountTests {
     func run(_ path: String) throws -> IngestReport {
         let archive = try Archive(path: TestArchive.temporaryPath())

@@ -67,7 +67,7 @@ struct SlackRichText: Equatable {
     }
 }
 
-/// Slack's `mrkdwn` message text (FORMATS.md §5): `<…>` tokens first, then `&amp; &lt; &gt;`,
+/// Slack's `mrkdwn` message text (the SlackFormat article of ChatImport's documentation): `<…>` tokens first, then `&amp; &lt; &gt;`,
 /// then `*bold*`, `_italic_`, `~strike~`, `` `code` `` and ```` ``` ```` blocks.
 enum SlackMrkdwn {
     /// Parses `text` into formatted pieces, resolving ids through `directory`.
