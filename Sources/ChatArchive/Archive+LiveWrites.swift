@@ -8,7 +8,7 @@ import GRDB
 /// navigation info, the chat list and its counters), and a concurrent reader sees all of it or
 /// none of it. Items are matched by `(chatSourceId, sourceId)` and go through the same analyser
 /// and writer as ``Archive/ingest(_:options:progress:)``. An unknown chat or item throws
-/// ``ArchiveError`` and changes nothing.
+/// `ArchiveError` and changes nothing.
 extension Archive {
     /// Adds chats, or replaces the stored fields of chats with the same source id.
     public func upsert(chats: [Chat]) async throws {
@@ -33,7 +33,7 @@ extension Archive {
     }
 
     /// SimpleX's "marked deleted": the items stay in their chat's windows as placeholders
-    /// (``ArchivedItem/isDeleted``), leave searches (unless ``SearchOptions/includeDeleted``)
+    /// (`ArchivedItem/isDeleted`), leave searches (unless `SearchOptions/includeDeleted`)
     /// and the chat's counters.
     public func markDeleted(chat: String, items: [String]) async throws {
         try await liveWrite { db in try LiveEdits.markDeleted(chat: chat, items: items, db) }
@@ -105,7 +105,7 @@ extension Archive {
     }
 
     /// One live write: refused on a read-only or damaged archive, run in one transaction, with
-    /// SQLite's failures (busy, full disk, corruption) turned into ``ArchiveError`` codes.
+    /// SQLite's failures (busy, full disk, corruption) turned into `ArchiveError` codes.
     private func liveWrite(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
         let database = self.database
         try database.verifyBeforeWriting()

@@ -47,7 +47,7 @@ public struct ArchiveObservation<Element: Sendable & Equatable>: AsyncSequence, 
 
 /// The unread badges of a chat app: what the unread tab and the app icon show.
 public struct UnreadCounters: Sendable, Hashable, Encodable {
-    /// Chats the unread tab lists (see ``ChatFilter/unread``).
+    /// Chats the unread tab lists (see `ChatFilter/unread`).
     public var unreadChats: Int
     /// Unread items in chats that are not muted.
     public var unreadItems: Int
@@ -107,7 +107,7 @@ extension Archive {
     }
 
     /// Mention autocomplete: the members of a group matching what the user typed after `@`
-    /// (see ``MemberSearch/members(chat:matching:limit:in:)``): word starts before inner parts,
+    /// (see `MemberSearch/members(chat:matching:limit:in:)`): word starts before inner parts,
     /// recent writers first, the user and members who left excluded.
     public func members(chat: String, matching query: String, limit: Int = 10) async throws -> [ChatMember] {
         try await database.writer.read { db in

@@ -22,23 +22,23 @@ public final class Archive: Sendable {
     /// The underlying database (for tools and tests).
     public let database: ArchiveDatabase
 
-    /// How an archive is opened: ``ArchiveOpenMode/create`` (the default), ``ArchiveOpenMode/readWrite``
-    /// or ``ArchiveOpenMode/readOnly``.
+    /// How an archive is opened: `ArchiveOpenMode/create` (the default), `ArchiveOpenMode/readWrite`
+    /// or `ArchiveOpenMode/readOnly`.
     public typealias OpenMode = ArchiveOpenMode
 
     /// Opens the archive at `path`; in the default mode it is created (mode 0600) when missing.
     ///
     /// - Parameters:
-    ///   - path: the archive file; missing folders are created in ``ArchiveOpenMode/create`` mode.
-    ///   - mode: ``ArchiveOpenMode/create``, ``ArchiveOpenMode/readWrite`` (must exist) or
-    ///     ``ArchiveOpenMode/readOnly`` (must exist; never creates, never writes).
+    ///   - path: the archive file; missing folders are created in `ArchiveOpenMode/create` mode.
+    ///   - mode: `ArchiveOpenMode/create`, `ArchiveOpenMode/readWrite` (must exist) or
+    ///     `ArchiveOpenMode/readOnly` (must exist; never creates, never writes).
     ///   - rebuildsStaleIndexes: rebuild the full-text indexes now if another analyser version
     ///     built them or a rebuild was interrupted (`false`: leave them for ``repair(progress:)``,
     ///     as `chat-archive check` does; a read-only archive is never rebuilt).
     ///   - rebuildProgress: called while indexes are rebuilt for a new analyser version.
     ///   - onWait: called when a write waits for another program writing to the same archive.
-    /// - Throws: ``ArchiveError`` (``ArchiveError/Code/notFound``, ``ArchiveError/Code/notAnArchive``,
-    ///   ``ArchiveError/Code/newerVersion``, ``ArchiveError/Code/corrupt``…).
+    /// - Throws: `ArchiveError` (`ArchiveError/Code/notFound`, `ArchiveError/Code/notAnArchive`,
+    ///   `ArchiveError/Code/newerVersion`, `ArchiveError/Code/corrupt`…).
     public init(
         path: String, mode: OpenMode = .create, rebuildsStaleIndexes: Bool = true,
         rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil
@@ -165,8 +165,8 @@ public final class Archive: Sendable {
         }
     }
 
-    /// Runs a read, turning SQLite's errors into ``ArchiveError``s (a damaged page is
-    /// ``ArchiveError/Code/corrupt``, never a partial answer).
+    /// Runs a read, turning SQLite's errors into `ArchiveError`s (a damaged page is
+    /// `ArchiveError/Code/corrupt`, never a partial answer).
     private func reading<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
         if let damage = database.damage { throw damage }
         return try await ArchiveError.mapping(path: database.path) { try await database.writer.read(body) }

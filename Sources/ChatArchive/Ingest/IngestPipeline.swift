@@ -2,7 +2,7 @@ import ChatImport
 import Foundation
 
 /// Finds the exports in a path (by content, or `--format`) and runs their importers, all
-/// through the one list of formats, ``FormatRegistry``.
+/// through the one list of formats, `FormatRegistry`.
 enum IngestPipeline {
     static var formats: [String] { FormatDetector.formatNames }
 

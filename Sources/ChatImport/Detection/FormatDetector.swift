@@ -25,7 +25,7 @@ public struct Detection {
 }
 
 /// Recognises exports by content, never by extension: opens a file, folder or zip (by magic
-/// bytes) and tries each registered format's test in order (``FormatRegistry``) on 64 KiB
+/// bytes) and tries each registered format's test in order (`FormatRegistry`) on 64 KiB
 /// prefixes.
 public enum FormatDetector {
     /// How many bytes of each entry are sniffed.

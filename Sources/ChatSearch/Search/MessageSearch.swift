@@ -67,8 +67,8 @@ public struct SearchPage: Sendable, Hashable {
     public var nextCursor: String?
 }
 
-/// Errors a search reported before ``ArchiveError`` had codes (searches now throw
-/// ``ArchiveError/Code/unknownChat``); kept so that code catching it still compiles.
+/// Errors a search reported before `ArchiveError` had codes (searches now throw
+/// `ArchiveError/Code/unknownChat`); kept so that code catching it still compiles.
 public struct SearchError: Error, Sendable, CustomStringConvertible {
     /// What is wrong, in words.
     public var message: String
@@ -88,7 +88,7 @@ public enum MessageSearch {
     /// Up to this many items, a chat's matches are read oldest first, all of them (see `newestPage`).
     static let ascendingWalkMaxItems = 5000
 
-    /// Runs a search; any `text` is valid, only an unknown ``SearchOptions/chat`` throws (``ArchiveError/Code/unknownChat``).
+    /// Runs a search; any `text` is valid, only an unknown ``SearchOptions/chat`` throws (`ArchiveError/Code/unknownChat`).
     public static func search(_ text: String, options: SearchOptions, in db: Database) throws -> SearchPage {
         let query = QueryParser.parse(text)
         var scope = SearchScope(content: options.content, includeDeleted: options.includeDeleted)

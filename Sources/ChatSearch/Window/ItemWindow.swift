@@ -61,7 +61,7 @@ public struct ItemWindow: Sendable, Hashable {
 
 /// Windows of a chat's items, ordered by `(ts, id)`.
 public enum ItemWindows {
-    /// A window of a chat's items; an unknown chat or anchor id throws ``ArchiveError`` (``ArchiveError/Code/unknownChat``, ``ArchiveError/Code/unknownItem``).
+    /// A window of a chat's items; an unknown chat or anchor id throws `ArchiveError` (`ArchiveError/Code/unknownChat`, `ArchiveError/Code/unknownItem`).
     ///
     /// - Parameters:
     ///   - chat: the chat's source id.
