@@ -89,7 +89,12 @@ public final class ArchiveDatabase: Sendable {
     ///
     /// - Complexity: reads every page of the archive once: about 0.1 s per 100 MB when cached.
     package func verifyBeforeWriting() throws {
-        if let damage { throw damage }
+        if let damage {
+            // Whichever read met the damage at open, a writer is told that nothing was written.
+            let suffix = ", so nothing was written to it"
+            guard !damage.message.hasSuffix(suffix) else { throw damage }
+            throw ArchiveError(damage.code, damage.message + suffix, underlying: damage.underlying)
+        }
         guard mode != .readOnly else {
             throw ArchiveError(.readOnly, "cannot write to the archive \(path): it was opened read-only")
         }
