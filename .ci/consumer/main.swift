@@ -29,6 +29,8 @@ let window = try await archive.items(chat: "g1", .around(page.hits[0].item.id, c
 check(window.items.count == 1, "the hit opens in context")
 let people = try await archive.members(chat: "g1", matching: "zo", limit: 5)
 check(people.first?.displayName == "Zoë", "mention autocomplete folds accents")
+let json = String(decoding: try JSONEncoder().encode(page), as: UTF8.self)
+check(json.contains("\"hits\"") && json.contains("東京"), "a search page encodes as the CLI's JSON")
 try await archive.markRead(chat: "g1", through: nil)
 let rows = try await archive.chats(matching: "hik", filter: .groups)
 check(rows.first?.unreadCount == 0, "mark read reaches the chat list")

@@ -20,7 +20,7 @@ import GRDB
 /// see half a batch.
 public final class Archive: Sendable {
     /// The underlying database (for tools and tests).
-    public let database: ArchiveDatabase
+    package let database: ArchiveDatabase
 
     /// How an archive is opened: `ArchiveOpenMode/create` (the default), `ArchiveOpenMode/readWrite`
     /// or `ArchiveOpenMode/readOnly`.

@@ -1,4 +1,5 @@
 import ChatIndex
+import ChatText
 import Foundation
 import GRDB
 
@@ -81,7 +82,7 @@ enum ArchiveMaintenance {
 
     /// One problem `check` found: what it is, in words, and whether `--repair` can fix it.
     struct Problem {
-        enum Kind { case sqliteIndex, fullText, vocabulary, counters, totals, chatNames, stored }
+        enum Kind { case sqliteIndex, fullText, vocabulary, counters, totals, chatNames, memberNames, stored }
         var kind: Kind
         var message: String
         /// Rebuilt from the stored items by ``repair(_:)``.
@@ -259,6 +260,27 @@ enum ArchiveMaintenance {
                         "the chat-name search index is damaged (SQLite: \(e.message ?? e.description)); chat-list searches may miss chats or fail; a repair rebuilds it"
                 ))
         }
+        // 6b. The mention-autocomplete name index, against the members' names.
+        do {
+            if ftsChecks {
+                try db.execute(sql: "INSERT INTO memberNameGram(memberNameGram, rank) VALUES('integrity-check', 1)")
+            }
+            if let off = try Int.fetchOne(db, sql: memberNamesMismatchSQL), off != 0 {
+                problems.append(
+                    Problem(
+                        kind: .memberNames,
+                        message:
+                            "the member-name index of mention autocomplete does not match the members' names; autocomplete may miss members; a repair rebuilds it"
+                    ))
+            }
+        } catch let e as DatabaseError {
+            problems.append(
+                Problem(
+                    kind: .memberNames,
+                    message:
+                        "the member-name index of mention autocomplete is damaged (SQLite: \(e.message ?? e.description)); autocomplete may miss members or fail; a repair rebuilds it"
+                ))
+        }
         // 7. The chat list's counters, against the items.
         let bad = try Row.fetchAll(
             db,
@@ -314,6 +336,13 @@ enum ArchiveMaintenance {
                WHERE g.rowid IS NULL OR g.name IS NOT c.nameKey OR g.translit IS NOT iif(c.translitKey = c.nameKey, '', c.translitKey))
         """
 
+    /// What the member-name index should hold for each member (see migration v4-memberNameGram).
+    private static let memberNamesMismatchSQL = """
+        SELECT (SELECT count(*) FROM memberNameGram WHERE rowid NOT IN (SELECT id FROM member))
+            + (SELECT count(*) FROM member m LEFT JOIN memberNameGram g ON g.rowid = m.id
+               WHERE g.rowid IS NULL OR g.words IS NOT m.searchKey OR g.name IS NOT m.nameKey)
+        """
+
     /// Per-chat counts computed from the items, as the writer keeps them.
     private static let countersSQL = """
         WITH real AS (
@@ -367,6 +396,17 @@ enum ArchiveMaintenance {
                             DELETE FROM chatNameGram;
                             INSERT INTO chatNameGram(rowid, name, translit)
                                 SELECT id, nameKey, iif(translitKey = nameKey, '', translitKey) FROM chat;
+                            """)
+                }
+            }
+        }
+        if kinds.contains(.memberNames) {
+            try attempt("rebuild the member-name index") {
+                try database.writer.write { db in
+                    try db.execute(
+                        sql: """
+                            DELETE FROM memberNameGram;
+                            INSERT INTO memberNameGram(rowid, words, name) SELECT id, searchKey, nameKey FROM member;
                             """)
                 }
             }

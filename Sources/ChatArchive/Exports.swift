@@ -2,4 +2,3 @@
 @_exported import ChatIndex
 @_exported import ChatModel
 @_exported import ChatSearch
-@_exported import ChatText

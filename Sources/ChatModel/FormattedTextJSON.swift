@@ -1,25 +1,25 @@
 /// SimpleX's tagged JSON for `FormattedText` and `Format` (ChatText's MarkdownGrammar article, "JSON").
-public enum FormattedTextJSON {
+package enum FormattedTextJSON {
     // MARK: Encoding
 
     /// `[{"text": …, "format": …|null}, …]`.
-    public static func jsonValue(_ pieces: [FormattedText]) -> JSONValue {
+    package static func jsonValue(_ pieces: [FormattedText]) -> JSONValue {
         .array(pieces.map(jsonValue))
     }
 
     /// `{"text": …, "format": …}`, `format` null for a plain piece.
-    public static func jsonValue(_ piece: FormattedText) -> JSONValue {
+    package static func jsonValue(_ piece: FormattedText) -> JSONValue {
         .object([("text", .string(piece.text)), ("format", piece.format.map(jsonValue) ?? .null)])
     }
 
     /// `{"formattedText": [...]}`, or `{}` when the list is nil.
-    public static func messageJSONValue(_ pieces: [FormattedText]?) -> JSONValue {
+    package static func messageJSONValue(_ pieces: [FormattedText]?) -> JSONValue {
         guard let pieces else { return .object([]) }
         return .object([("formattedText", jsonValue(pieces))])
     }
 
     /// A format as an object tagged by `"type"`, absent optional fields omitted.
-    public static func jsonValue(_ format: Format) -> JSONValue {
+    package static func jsonValue(_ format: Format) -> JSONValue {
         var fields: [(String, JSONValue)] = [("type", .string(format.typeName))]
         switch format {
         case .bold, .italic, .strikeThrough, .snippet, .secret, .small, .uri, .email, .phone, .underline, .hashtag:
@@ -52,22 +52,22 @@ public enum FormattedTextJSON {
     }
 
     /// Compact JSON text of a piece list.
-    public static func jsonText(_ pieces: [FormattedText]) -> String { jsonValue(pieces).jsonText }
+    package static func jsonText(_ pieces: [FormattedText]) -> String { jsonValue(pieces).jsonText }
 
     /// Compact JSON text of a format.
-    public static func jsonText(_ format: Format) -> String { jsonValue(format).jsonText }
+    package static func jsonText(_ format: Format) -> String { jsonValue(format).jsonText }
 
     // MARK: Decoding
 
     /// The pieces of a JSON array (elements without a string `text` are skipped); nil when
     /// `value` is not an array.
-    public static func pieces(from value: JSONValue) -> [FormattedText]? {
+    package static func pieces(from value: JSONValue) -> [FormattedText]? {
         guard let array = value.arrayValue else { return nil }
         return array.compactMap(piece)
     }
 
     /// A piece from `{"text": …, "format": …}`; a missing or null `format` means plain.
-    public static func piece(from value: JSONValue) -> FormattedText? {
+    package static func piece(from value: JSONValue) -> FormattedText? {
         guard let text = value["text"]?.stringValue else { return nil }
         return FormattedText(text, value["format"].flatMap(format))
     }
@@ -75,7 +75,7 @@ public enum FormattedTextJSON {
     /// A format from its JSON: nil for null (plain); anything invalid or unknown becomes
     /// `.unknown` holding the whole value. Also reads the single-key object encoding of
     /// SimpleX's Apple apps (`{"bold":{}}`, `{"colored":{"color":"red"}}`).
-    public static func format(from value: JSONValue) -> Format? {
+    package static func format(from value: JSONValue) -> Format? {
         if value.isNull { return nil }
         guard case .object(let members) = value else { return .unknown(value) }
         if let type = value["type"]?.stringValue {

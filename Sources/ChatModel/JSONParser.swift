@@ -1,11 +1,11 @@
 /// A JSON syntax error with the byte offset where it was found.
-public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
     /// The byte offset of the error in the parsed input.
-    public var offset: Int
+    package var offset: Int
     /// What is wrong, in words.
-    public var message: String
+    package var message: String
     /// The message and its offset (`… at byte N`).
-    public var description: String { "\(message) at byte \(offset)" }
+    package var description: String { "\(message) at byte \(offset)" }
 }
 
 /// A strict, fast JSON parser over UTF-8 bytes, producing ``JSONValue``.
@@ -13,12 +13,12 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
 /// Lenient where exports need it: Telegram's non-standard `\xNN` escapes decode to U+00NN;
 /// invalid UTF-8 and lone surrogates become U+FFFD. Nesting deeper than `maxDepth` is an
 /// error, never a stack overflow.
-public struct JSONParser {
+package struct JSONParser {
     /// The deepest nesting of arrays and objects accepted (a scalar inside counts as a level).
-    public static let maxDepth = 512
+    package static let maxDepth = 512
 
     /// Parses one complete JSON document (surrounding whitespace allowed).
-    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         let array = Array(bytes)
         return try array.withUnsafeBufferPointer { buf throws(JSONSyntaxError) -> JSONValue in
             var p = JSONParser(buf)

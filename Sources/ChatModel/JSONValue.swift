@@ -87,7 +87,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Appends the compact JSON text of this value to `out`.
-    public func write(to out: inout String) {
+    package func write(to out: inout String) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -114,7 +114,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Appends `s` as a JSON string literal.
-    public static func writeString(_ s: String, to out: inout String) {
+    package static func writeString(_ s: String, to out: inout String) {
         out += "\""
         for u in s.unicodeScalars {
             switch u {

@@ -10,9 +10,9 @@ import Foundation
 /// files, stopped with any signal, and reaped with `wait4`. Its peak memory is the high-water
 /// mark of its own address space (`VmHWM`, sampled while it runs): the `ru_maxrss` that `wait4`
 /// reports starts at the test process's own peak, which Linux carries across the child's `exec`.
-public final class ChildProcess {
+package final class ChildProcess {
     /// The child's process id.
-    public let pid: pid_t
+    package let pid: pid_t
     private let outPath: String
     private let errPath: String
     private var result: Result?
@@ -20,25 +20,25 @@ public final class ChildProcess {
     private var sampledPeak: Int?
 
     /// How a child ended.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The exit status, when the child exited.
-        public var status: Int32?
+        package var status: Int32?
         /// The signal that ended it, when one did.
-        public var signal: Int32?
+        package var signal: Int32?
         /// Its standard output.
-        public var out: String
+        package var out: String
         /// Its standard error.
-        public var err: String
+        package var err: String
         /// Its peak resident set size, in bytes (its own address space's high-water mark; where
         /// that cannot be read, `wait4`'s `ru_maxrss`).
-        public var maxRSSBytes: Int
+        package var maxRSSBytes: Int
     }
 
     /// The `chat-archive` binary of this build (`$CHAT_ARCHIVE_BIN` overrides it).
-    public static var chatArchiveBinary: String { binary("chat-archive", override: "CHAT_ARCHIVE_BIN") }
+    package static var chatArchiveBinary: String { binary("chat-archive", override: "CHAT_ARCHIVE_BIN") }
 
     /// The `chat-archive-bench` binary of this build (`$CHAT_ARCHIVE_BENCH_BIN` overrides it).
-    public static var benchBinary: String { binary("chat-archive-bench", override: "CHAT_ARCHIVE_BENCH_BIN") }
+    package static var benchBinary: String { binary("chat-archive-bench", override: "CHAT_ARCHIVE_BENCH_BIN") }
 
     private static func binary(_ name: String, override: String) -> String {
         if let p = ProcessInfo.processInfo.environment[override], !p.isEmpty { return p }
@@ -53,7 +53,7 @@ public final class ChildProcess {
     /// Starts `executable` with `arguments`; `environment` entries are added to this process's.
     ///
     /// - Parameter shellPrefix: shell commands run before `exec`ing the executable (e.g. `umask 000`).
-    public init(
+    package init(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil
     )
         throws
@@ -89,7 +89,7 @@ public final class ChildProcess {
     }
 
     /// Runs to completion and returns how it ended.
-    public static func run(
+    package static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], shellPrefix: String? = nil
     )
         throws -> Result
@@ -98,7 +98,7 @@ public final class ChildProcess {
     }
 
     /// Whether the child is still running (it is reaped if it has ended).
-    public var isRunning: Bool {
+    package var isRunning: Bool {
         if result != nil { return false }
         var status: Int32 = 0
         var usage = rusage()
@@ -112,13 +112,13 @@ public final class ChildProcess {
     }
 
     /// Sends `signal` to the child (if it is still running).
-    public func kill(_ signal: Int32 = SIGKILL) {
+    package func kill(_ signal: Int32 = SIGKILL) {
         if result == nil { _ = sendSignal(pid, signal) }
     }
 
     /// Waits for the child to end and returns how it ended.
     @discardableResult
-    public func wait() -> Result {
+    package func wait() -> Result {
         if let result { return result }
         var status: Int32 = 0
         var usage = rusage()
@@ -159,7 +159,7 @@ public final class ChildProcess {
 #endif
 
 /// A test's own failure with a message.
-public struct TestFailure: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ d: String) { description = d }
+package struct TestFailure: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ d: String) { description = d }
 }

@@ -1,11 +1,11 @@
 /// SplitMix64: a small, fast generator that gives the same numbers on every platform, for
 /// seeded test inputs.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    public var state: UInt64
+package struct SplitMix64: RandomNumberGenerator, Sendable {
+    package var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,5 +14,5 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A number in `0..<n` (`n` at least 1), by remainder.
-    public mutating func next(below n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
+    package mutating func next(below n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
 }

@@ -11,9 +11,9 @@ import Foundation
 ///
 /// Use ``folder(_:)`` for a folder that lives until the process ends (archives a test keeps
 /// open), or ``withTemporaryDirectory(_:_:)`` for one removed as soon as the body returns.
-public enum TestTemporary {
+package enum TestTemporary {
     /// This process's folder: `$TMPDIR/chat-archive-tests-<pid>-<random>`, removed at exit.
-    public static let root: URL = {
+    package static let root: URL = {
         let name = "chat-archive-tests-\(getpid())-\(UUID().uuidString.prefix(8))"
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(name, isDirectory: true)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -22,21 +22,22 @@ public enum TestTemporary {
     }()
 
     /// A fresh, empty folder inside ``root``; returns its path.
-    public static func folder(_ prefix: String = "tmp") -> String {
+    package static func folder(_ prefix: String = "tmp") -> String {
         let url = root.appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url.path
     }
 
     /// Runs `body` with a fresh folder and removes the folder afterwards, whatever happens.
-    public static func withTemporaryDirectory<T>(_ prefix: String = "tmp", _ body: (String) throws -> T) rethrows -> T {
+    package static func withTemporaryDirectory<T>(_ prefix: String = "tmp", _ body: (String) throws -> T) rethrows -> T
+    {
         let path = folder(prefix)
         defer { try? FileManager.default.removeItem(atPath: path) }
         return try body(path)
     }
 
     /// The `async` form of ``withTemporaryDirectory(_:_:)``.
-    public static func withTemporaryDirectory<T>(_ prefix: String = "tmp", _ body: (String) async throws -> T)
+    package static func withTemporaryDirectory<T>(_ prefix: String = "tmp", _ body: (String) async throws -> T)
         async rethrows
         -> T
     {

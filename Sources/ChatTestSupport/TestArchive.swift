@@ -2,45 +2,45 @@ import ChatArchive
 import Foundation
 
 /// Helpers for tests: temporary archives built with the real migrations and tokenizer.
-public enum TestArchive {
+package enum TestArchive {
     /// A fresh path in a private temporary folder, removed when the test process exits
     /// (see ``TestTemporary``).
-    public static func temporaryPath(_ name: String = "archive.sqlite") -> String {
+    package static func temporaryPath(_ name: String = "archive.sqlite") -> String {
         TestTemporary.folder("archive") + "/" + name
     }
 
     /// Writes `text` to a temporary file and returns its path.
-    public static func writeFile(_ text: String, name: String = "export.jsonl") throws -> String {
+    package static func writeFile(_ text: String, name: String = "export.jsonl") throws -> String {
         let path = temporaryPath(name)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
 
     /// A new archive with `jsonl` ingested.
-    public static func make(jsonl: String) throws -> (Archive, IngestReport) {
+    package static func make(jsonl: String) throws -> (Archive, IngestReport) {
         let archive = try Archive(path: temporaryPath())
         let report = try archive.ingestSync([try writeFile(jsonl)])
         return (archive, report)
     }
 
     /// The repository's `Corpus/` folder.
-    public static var corpusPath: String {
+    package static var corpusPath: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
             .appendingPathComponent("Corpus").path
     }
 
     /// The repository root.
-    public static var packagePath: String {
+    package static var packagePath: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
     }
 }
 
 /// JSON Lines builders for test fixtures.
-public enum Lines {
+package enum Lines {
     /// A `chat` record line with the given fields.
-    public static func chat(
+    package static func chat(
         _ id: String, type: String = "group", name: String? = nil, fullName: String = "", alias: String = "",
         favorite: Bool = false, notifications: String = "all", unreadChat: Bool = false, business: String? = nil,
         tags: [String] = []
@@ -53,14 +53,14 @@ public enum Lines {
     }
 
     /// A `member` record line.
-    public static func member(_ chat: String, _ id: String, _ name: String, isUser: Bool = false) -> String {
+    package static func member(_ chat: String, _ id: String, _ name: String, isUser: Bool = false) -> String {
         """
         {"kind":"member","chatId":"\(chat)","memberId":"\(id)","displayName":"\(name)","fullName":"","localAlias":"","isUser":\(isUser)}
         """
     }
 
     /// An `item` record line; `extra` is appended raw inside the object (`"key":value,…`).
-    public static func item(
+    package static func item(
         _ chat: String, _ id: String, ts: String, text: String, dir: String = "rcv", member: String? = nil,
         type: String = "text", unread: Bool = false, deleted: Bool = false, pinned: Bool = false, extra: String = ""
     ) -> String {

@@ -2,17 +2,17 @@ import ChatModel
 
 /// What the analyser makes of an item's text: what people see, its spans, and what is indexed
 /// beside it.
-public struct AnalyzedText: Sendable, Hashable {
+package struct AnalyzedText: Sendable, Hashable {
     /// The text shown to people: markdown markers removed, hyperlinks shown by their text.
-    public var displayText: String
+    package var displayText: String
     /// Formatted ranges of ``displayText`` in UTF-16 code units.
-    public var spans: [Span]
+    package var spans: [Span]
     /// Link targets that are indexed but not shown (hyperlink URLs).
-    public var linkTargets: [String]
+    package var linkTargets: [String]
     /// Names of the mentions in the text, in order (`memberName`s).
-    public var mentionNames: [String]
+    package var mentionNames: [String]
 
-    public init(displayText: String, spans: [Span] = [], linkTargets: [String] = [], mentionNames: [String] = []) {
+    package init(displayText: String, spans: [Span] = [], linkTargets: [String] = [], mentionNames: [String] = []) {
         self.displayText = displayText
         self.spans = spans
         self.linkTargets = linkTargets
@@ -20,14 +20,14 @@ public struct AnalyzedText: Sendable, Hashable {
     }
 
     /// Whether any span is a link (<doc:DisplayTextAndSpans>: uri, hyperLink, simplexLink, simplexName).
-    public var hasLinkSpan: Bool { spans.contains { $0.format.isLink } }
+    package var hasLinkSpan: Bool { spans.contains { $0.format.isLink } }
 }
 
 /// Turns an item's text and markup into ``AnalyzedText``.
-public enum ItemAnalyzer {
+package enum ItemAnalyzer {
     /// Analyses `text` according to `markup`: SimpleX markdown is parsed, pre-formatted pieces
     /// are rendered, plain text is kept as it is.
-    public static func analyze(_ text: String, markup: Markup) -> AnalyzedText {
+    package static func analyze(_ text: String, markup: Markup) -> AnalyzedText {
         switch markup {
         case .plain:
             return AnalyzedText(displayText: text)
@@ -42,7 +42,7 @@ public enum ItemAnalyzer {
     }
 
     /// Renders formatted pieces (<doc:DisplayTextAndSpans>).
-    public static func analyze(_ pieces: [FormattedText]) -> AnalyzedText {
+    package static func analyze(_ pieces: [FormattedText]) -> AnalyzedText {
         let r = MarkdownDisplay.render(pieces)
         return AnalyzedText(
             displayText: r.displayText, spans: r.spans, linkTargets: r.linkTargets, mentionNames: r.mentionNames)

@@ -1,5 +1,6 @@
 import ChatArchive
 import ChatTestSupport
+import ChatText
 import Foundation
 import GRDB
 import Testing
@@ -177,6 +178,43 @@ import Testing
         let archive = try Archive(path: path)
         for name in names {
             #expect(try await archive.chats(matching: name).contains { $0.displayName == name }, "\(name)")
+        }
+    }
+
+    @Test(arguments: [
+        "DELETE FROM memberNameGram WHERE rowid = (SELECT min(id) FROM member)",
+        "UPDATE memberNameGram SET words = char(10) || 'nobody' WHERE rowid = (SELECT min(id) FROM member)",
+        "INSERT INTO memberNameGram(rowid, words, name) VALUES (9999, char(10) || 'ghost', 'ghost')",
+    ])
+    func aStaleMemberNameIndexIsFoundAndRebuilt(_ damage: String) async throws {
+        let path = try Self.makeArchive()
+        let members = try Self.members(path)
+        try #require(!members.isEmpty)
+        try Self.tamper(path, damage)
+        let problems = try await check(path)
+        #expect(
+            problems == [
+                "the member-name index of mention autocomplete does not match the members' names; autocomplete may miss members; a repair rebuilds it"
+            ])
+        try await expectRepairKeepsItems(path)
+        // Every member is offered again for (the first 3 letters of) a name.
+        let archive = try Archive(path: path)
+        for (chat, id, name) in members where name.unicodeScalars.count >= 3 {
+            let found = try await archive.members(chat: chat, matching: String(name.prefix(3)), limit: 1000)
+            #expect(found.contains { $0.memberId == id }, "\(chat) \(name)")
+        }
+    }
+
+    /// The chat, id and display name of every member who can be mentioned.
+    static func members(_ path: String) throws -> [(String, String, String)] {
+        try DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT chat.sourceId, member.sourceId, member.displayName FROM member JOIN chat ON chat.id = member.chatId
+                    WHERE member.isUser = 0 AND member.hasLeft = 0
+                    """
+            ).map { ($0[0], $0[1], $0[2]) }
         }
     }
 

@@ -1,5 +1,6 @@
 import ChatArchive
 import ChatTestSupport
+import ChatText
 import Foundation
 import GRDB
 import Testing

@@ -1,6 +1,8 @@
 import ChatArchive
 import ChatTestSupport
+import ChatText
 import Foundation
+import GRDB
 import Testing
 
 /// Mention autocomplete (`Archive.members(chat:matching:limit:)`): the analyser's folding,
@@ -85,5 +87,67 @@ import Testing
             ].joined(separator: "\n"))
         #expect(try await archive.members(chat: "g1", matching: "").map(\.memberId) == ["m2", "m1"])
         #expect(try await archive.members(chat: "g1", matching: "zo").map(\.memberId) == ["m1"])
+    }
+    /// The trigram index answers exactly what testing every member's names answers: the same
+    /// members in the same order, in two groups of many scripts, for queries of 1 to 6
+    /// characters cut from the names, and for queries found nowhere.
+    @Test func theNameIndexAnswersWhatAWalkOverEveryMemberAnswers() async throws {
+        let path = TestArchive.temporaryPath()
+        let archive = try Archive(path: path)
+        let names = [
+            "Zoë Smith", "Łukasz Nowak", "Дмитрий Иванов", "王小明", "山田太郎", "김민수", "สมชาย ใจดี", "عمرو خالد",
+            "דוד לוי", "राहुल शर्मा", "Jürgen Groß", "Işıl Yılmaz", "Ｆｕｌｌ Ｗｉｄｔｈ", "Rene\u{301}e", "🦊 Fox",
+            "Anna", "Joanna", "Anne-Marie", "Hannah", "Ann Lee",
+        ]
+        var rng = SplitMix64(seed: 7)
+        for g in ["g1", "g2"] {
+            try await archive.upsert(chats: [Chat(sourceId: g, type: .group, displayName: g)])
+            var members: [Member] = []
+            var items: [Item] = []
+            for k in 0..<120 {
+                let name = names[Int(rng.next() % UInt64(names.count))] + (k % 3 == 0 ? " \(k)" : "")
+                members.append(
+                    Member(
+                        chatSourceId: g, sourceId: "\(g)-\(k)", displayName: name,
+                        localAlias: k % 7 == 0 ? "alias\(k)" : "",
+                        hasLeft: k % 11 == 0))
+                if k % 2 == 0 {
+                    items.append(
+                        LiveWritesTests.message(g, "\(k)", "hi", at: Int64(rng.next() % 1000), from: "\(g)-\(k)"))
+                }
+            }
+            try await archive.upsert(members: members)
+            try await archive.upsert(items: items)
+        }
+        var queries = [
+            "qqz", "xyzzy", "ann", "an", "a", "zoe", "łuk", "luk", "дми", "dmi", "小明", "ｆｕｌｌ", "full", "ren",
+        ]
+        for name in names {
+            let scalars = Array(name.unicodeScalars)
+            for length in 1...6 where length <= scalars.count {
+                let start = Int(rng.next() % UInt64(scalars.count - length + 1))
+                var q = String.UnicodeScalarView()
+                q.append(contentsOf: scalars[start..<start + length])
+                queries.append(String(q))
+            }
+        }
+        let queue = try DatabaseQueue(path: path)
+        for g in ["g1", "g2"] {
+            for q in queries {
+                let key = TextNormalizer.normalize(q.trimmingCharacters(in: .whitespaces))
+                let expected = try await queue.read { db in
+                    try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT m.sourceId FROM member m JOIN chat c ON c.id = m.chatId
+                            WHERE c.sourceId = ? AND m.isUser = 0 AND m.hasLeft = 0
+                                AND (? = '' OR instr(m.searchKey, ?) > 0 OR instr(m.nameKey, ?) > 0)
+                            ORDER BY instr(m.searchKey, char(10) || ?) > 0 DESC, m.lastTs DESC, m.id LIMIT 1000
+                            """, arguments: [g, key, key, key, key])
+                }
+                let found = try await archive.members(chat: g, matching: q, limit: 1000).map(\.memberId)
+                #expect(found == expected, "\(g) \(q)")
+            }
+        }
     }
 }

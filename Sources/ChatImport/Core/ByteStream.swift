@@ -5,7 +5,7 @@
 #endif
 
 /// A sequential source of bytes: a file, or an entry of a zip.
-public protocol ByteStream: AnyObject {
+package protocol ByteStream: AnyObject {
     /// Reads up to `maxLength` bytes; an empty array means the end.
     func read(maxLength: Int) throws -> [UInt8]
     /// Total size when known (for progress).
@@ -13,12 +13,12 @@ public protocol ByteStream: AnyObject {
 }
 
 /// Reads a file through stdio in large chunks.
-public final class FileByteStream: ByteStream {
+package final class FileByteStream: ByteStream {
     private let file: UnsafeMutablePointer<FILE>
-    public let path: String
-    public let totalBytes: Int64?
+    package let path: String
+    package let totalBytes: Int64?
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         guard let f = fopen(path, "rb") else {
             throw ImportError("cannot open \(path): \(String(cString: strerror(errno)))")
         }
@@ -34,7 +34,7 @@ public final class FileByteStream: ByteStream {
 
     deinit { fclose(file) }
 
-    public func read(maxLength: Int) throws -> [UInt8] {
+    package func read(maxLength: Int) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: maxLength)
         let n = out.withUnsafeMutableBytes { fread($0.baseAddress, 1, maxLength, file) }
         if n < maxLength {
@@ -46,12 +46,12 @@ public final class FileByteStream: ByteStream {
 }
 
 /// Bytes already in memory.
-public final class MemoryByteStream: ByteStream {
+package final class MemoryByteStream: ByteStream {
     private let bytes: [UInt8]
     private var position = 0
-    public var totalBytes: Int64? { Int64(bytes.count) }
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
-    public func read(maxLength: Int) throws -> [UInt8] {
+    package var totalBytes: Int64? { Int64(bytes.count) }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package func read(maxLength: Int) throws -> [UInt8] {
         let n = min(maxLength, bytes.count - position)
         defer { position += n }
         return Array(bytes[position..<(position + n)])
@@ -61,15 +61,15 @@ public final class MemoryByteStream: ByteStream {
 /// Splits a byte stream into lines on 0x0A, dropping one trailing 0x0D, with line numbers and
 /// byte offsets. Memory is bounded by the longest line (lines over `maxLineBytes` are reported
 /// truncated and skipped).
-public struct LineReader {
-    public struct Line {
-        public var bytes: ArraySlice<UInt8>
+package struct LineReader {
+    package struct Line {
+        package var bytes: ArraySlice<UInt8>
         /// 1-based line number.
-        public var number: Int
+        package var number: Int
         /// Offset of the line's first byte.
-        public var offset: Int64
+        package var offset: Int64
         /// The line was longer than the limit; `bytes` holds its start only.
-        public var isTruncated: Bool
+        package var isTruncated: Bool
     }
 
     private let stream: ByteStream
@@ -78,15 +78,15 @@ public struct LineReader {
     private var atEnd = false
     private var lineNumber = 0
     private var consumed: Int64 = 0
-    public let maxLineBytes: Int
-    public private(set) var bytesRead: Int64 = 0
+    package let maxLineBytes: Int
+    package private(set) var bytesRead: Int64 = 0
 
-    public init(_ stream: ByteStream, maxLineBytes: Int = 64 << 20) {
+    package init(_ stream: ByteStream, maxLineBytes: Int = 64 << 20) {
         self.stream = stream
         self.maxLineBytes = maxLineBytes
     }
 
-    public mutating func next() throws -> Line? {
+    package mutating func next() throws -> Line? {
         var searchFrom = start
         var truncated = false
         var dropped: Int64 = 0

@@ -5,7 +5,7 @@ import Foundation
 /// Entry names are relative, `/`-separated, files only. Implementations refuse names that
 /// escape the container (`..`, absolute paths) by leaving them out of ``entryNames`` and
 /// reporting them through ``refusedEntries``.
-public protocol ExportContainer: AnyObject {
+package protocol ExportContainer: AnyObject {
     /// The path the user gave (for messages).
     var path: String { get }
     /// Every readable file, sorted by name.
@@ -24,7 +24,7 @@ public protocol ExportContainer: AnyObject {
 
 extension ExportContainer {
     /// Reads the first `limit` bytes of an entry (for format sniffing).
-    public func prefix(of name: String, limit: Int = 64 << 10) throws -> [UInt8] {
+    package func prefix(of name: String, limit: Int = 64 << 10) throws -> [UInt8] {
         let s = try open(name)
         var out: [UInt8] = []
         while out.count < limit {
@@ -36,7 +36,7 @@ extension ExportContainer {
     }
 
     /// Reads a whole entry, refusing entries larger than `limit` bytes.
-    public func readAll(_ name: String, limit: Int = 512 << 20) throws -> [UInt8] {
+    package func readAll(_ name: String, limit: Int = 512 << 20) throws -> [UInt8] {
         let s = try open(name)
         var out: [UInt8] = []
         while true {
@@ -53,16 +53,16 @@ extension ExportContainer {
 }
 
 /// A folder on disk (recursively), or a single file presented as a one-entry container.
-public final class FolderContainer: ExportContainer {
-    public let path: String
-    public let entryNames: [String]
-    public let refusedEntries: [(name: String, reason: String)]
+package final class FolderContainer: ExportContainer {
+    package let path: String
+    package let entryNames: [String]
+    package let refusedEntries: [(name: String, reason: String)]
     private let root: String
     private let isSingleFile: Bool
     /// Whether the container is a folder (not a single file).
     package var isFolder: Bool { !isSingleFile }
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
@@ -98,15 +98,15 @@ public final class FolderContainer: ExportContainer {
         refusedEntries = refused
     }
 
-    public func open(_ name: String) throws -> ByteStream {
+    package func open(_ name: String) throws -> ByteStream {
         try FileByteStream(path: root + "/" + name)
     }
 
-    public func size(of name: String) -> Int64? {
+    package func size(of name: String) -> Int64? {
         (try? FileManager.default.attributesOfItem(atPath: root + "/" + name)[.size] as? NSNumber)?.int64Value
     }
 
-    public func displayName(of name: String) -> String {
+    package func displayName(of name: String) -> String {
         isSingleFile ? path : (path.hasSuffix("/") ? path + name : path + "/" + name)
     }
 }

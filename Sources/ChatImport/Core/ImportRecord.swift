@@ -2,7 +2,7 @@ import ChatModel
 
 /// One value an importer produces, in the order the archive must receive them: a chat
 /// before its members and items.
-public enum ImportRecord: Sendable {
+package enum ImportRecord: Sendable {
     case chat(Chat)
     case member(Member)
     case item(Item)
@@ -10,21 +10,21 @@ public enum ImportRecord: Sendable {
 
 /// Where a problem in an export was found: the file (or `zip!entry`), and a line, a byte
 /// offset or a record key, whichever the format has.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
-    public var file: String
-    public var line: Int?
-    public var byteOffset: Int64?
+package struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    package var file: String
+    package var line: Int?
+    package var byteOffset: Int64?
     /// A record key where lines make no sense (a SQLite table and key).
-    public var record: String?
+    package var record: String?
 
-    public init(file: String, line: Int? = nil, byteOffset: Int64? = nil, record: String? = nil) {
+    package init(file: String, line: Int? = nil, byteOffset: Int64? = nil, record: String? = nil) {
         self.file = file
         self.line = line
         self.byteOffset = byteOffset
         self.record = record
     }
 
-    public var description: String {
+    package var description: String {
         var s = file
         if let line { s += ":\(line)" }
         if let byteOffset { s += " (byte \(byteOffset))" }
@@ -47,15 +47,17 @@ public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
         case fatal
     }
 
-    public var location: SourceLocation
+    package var location: SourceLocation
+    /// What was wrong, in words a user can act on.
     public var message: String
+    /// What the problem did to the import.
     public var severity: Severity
     /// How many records a ``Severity/skipped`` issue stands for (a chat without an id skips
     /// all its messages); 0 for the other severities.
     public var count: Int
 
     /// An issue; `count` defaults to one record for ``Severity/skipped`` and none otherwise.
-    public init(_ location: SourceLocation, _ message: String, severity: Severity = .skipped, count: Int? = nil) {
+    package init(_ location: SourceLocation, _ message: String, severity: Severity = .skipped, count: Int? = nil) {
         self.location = location
         self.message = message
         self.severity = severity
@@ -63,38 +65,48 @@ public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A record kept despite the problem.
-    public static func warning(_ location: SourceLocation, _ message: String) -> ImportIssue {
+    package static func warning(_ location: SourceLocation, _ message: String) -> ImportIssue {
         ImportIssue(location, message, severity: .warning)
     }
 
     /// `count` records left out.
-    public static func skipped(_ location: SourceLocation, _ message: String, count: Int = 1) -> ImportIssue {
+    package static func skipped(_ location: SourceLocation, _ message: String, count: Int = 1) -> ImportIssue {
         ImportIssue(location, message, severity: .skipped, count: count)
     }
 
     /// A file or source that stopped here.
-    public static func fatal(_ location: SourceLocation, _ message: String) -> ImportIssue {
+    package static func fatal(_ location: SourceLocation, _ message: String) -> ImportIssue {
         ImportIssue(location, message, severity: .fatal)
     }
 
+    /// The file (or `zip!entry`) in which the problem was found.
+    public var file: String { location.file }
+    /// The line of the file, for line-based formats.
+    public var line: Int? { location.line }
+    /// The byte offset in the file, for formats read as a byte stream.
+    public var byteOffset: Int64? { location.byteOffset }
+    /// A record key where lines make no sense (a SQLite table and key).
+    public var record: String? { location.record }
+
+    /// Where and what: `file:line (byte n) [record]: message`.
     public var description: String { "\(location): \(message)" }
 }
 
 /// An error that stops an import: an unrecognised file, an encrypted database, a refused zip.
-public struct ImportError: Error, Sendable, CustomStringConvertible {
-    public var location: SourceLocation?
-    public var message: String
-    public init(_ message: String, at location: SourceLocation? = nil) {
+package struct ImportError: Error, Sendable, CustomStringConvertible {
+    package var location: SourceLocation?
+    package var message: String
+    package init(_ message: String, at location: SourceLocation? = nil) {
         self.location = location
         self.message = message
     }
-    public var description: String { location.map { "\($0): \(message)" } ?? message }
+    package var description: String { location.map { "\($0): \(message)" } ?? message }
 }
 
 /// Receives what an importer reads. The archive writer implements it; tests collect into arrays.
 ///
 /// `emit` may throw to stop the import (cancellation, `--strict`, a storage failure).
-public protocol ImportSink: AnyObject {
+package protocol ImportSink: AnyObject {
     /// One chat, member or item.
     func emit(_ record: ImportRecord) throws
     /// A problem: a record kept with a warning, records skipped, or a file stopped (see
@@ -105,11 +117,11 @@ public protocol ImportSink: AnyObject {
 }
 
 extension ImportSink {
-    public func progress(bytesRead: Int64, totalBytes: Int64?) {}
+    package func progress(bytesRead: Int64, totalBytes: Int64?) {}
 }
 
 /// A reader of one export format.
-public protocol ArchiveImporter: Sendable {
+package protocol ArchiveImporter: Sendable {
     /// The format's name as `--format` takes it.
     static var formatName: String { get }
     /// Reads the export at `source` and sends everything to `sink`, streaming: memory stays
@@ -118,12 +130,12 @@ public protocol ArchiveImporter: Sendable {
 }
 
 /// An export to read: a file, a folder, or an entry list of a zip.
-public struct ImportSource: Sendable {
+package struct ImportSource: Sendable {
     /// Path as given by the user (used in messages).
-    public var path: String
+    package var path: String
     /// Options the user gave.
-    public var options: ImportOptions
-    public init(path: String, options: ImportOptions = ImportOptions()) {
+    package var options: ImportOptions
+    package init(path: String, options: ImportOptions = ImportOptions()) {
         self.path = path
         self.options = options
     }
@@ -153,21 +165,21 @@ public struct ImportOptions: Sendable {
 }
 
 /// Collects records in memory: for tests and small imports.
-public final class CollectingSink: ImportSink {
-    public private(set) var chats: [Chat] = []
-    public private(set) var members: [Member] = []
-    public private(set) var items: [Item] = []
-    public private(set) var issues: [ImportIssue] = []
-    public var isStrict = false
-    public init() {}
-    public func emit(_ record: ImportRecord) throws {
+package final class CollectingSink: ImportSink {
+    package private(set) var chats: [Chat] = []
+    package private(set) var members: [Member] = []
+    package private(set) var items: [Item] = []
+    package private(set) var issues: [ImportIssue] = []
+    package var isStrict = false
+    package init() {}
+    package func emit(_ record: ImportRecord) throws {
         switch record {
         case .chat(let c): chats.append(c)
         case .member(let m): members.append(m)
         case .item(let i): items.append(i)
         }
     }
-    public func report(_ issue: ImportIssue) throws {
+    package func report(_ issue: ImportIssue) throws {
         issues.append(issue)
         if isStrict { throw issue }
     }

@@ -1,13 +1,13 @@
 import Foundation
 
 /// What detection found: the format, the opened container, and the entries to read.
-public struct Detection {
+package struct Detection {
     /// The recognised (or forced) format's `--format` name.
-    public var format: String { importFormat.name }
+    package var format: String { importFormat.name }
     /// The opened export: a folder, a single file, or a zip.
-    public var container: any ExportContainer
+    package var container: any ExportContainer
     /// The entries the importer should read, sorted.
-    public var entries: [String]
+    package var entries: [String]
     /// The registered format that recognised the entries and reads them.
     package var importFormat: ImportFormat
 
@@ -27,15 +27,15 @@ public struct Detection {
 /// Recognises exports by content, never by extension: opens a file, folder or zip (by magic
 /// bytes) and tries each registered format's test in order (`FormatRegistry`) on 64 KiB
 /// prefixes.
-public enum FormatDetector {
+package enum FormatDetector {
     /// How many bytes of each entry are sniffed.
-    public static let prefixLimit = 64 << 10
+    package static let prefixLimit = 64 << 10
 
     /// The `--format` names, in detection order.
-    public static var formatNames: [String] { FormatRegistry.names }
+    package static var formatNames: [String] { FormatRegistry.names }
 
     /// Opens `path` as a zip (by its first bytes), a folder, or a single file.
-    public static func openContainer(path: String) throws -> any ExportContainer {
+    package static func openContainer(path: String) throws -> any ExportContainer {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw ImportError("\(path): no such file or folder")
@@ -49,12 +49,12 @@ public enum FormatDetector {
 
     /// Detects the format of the export at `path`; `forced` (a `--format` name) skips
     /// recognition but still picks the entries that format reads.
-    public static func detect(path: String, forced: String? = nil) throws -> Detection {
+    package static func detect(path: String, forced: String? = nil) throws -> Detection {
         try detect(in: openContainer(path: path), forced: forced)
     }
 
     /// Detects the format of an opened container.
-    public static func detect(in container: any ExportContainer, forced: String? = nil) throws -> Detection {
+    package static func detect(in container: any ExportContainer, forced: String? = nil) throws -> Detection {
         if let forced, FormatRegistry.format(named: forced) == nil {
             throw ImportError("unknown format \"\(forced)\" (expected auto, \(formatNames.joined(separator: ", ")))")
         }
@@ -96,7 +96,7 @@ public enum FormatDetector {
 
     /// Whether `text` looks like a WhatsApp export: one of the first 20 non-empty lines fits a
     /// header template, and most lines that start with a digit or `[` fit it.
-    public static func looksLikeWhatsApp(_ prefix: [UInt8]) -> Bool {
+    package static func looksLikeWhatsApp(_ prefix: [UInt8]) -> Bool {
         WhatsAppSniff.matches(prefix)
     }
 }

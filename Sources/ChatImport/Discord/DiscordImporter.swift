@@ -2,22 +2,22 @@ import ChatModel
 
 /// Reads DiscordChatExporter's JSON: one file per channel, or a folder of them (partitions
 /// and re-exports may overlap; the newest export of a message wins).
-public struct DiscordImporter: ArchiveImporter {
+package struct DiscordImporter: ArchiveImporter {
     /// The format's name as `--format` takes it.
-    public static let formatName = "discord"
+    package static let formatName = "discord"
 
     /// Makes an importer; options come with each source.
-    public init() {}
+    package init() {}
 
     /// Whether the start of a JSON file looks like a DiscordChatExporter export.
-    public static func recognises(prefix: [UInt8]) -> Bool {
+    package static func recognises(prefix: [UInt8]) -> Bool {
         let s = String(decoding: prefix, as: UTF8.self)
         return s.first(where: { !$0.isWhitespace && $0 != "\u{FEFF}" }) == "{" && s.contains("\"guild\"")
             && s.contains("\"channel\"")
     }
 
     /// Reads a DCE JSON file, or every JSON file of a folder.
-    public func read(_ source: ImportSource, into sink: any ImportSink) throws {
+    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
         let container = try FolderContainer(path: source.path)
         let entries = container.entryNames.filter { $0.lowercased().hasSuffix(".json") }
         guard !entries.isEmpty else {
@@ -28,7 +28,7 @@ public struct DiscordImporter: ArchiveImporter {
 
     /// Reads the given JSON entries of `container`, newest export first, so that a message
     /// repeated in overlapping files is taken from the newest one.
-    public func read(
+    package func read(
         _ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions
     ) throws {
         var heads: [(entry: String, exportedAt: Int64)] = []

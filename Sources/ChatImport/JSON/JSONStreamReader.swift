@@ -2,17 +2,17 @@ import ChatModel
 
 /// An error that stops a streamed JSON file: a syntax error, truncation, or a limit, with the
 /// byte offset and 1-based line where it was found.
-public struct JSONStreamError: Error, Sendable, CustomStringConvertible {
+package struct JSONStreamError: Error, Sendable, CustomStringConvertible {
     /// Offset of the offending byte (for truncation: the start of the incomplete value).
-    public var offset: Int64
+    package var offset: Int64
     /// 1-based line of `offset`.
-    public var line: Int
+    package var line: Int
     /// What went wrong, in words a user can act on.
-    public var message: String
+    package var message: String
     /// The file ended before the document was complete.
-    public var isTruncation: Bool
+    package var isTruncation: Bool
     /// The message with its line and byte offset.
-    public var description: String { "\(message) (line \(line), byte \(offset))" }
+    package var description: String { "\(message) (line \(line), byte \(offset))" }
 }
 
 /// Walks a JSON document chunk by chunk and hands out, one at a time, the elements of the
@@ -25,17 +25,17 @@ public struct JSONStreamError: Error, Sendable, CustomStringConvertible {
 ///
 /// - Complexity: O(n) in the file's size; each byte is scanned once by the reader and once
 ///   more when the caller parses an element.
-public final class JSONStreamReader {
+package final class JSONStreamReader {
     /// Where a value starts in the file.
-    public struct Location: Sendable, Hashable {
+    package struct Location: Sendable, Hashable {
         /// Offset of the value's first byte.
-        public var offset: Int64
+        package var offset: Int64
         /// 1-based line of the value's first byte.
-        public var line: Int
+        package var line: Int
     }
 
     /// What the reader found next.
-    public enum Event {
+    package enum Event {
         /// A container on the way to a chosen path was opened (`path` is its own path).
         case enter(path: String, isObject: Bool, at: Location)
         /// The container at `path` was closed.
@@ -63,9 +63,9 @@ public final class JSONStreamReader {
     }
 
     /// Largest value (element, string, other member) accepted, in bytes.
-    public let maxValueBytes: Int
+    package let maxValueBytes: Int
     /// Deepest nesting accepted.
-    public let maxDepth: Int
+    package let maxDepth: Int
 
     private let stream: ByteStream
     private let patterns: [[Component]]
@@ -81,12 +81,12 @@ public final class JSONStreamReader {
     private var finished = false
     private var chunkSize: Int
     /// Bytes read from the stream so far (for progress).
-    public private(set) var bytesRead: Int64 = 0
+    package private(set) var bytesRead: Int64 = 0
     /// The stream's total size when known.
-    public var totalBytes: Int64? { stream.totalBytes }
+    package var totalBytes: Int64? { stream.totalBytes }
 
     /// Makes a reader of `stream` handing out the elements of the arrays at `elementPaths`.
-    public init(
+    package init(
         _ stream: ByteStream, elementPaths: [String], maxValueBytes: Int = 64 << 20,
         maxDepth: Int = JSONParser.maxDepth,
         chunkSize: Int = 1 << 20
@@ -102,7 +102,7 @@ public final class JSONStreamReader {
     }
 
     /// The current position: offset and line of the next unread byte.
-    public var location: Location { Location(offset: base + Int64(pos), line: line) }
+    package var location: Location { Location(offset: base + Int64(pos), line: line) }
 
     private static func components(of path: String) -> [Component] {
         var out: [Component] = []
@@ -170,7 +170,7 @@ public final class JSONStreamReader {
     ///
     /// Throws ``JSONStreamError`` on a syntax error, truncation or a limit; events handed out
     /// before stay valid, and the reader must not be used after an error.
-    public func next() throws(JSONStreamError) -> Event? {
+    package func next() throws(JSONStreamError) -> Event? {
         do {
             return try step()
         } catch let e as JSONStreamError {

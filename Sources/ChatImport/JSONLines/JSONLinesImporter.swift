@@ -4,12 +4,12 @@ import ChatModel
 ///
 /// Streaming: memory is bounded by the longest line. Every bad line is reported with its file
 /// and line number and skipped (the sink throws to stop in strict mode).
-public struct JSONLinesImporter: ArchiveImporter {
-    public static let formatName = "jsonl"
+package struct JSONLinesImporter: ArchiveImporter {
+    package static let formatName = "jsonl"
 
-    public init() {}
+    package init() {}
 
-    public func read(_ source: ImportSource, into sink: any ImportSink) throws {
+    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
         let container = try FolderContainer(path: source.path)
         for entry in container.entryNames where container.entryNames.count == 1 || entry.hasSuffix(".jsonl") {
             try read(container, entry: entry, into: sink)
@@ -17,7 +17,7 @@ public struct JSONLinesImporter: ArchiveImporter {
     }
 
     /// Reads one entry of a container.
-    public func read(_ container: any ExportContainer, entry: String, into sink: any ImportSink) throws {
+    package func read(_ container: any ExportContainer, entry: String, into sink: any ImportSink) throws {
         let stream = try container.open(entry)
         let file = container.displayName(of: entry)
         var reader = LineReader(stream)
@@ -68,7 +68,7 @@ public struct JSONLinesImporter: ArchiveImporter {
 
     /// Whether a file prefix looks like ChatArchive JSON Lines: its first non-blank line is an
     /// object with a `kind` of `chat`, `member` or `item`.
-    public static func recognizes(prefix: [UInt8]) -> Bool {
+    package static func recognizes(prefix: [UInt8]) -> Bool {
         var start = 0
         if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         for line in prefix[start...].split(separator: 0x0A, omittingEmptySubsequences: true) {

@@ -5,7 +5,7 @@ import ChatModel
 /// under `messages/`, `your_facebook_activity/messages/` or `your_instagram_activity/messages/`,
 /// from a folder, a zip, or a folder holding the several zips of one request.
 ///
-/// Every string is repaired from Meta's Latin-1 mojibake (``MetaMojibake``). Messages have no
+/// Every string is repaired from Meta's Latin-1 mojibake (`MetaMojibake`). Messages have no
 /// ids: an item's key is a SHA-256 over the thread's id, the message's `timestamp_ms` and its
 /// ordinal among the thread's messages of that millisecond, so a re-export maps each message
 /// to the same item even when its sender was renamed or it was unsent since.

@@ -7,33 +7,33 @@ import Foundation
 
 /// Imports SimpleX Chat: an "Export database" zip (plaintext `simplex_v1_chat.db`)
 /// or app/CLI chat JSON: <doc:SimplexFormat>.
-public struct SimplexImporter: ArchiveImporter {
+package struct SimplexImporter: ArchiveImporter {
     /// `simplex`.
-    public static let formatName = "simplex"
+    package static let formatName = "simplex"
     /// The name SimpleX shows for the notes chat.
-    public static let notesName = "Private notes"
+    package static let notesName = "Private notes"
     /// The chat database entry of an export zip.
-    public static let chatDatabaseName = "simplex_v1_chat.db"
+    package static let chatDatabaseName = "simplex_v1_chat.db"
     /// The agent database, which holds keys: never read.
-    public static let agentDatabaseName = "simplex_v1_agent.db"
+    package static let agentDatabaseName = "simplex_v1_agent.db"
 
     /// Makes an importer.
-    public init() {}
+    package init() {}
 
     /// The message for an encrypted chat database (<doc:SimplexFormat>), naming the export.
-    public static func encryptedMessage(_ path: String) -> String {
+    package static func encryptedMessage(_ path: String) -> String {
         "\(path): simplex_v1_chat.db is encrypted with a passphrase. Only unencrypted SimpleX exports can be imported; "
             + "export an unencrypted database or decrypt it, then retry."
     }
 
     /// Detects the SimpleX entries at `source.path` (zip, folder or file) and reads them.
-    public func read(_ source: ImportSource, into sink: any ImportSink) throws {
+    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
         let detection = try FormatDetector.detect(path: source.path, forced: SimplexImporter.formatName)
         try read(detection.container, entries: detection.entries, into: sink)
     }
 
     /// Reads the given entries of a container: chat databases and chat JSON files.
-    public func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink) throws {
+    package func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink) throws {
         for name in entries {
             let base = name.split(separator: "/").last.map(String.init) ?? name
             if base == SimplexImporter.agentDatabaseName { continue }

@@ -3,12 +3,12 @@ import Foundation
 
 /// Reads a Slack workspace export (folder or zip): `users.json`, the conversation lists and
 /// one folder of day files per conversation (<doc:SlackFormat>).
-public struct SlackImporter: ArchiveImporter {
+package struct SlackImporter: ArchiveImporter {
     /// The format's name as `--format` takes it.
-    public static let formatName = "slack"
+    package static let formatName = "slack"
 
     /// Makes an importer.
-    public init() {}
+    package init() {}
 
     /// The conversation lists, their chat type, and the key naming each conversation's folder.
     private static let lists: [(file: String, type: ChatType)] = [
@@ -17,7 +17,7 @@ public struct SlackImporter: ArchiveImporter {
 
     /// Whether an entry listing is a Slack export: `users.json` (or Grid's `org_users.json`)
     /// beside at least one conversation list, at the top or inside one extra folder.
-    public static func recognizes(entryNames: [String]) -> Bool {
+    package static func recognizes(entryNames: [String]) -> Bool {
         let root = root(of: entryNames)
         let names = Set(entryNames)
         let hasUsers = names.contains(root + "users.json") || names.contains(root + "org_users.json")
@@ -36,7 +36,7 @@ public struct SlackImporter: ArchiveImporter {
     }
 
     /// Reads the export at `source.path` (a folder).
-    public func read(_ source: ImportSource, into sink: any ImportSink) throws {
+    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
         let container = try FolderContainer(path: source.path)
         try read(container, into: sink, options: source.options)
     }
@@ -45,7 +45,7 @@ public struct SlackImporter: ArchiveImporter {
     ///
     /// Bad day files and records are reported and skipped; throws only when `sink` does or
     /// the container is not a Slack export.
-    public func read(_ container: any ExportContainer, into sink: any ImportSink, options: ImportOptions) throws {
+    package func read(_ container: any ExportContainer, into sink: any ImportSink, options: ImportOptions) throws {
         guard SlackImporter.recognizes(entryNames: container.entryNames) else {
             throw ImportError(
                 "\(container.path): not a Slack export (needs users.json and channels.json, groups.json, dms.json or mpims.json)"

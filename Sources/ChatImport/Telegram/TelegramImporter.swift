@@ -1,18 +1,18 @@
 import ChatModel
 
 /// Reads Telegram Desktop's JSON export (`result.json`): one chat, or a whole account.
-public struct TelegramImporter: ArchiveImporter {
+package struct TelegramImporter: ArchiveImporter {
     /// The format's name as `--format` takes it.
-    public static let formatName = "telegram"
+    package static let formatName = "telegram"
 
     /// The arrays whose elements are messages.
-    public static let messagePaths = ["messages[*]", "chats.list[*].messages[*]", "left_chats.list[*].messages[*]"]
+    package static let messagePaths = ["messages[*]", "chats.list[*].messages[*]", "left_chats.list[*].messages[*]"]
 
     /// Makes an importer; options come with each source.
-    public init() {}
+    package init() {}
 
     /// Whether the start of a JSON file looks like a Telegram export.
-    public static func recognises(prefix: [UInt8]) -> Bool {
+    package static func recognises(prefix: [UInt8]) -> Bool {
         let s = String(decoding: prefix, as: UTF8.self)
         guard s.first(where: { !$0.isWhitespace && $0 != "\u{FEFF}" }) == "{", !s.contains("\"guild\"") else {
             return false
@@ -23,13 +23,13 @@ public struct TelegramImporter: ArchiveImporter {
     }
 
     /// Reads the export at `source`: a `result.json`, or a folder holding one.
-    public func read(_ source: ImportSource, into sink: any ImportSink) throws {
+    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
         let container = try FolderContainer(path: source.path)
         try read(container, entry: try Self.mainEntry(of: container), into: sink, options: source.options)
     }
 
     /// The entry holding the export: `result.json` (the shallowest), else the only JSON file.
-    public static func mainEntry(of container: any ExportContainer) throws -> String {
+    package static func mainEntry(of container: any ExportContainer) throws -> String {
         let results = container.entryNames.filter { $0 == "result.json" || $0.hasSuffix("/result.json") }
         if let best = results.min(by: { $0.split(separator: "/").count < $1.split(separator: "/").count }) {
             return best
@@ -46,7 +46,9 @@ public struct TelegramImporter: ArchiveImporter {
     ///
     /// Bad messages are reported to `sink` and skipped; a syntax error or truncation stops the
     /// file after the complete messages, reported with its offset.
-    public func read(_ container: any ExportContainer, entry: String, into sink: any ImportSink, options: ImportOptions)
+    package func read(
+        _ container: any ExportContainer, entry: String, into sink: any ImportSink, options: ImportOptions
+    )
         throws
     {
         let stream = try container.open(entry)

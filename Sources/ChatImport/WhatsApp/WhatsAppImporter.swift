@@ -6,29 +6,29 @@ import ChatModel
 /// Each file is read twice, streaming: the first pass picks the header template, the
 /// day/month order, the authors and whether the chat is a group; the second emits items.
 /// Times are floating wall-clock times, placed in ``ImportOptions/timeZoneIdentifier``.
-public struct WhatsAppImporter: ArchiveImporter {
+package struct WhatsAppImporter: ArchiveImporter {
     /// The format's name as `--format` takes it.
-    public static let formatName = "whatsapp"
+    package static let formatName = "whatsapp"
 
     /// The chat key to use instead of the one derived from the file name.
-    public var chatKey: String?
+    package var chatKey: String?
     /// The day/month order to use instead of inferring it.
-    public var dateOrder: WhatsAppDateOrder?
+    package var dateOrder: WhatsAppDateOrder?
 
     /// Makes an importer, optionally overriding the chat key and the date order.
-    public init(chatKey: String? = nil, dateOrder: WhatsAppDateOrder? = nil) {
+    package init(chatKey: String? = nil, dateOrder: WhatsAppDateOrder? = nil) {
         self.chatKey = chatKey
         self.dateOrder = dateOrder
     }
 
     /// Reads every WhatsApp text export in the file or folder at `source.path`.
-    public func read(_ source: ImportSource, into sink: any ImportSink) throws {
+    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
         let container = try FolderContainer(path: source.path)
         try read(container, into: sink, options: source.options)
     }
 
     /// Reads every `.txt` entry of `container` that looks like a WhatsApp export.
-    public func read(_ container: any ExportContainer, into sink: any ImportSink, options: ImportOptions) throws {
+    package func read(_ container: any ExportContainer, into sink: any ImportSink, options: ImportOptions) throws {
         let entries = container.entryNames.filter { name in
             guard name.lowercased().hasSuffix(".txt"), let head = try? container.prefix(of: name) else { return false }
             return WhatsAppImporter.recognizes(prefix: head)
@@ -43,7 +43,7 @@ public struct WhatsAppImporter: ArchiveImporter {
 
     /// Whether `prefix` (the first bytes of a file) is a WhatsApp text export: one of the first
     /// 20 non-empty lines, and most lines starting with a digit or `[`, fit one header template.
-    public static func recognizes(prefix: [UInt8]) -> Bool {
+    package static func recognizes(prefix: [UInt8]) -> Bool {
         let lines = WhatsAppTextFile.lines(ofPrefix: prefix)
         var counts: [WhatsAppHeaderShape: Int] = [:]
         var candidates: Set<WhatsAppHeaderShape> = []
@@ -72,7 +72,9 @@ public struct WhatsAppImporter: ArchiveImporter {
     /// File-level problems (no template, contradictory dates, binary data) are reported and
     /// end this file; bad lines are reported and skipped. Throws only when `sink` does, or
     /// when the time zone option is not a zone.
-    public func read(_ container: any ExportContainer, entry: String, into sink: any ImportSink, options: ImportOptions)
+    package func read(
+        _ container: any ExportContainer, entry: String, into sink: any ImportSink, options: ImportOptions
+    )
         throws
     {
         guard let zone = FloatingTimeZone(options.timeZoneIdentifier) else {

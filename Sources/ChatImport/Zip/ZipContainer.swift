@@ -1,18 +1,18 @@
 /// Limits that protect against zip bombs.
-public struct ZipLimits: Sendable {
+package struct ZipLimits: Sendable {
     /// The most uncompressed bytes all entries together may declare.
-    public var maxTotalUncompressedBytes: Int64
+    package var maxTotalUncompressedBytes: Int64
     /// The largest uncompressed/compressed ratio an entry may declare.
-    public var maxRatio: Int64
+    package var maxRatio: Int64
     /// Entries smaller than this are not subject to ``maxRatio`` (tiny files compress absurdly well).
-    public var ratioExemptBytes: Int64
+    package var ratioExemptBytes: Int64
 
     /// 8 GiB in total, 1000:1 per entry above 64 KiB.
-    public static let standard = ZipLimits(
+    package static let standard = ZipLimits(
         maxTotalUncompressedBytes: 8 << 30, maxRatio: 1000, ratioExemptBytes: 64 << 10)
 
     /// Makes limits.
-    public init(maxTotalUncompressedBytes: Int64, maxRatio: Int64, ratioExemptBytes: Int64) {
+    package init(maxTotalUncompressedBytes: Int64, maxRatio: Int64, ratioExemptBytes: Int64) {
         self.maxTotalUncompressedBytes = maxTotalUncompressedBytes
         self.maxRatio = maxRatio
         self.ratioExemptBytes = ratioExemptBytes
@@ -26,7 +26,7 @@ public struct ZipLimits: Sendable {
 /// backslashes or NUL; symbolic links; encrypted entries; unknown compression methods. They are
 /// listed in ``refusedEntries``. A zip declaring more than the limits' total size, or an entry
 /// over the ratio, is refused as a whole.
-public final class ZipContainer: ExportContainer {
+package final class ZipContainer: ExportContainer {
     /// One usable entry of the central directory.
     struct Entry {
         var name: String
@@ -38,22 +38,22 @@ public final class ZipContainer: ExportContainer {
     }
 
     /// The zip's path as the user gave it.
-    public let path: String
+    package let path: String
     /// Every readable file entry, sorted by (normalised) name.
-    public let entryNames: [String]
+    package let entryNames: [String]
     /// Entries never opened: unsafe names, links, encryption, unknown methods, duplicates.
-    public let refusedEntries: [(name: String, reason: String)]
+    package let refusedEntries: [(name: String, reason: String)]
     private let file: ZipFile
     private let entries: [String: Entry]
 
     /// Whether `prefix` starts like a zip (`PK\3\4`, or `PK\5\6` for an empty one).
-    public static func hasZipMagic(_ prefix: some Collection<UInt8>) -> Bool {
+    package static func hasZipMagic(_ prefix: some Collection<UInt8>) -> Bool {
         let p = Array(prefix.prefix(4))
         return p.count == 4 && p[0] == 0x50 && p[1] == 0x4B && ((p[2] == 3 && p[3] == 4) || (p[2] == 5 && p[3] == 6))
     }
 
     /// Opens `path` and reads its central directory.
-    public init(path: String, limits: ZipLimits = .standard) throws {
+    package init(path: String, limits: ZipLimits = .standard) throws {
         self.path = path
         do {
             file = try ZipFile(path: path)
@@ -134,7 +134,7 @@ public final class ZipContainer: ExportContainer {
     }
 
     /// Streams one entry; reading to the end checks its size and CRC-32.
-    public func open(_ name: String) throws -> ByteStream {
+    package func open(_ name: String) throws -> ByteStream {
         guard let entry = entries[name] else {
             throw ImportError("\(displayName(of: name)): no such entry in the zip")
         }
@@ -146,8 +146,8 @@ public final class ZipContainer: ExportContainer {
     }
 
     /// The entry's declared uncompressed size.
-    public func size(of name: String) -> Int64? { entries[name]?.uncompressedSize }
+    package func size(of name: String) -> Int64? { entries[name]?.uncompressedSize }
 
     /// `zip!entry`.
-    public func displayName(of name: String) -> String { "\(path)!\(name)" }
+    package func displayName(of name: String) -> String { "\(path)!\(name)" }
 }

@@ -10,17 +10,17 @@ import GRDB
 /// migrations, and rebuilds the full-text indexes from stored display text when the archive
 /// was built by another analyser version (never re-importing). A read-only open does none of
 /// the writing: it reads the archive as it is, or refuses it with an ``ArchiveError``.
-public final class ArchiveDatabase: Sendable {
+package final class ArchiveDatabase: Sendable {
     /// The connections: on disk a pool (one writer, concurrent readers), in memory a queue.
-    public let writer: any DatabaseWriter
+    package let writer: any DatabaseWriter
     /// The path of the archive file (`:memory:` for an in-memory archive).
-    public let path: String
+    package let path: String
     /// How the archive was opened.
-    public let mode: ArchiveOpenMode
+    package let mode: ArchiveOpenMode
     /// How a read-only archive is read (nil in the other modes).
     package let readOnlyAccess: ReadOnlyAccess?
     /// The damage SQLite's quick check found at open: reads and writes then throw it (only
-    /// ``ArchiveMaintenance``'s check reads on, to say what is wrong), and the connections only read.
+    /// `ArchiveMaintenance`'s check reads on, to say what is wrong), and the connections only read.
     package let damage: ArchiveError?
     /// Set once the archive passed its quick check before a first write.
     private let verifiedForWriting = VerifiedFlag()
@@ -38,7 +38,7 @@ public final class ArchiveDatabase: Sendable {
     ///   - rebuildProgress: called with (done, total) while indexes are rebuilt.
     ///   - onWait: called when a write has waited a moment for another program's write to end
     ///     (and again on each later wait); the write then proceeds when the other one commits.
-    public init(
+    package init(
         path: String, mode: ArchiveOpenMode = .create, rebuildsStaleIndexes: Bool = true,
         rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil
     ) throws {
@@ -122,7 +122,7 @@ public final class ArchiveDatabase: Sendable {
     }
 
     /// The analyser version the FTS indexes were built with.
-    public func storedAnalyzerVersion() throws -> Int? {
+    package func storedAnalyzerVersion() throws -> Int? {
         try writer.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'").flatMap { Int($0) }
         }
@@ -151,7 +151,7 @@ public final class ArchiveDatabase: Sendable {
     }
 
     /// Rebuilds the full-text index and the term vocabulary from the stored display text.
-    public func rebuildIndexes(progress: (@Sendable (Int64, Int64) -> Void)? = nil) throws {
+    package func rebuildIndexes(progress: (@Sendable (Int64, Int64) -> Void)? = nil) throws {
         let total = try writer.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
         progress?(0, total)
         try writer.write { db in
@@ -175,7 +175,7 @@ public final class ArchiveDatabase: Sendable {
     /// instead of one per segment: at 1M messages a 26-term infix expansion took 0.87 ms over
     /// 12 segments and 0.20 ms over one. Stops when a pass finds nothing to merge, or after
     /// `maxPasses`; `onPass` runs after each (the ingest lets its checkpointer copy the WAL).
-    public func mergeFullTextSegments(
+    package func mergeFullTextSegments(
         maxPasses: Int64, progress: (@Sendable (Int64, Int64) -> Void)? = nil, onPass: () -> Void = {}
     ) throws {
         var pass: Int64 = 0

@@ -54,7 +54,10 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible {
 extension ArchiveError {
     /// Words an SQLite failure on the archive at `path`, by its result code.
     ///
-    /// - Parameter doing: what failed, as a verb phrase ("open", "read", "write to").
+    /// - Parameters:
+    ///   - e: SQLite's error.
+    ///   - path: the archive's path, as the user gave it.
+    ///   - doing: what failed, as a verb phrase ("open", "read", "write to").
     package static func database(_ e: DatabaseError, path: String, doing: String = "read") -> ArchiveError {
         let detail = e.message ?? "SQLite error \(e.resultCode.rawValue)"
         let code: Code

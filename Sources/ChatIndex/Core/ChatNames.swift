@@ -1,15 +1,15 @@
 import ChatText
 
 /// The searchable forms of chat and member names.
-public enum ChatNames {
+package enum ChatNames {
     /// Normalised names joined by newlines: what chat-list search matches as a substring.
-    public static func key(_ names: String...) -> String {
+    package static func key(_ names: String...) -> String {
         names.map { TextNormalizer.normalize($0) }.joined(separator: "\n")
     }
 
     /// Loose ASCII transliterations of the names (`Дмитрий` → `dmitrij`), for matches ranked
     /// after direct ones.
-    public static func transliterationKey(_ names: String...) -> String {
+    package static func transliterationKey(_ names: String...) -> String {
         names.map { $0.isEmpty ? "" : TextNormalizer.normalize(TextNormalizer.transliterate($0)) }.joined(
             separator: "\n")
     }

@@ -202,6 +202,31 @@ enum Migrations {
                         exportId INTEGER NOT NULL REFERENCES export(id));
                     """)
         }
+        m.registerMigration("v4-memberNameGram") { db in
+            // Mention autocomplete without walking every member of a big group: a trigram index
+            // of each member's folded name words and whole folded name (rowid = member.id) finds
+            // the members whose names contain a query of 3 or more characters; triggers keep it
+            // in step with every writer of members. Shorter queries walk member_recent, newest
+            // writer first, and stop at a page.
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE memberNameGram USING fts5(
+                        words, name, tokenize='trigram case_sensitive 1', columnsize=0);
+                    INSERT INTO memberNameGram(rowid, words, name) SELECT id, searchKey, nameKey FROM member;
+                    CREATE TRIGGER member_nameGram_insert AFTER INSERT ON member BEGIN
+                        INSERT INTO memberNameGram(rowid, words, name) VALUES (new.id, new.searchKey, new.nameKey);
+                    END;
+                    CREATE TRIGGER member_nameGram_update AFTER UPDATE OF id, searchKey, nameKey ON member
+                    WHEN old.id IS NOT new.id OR old.searchKey IS NOT new.searchKey OR old.nameKey IS NOT new.nameKey
+                    BEGIN
+                        DELETE FROM memberNameGram WHERE rowid = old.id;
+                        INSERT INTO memberNameGram(rowid, words, name) VALUES (new.id, new.searchKey, new.nameKey);
+                    END;
+                    CREATE TRIGGER member_nameGram_delete AFTER DELETE ON member BEGIN
+                        DELETE FROM memberNameGram WHERE rowid = old.id;
+                    END;
+                    """)
+        }
         return m
     }
 }

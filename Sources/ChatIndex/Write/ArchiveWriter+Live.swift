@@ -3,7 +3,7 @@ import ChatText
 import GRDB
 
 /// An app's upserts of chats, members and items: analysed before the transaction, then written
-/// by the ingest's own writer code (``BatchStore/apply(_:_:)``) inside one transaction, so that
+/// by the ingest's own writer code (`BatchStore.apply(_:_:)`) inside one transaction, so that
 /// spans, mentions, the vocabulary, the full-text rows, positions and chat counters are made
 /// exactly as an ingest makes them.
 package struct LiveUpsert: @unchecked Sendable {

@@ -5,13 +5,13 @@ import Foundation
 import GRDB
 
 /// What an ingest did, as the JSONOutput article of ChatArchive's documentation reports it.
-public struct IngestSummary: Sendable, Hashable {
-    public var chats = 0
-    public var itemsAdded = 0
-    public var itemsUpdated = 0
-    public var itemsUnchanged = 0
-    public var itemsSkipped = 0
-    public init() {}
+package struct IngestSummary: Sendable, Hashable {
+    package var chats = 0
+    package var itemsAdded = 0
+    package var itemsUpdated = 0
+    package var itemsUnchanged = 0
+    package var itemsSkipped = 0
+    package init() {}
 }
 
 /// Writes chats, members and items into the archive in batched transactions.
@@ -27,7 +27,7 @@ public struct IngestSummary: Sendable, Hashable {
 /// - Full-text rows are written by the application in increasing rowid order per batch, never
 ///   through triggers (<doc:WritePerformance>), in the same transaction as their items: a batch is all in or
 ///   all out, whatever happens later.
-public final class ArchiveWriter {
+package final class ArchiveWriter {
     private let database: ArchiveDatabase
     private let batchSize: Int
     private let store: BatchStore
@@ -43,13 +43,13 @@ public final class ArchiveWriter {
     private var exportId: Int64?
 
     /// Problems with individual records (unknown chat…), already counted as skipped.
-    public var issues: [String] {
+    package var issues: [String] {
         inFlight.wait()
         return store.issues
     }
 
     /// What has been written so far (complete after ``finish(rebuildProgress:)``).
-    public var summary: IngestSummary {
+    package var summary: IngestSummary {
         inFlight.wait()
         var s = store.summary
         s.chats = chatsSeen.count
@@ -63,7 +63,7 @@ public final class ArchiveWriter {
         case item(PreparedItem)
     }
 
-    public init(database: ArchiveDatabase, batchSize: Int = 10_000) throws {
+    package init(database: ArchiveDatabase, batchSize: Int = 10_000) throws {
         self.database = database
         self.batchSize = batchSize
         let count = try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
@@ -77,7 +77,7 @@ public final class ArchiveWriter {
         try? store.restoreAutocheckpoint()
     }
 
-    public func add(_ chat: Chat) throws {
+    package func add(_ chat: Chat) throws {
         let chat = chat.storable
         pending.append(
             .chat(
@@ -86,7 +86,7 @@ public final class ArchiveWriter {
         chatsSeen.insert(chat.sourceId)
     }
 
-    public func add(_ member: Member) throws {
+    package func add(_ member: Member) throws {
         let member = member.storable
         pending.append(
             .member(
@@ -94,7 +94,7 @@ public final class ArchiveWriter {
                 searchKey: MemberNames.searchKey(member)))
     }
 
-    public func add(_ item: Item) throws {
+    package func add(_ item: Item) throws {
         let prepared = PreparedItem(item.storable)
         terms.add(prepared.textTokens)
         if let extra = prepared.extraTokens { terms.add(extra) }
@@ -105,7 +105,7 @@ public final class ArchiveWriter {
 
     /// Hands everything buffered to the writer thread, to be committed in one transaction,
     /// after the batch before it. Throws the error of an earlier batch, if one failed.
-    public func flush() throws {
+    package func flush() throws {
         try waitForWriter()
         checkpointer.request()
         guard !pending.isEmpty else { return }
@@ -118,13 +118,13 @@ public final class ArchiveWriter {
 
     /// Records the items added from now on, those with attachments, as coming from the export
     /// `id` (a row of the `export` table; `nil`: none), so that their files can be read back.
-    public func setExport(_ id: Int64?) throws {
+    package func setExport(_ id: Int64?) throws {
         try flush()
         exportId = id
     }
 
     /// Flushes, waits until everything is committed, and returns the summary.
-    public func finish(rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil) throws -> IngestSummary {
+    package func finish(rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil) throws -> IngestSummary {
         try flush()
         try waitForWriter()
         try mergeSegments(progress: rebuildProgress)

@@ -11,7 +11,7 @@ import GRDB
 /// unread items, and searches for `is:unread` check the flags (see `CompiledQuery`), so that
 /// marking 10,000 items read rewrites no index row.
 ///
-/// The vocabulary of infix search (``TermVocabulary``) only grows: a term of a deleted item
+/// The vocabulary of infix search (`TermVocabulary`) only grows: a term of a deleted item
 /// stays listed, and a query word expanding to it ORs one posting list that matches nothing.
 /// Results stay exact; ``ArchiveDatabase/rebuildIndexes(progress:)`` drops such terms.
 package enum LiveEdits {

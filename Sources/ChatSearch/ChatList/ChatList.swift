@@ -151,10 +151,10 @@ public struct ChatRow: Sendable, Hashable {
 }
 
 /// The chat list: name search and filter tabs, newest activity first.
-public enum ChatList {
+package enum ChatList {
     /// Lists chats whose displayName, fullName or localAlias contains `query` (after the
     /// analyser's folding); chats found only through transliteration come after.
-    public static func chats(matching query: String?, filter: ChatFilter = .all, limit: Int = 100, in db: Database)
+    package static func chats(matching query: String?, filter: ChatFilter = .all, limit: Int = 100, in db: Database)
         throws -> [ChatRow]
     {
         let (cond, condArgs) = filter.condition
@@ -229,12 +229,15 @@ public enum ChatList {
     /// The FTS5 query for `chatNameGram` that finds every name containing `key` or `translit`,
     /// or `nil` when either is too short for trigrams (or holds a NUL, which FTS5 cannot quote).
     static func trigramQuery(_ key: String, _ translit: String) -> String? {
-        func phrase(_ s: String) -> String? {
-            guard s.unicodeScalars.count >= 3, !s.utf8.contains(0) else { return nil }
-            return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }
-        guard let k = phrase(key), let t = phrase(translit) else { return nil }
+        guard let k = trigramPhrase(key), let t = trigramPhrase(translit) else { return nil }
         return key == translit ? k : k + " OR " + t
+    }
+
+    /// `s` as an FTS5 phrase for a trigram index, or `nil` when it is too short for trigrams
+    /// (under 3 characters) or holds a NUL, which FTS5 cannot quote.
+    static func trigramPhrase(_ s: String) -> String? {
+        guard s.unicodeScalars.count >= 3, !s.utf8.contains(0) else { return nil }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// Decodes a row of the list's statement (by position: name lookups cost more than the rest).

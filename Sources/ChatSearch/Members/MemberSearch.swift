@@ -59,16 +59,18 @@ public struct ChatMember: Sendable, Hashable, Encodable {
 }
 
 /// Mention autocomplete: the members of a group whose names match what follows the `@`.
-public enum MemberSearch {
+package enum MemberSearch {
     /// Members of `chat` whose display name, full name or local alias contains `query` after the
     /// analyser's folding (`zo` finds Zoë, `lu` finds Łukasz, `dm` finds Дмитрий through its
     /// transliteration). Matches at the start of a word come before matches inside one; within
     /// each, members who wrote most recently come first. The user and members who left are not
     /// listed. An empty query lists the most recent writers.
     ///
-    /// - Complexity: one pass over the chat's members in a covering index, newest writers first,
+    /// - Complexity: for a query of 3 or more characters, the members of any chat whose names
+    ///   hold its trigrams (memberNameGram), narrowed to the chat and to real matches; for a
+    ///   shorter one, a walk over the chat's members in a covering index, newest writers first,
     ///   stopping at `limit` word-start matches.
-    public static func members(chat: String, matching query: String, limit: Int = 10, in db: Database) throws
+    package static func members(chat: String, matching query: String, limit: Int = 10, in db: Database) throws
         -> [ChatMember]
     {
         guard
@@ -85,15 +87,28 @@ public enum MemberSearch {
         let recent = "FROM member INDEXED BY member_recent WHERE chatId = ? AND isUser = 0 AND hasLeft = 0"
         let order = "ORDER BY lastTs DESC, id LIMIT ?"
         var out: [ChatMember] = []
-        func fetch(_ sql: String, _ args: StatementArguments, prefix: Bool) throws {
+        func fetch(_ sql: String, _ args: StatementArguments, prefix: Bool?) throws {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: args)
             while let r = try rows.next() {
                 let ts: Int64? = r[4]
                 out.append(
                     ChatMember(
                         memberId: r[0], displayName: r[1], fullName: r[2], localAlias: r[3],
-                        lastActivity: ts.map { Timestamp(milliseconds: $0) }, isWordPrefixMatch: prefix))
+                        lastActivity: ts.map { Timestamp(milliseconds: $0) }, isWordPrefixMatch: prefix ?? r[5]))
             }
+        }
+        if let phrase = ChatList.trigramPhrase(key) {
+            // Candidates from the trigram index (a superset of the names containing the query),
+            // kept when they are in the chat and really contain it; word starts first.
+            try fetch(
+                """
+                SELECT \(columns), instr(m.searchKey, char(10) || ?1) > 0 AS prefix
+                FROM memberNameGram g JOIN member m ON m.id = g.rowid
+                WHERE memberNameGram MATCH ?2 AND m.chatId = ?3 AND m.isUser = 0 AND m.hasLeft = 0
+                    AND (instr(m.searchKey, ?1) > 0 OR instr(m.nameKey, ?1) > 0)
+                ORDER BY prefix DESC, m.lastTs DESC, m.id LIMIT ?4
+                """, [key, phrase, chatId, n], prefix: nil)
+            return out
         }
         if key.isEmpty {
             try fetch("SELECT \(columns) \(recent) \(order)", [chatId, n], prefix: true)

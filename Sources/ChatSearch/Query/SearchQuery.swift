@@ -4,9 +4,9 @@ import ChatModel
 ///
 /// Parsing is lenient: every input gives a query (possibly empty), never an error. Stray
 /// quotes, colons, `*`, FTS5 or SQL syntax are just text.
-public struct SearchQuery: Sendable, Hashable {
+package struct SearchQuery: Sendable, Hashable {
     /// One positive text condition.
-    public enum Term: Sendable, Hashable {
+    package enum Term: Sendable, Hashable {
         /// A word; `isPrefix` when it is the last word typed (search as you type).
         case word(String, isPrefix: Bool)
         /// An exact phrase.
@@ -16,47 +16,47 @@ public struct SearchQuery: Sendable, Hashable {
     }
 
     /// Text conditions, all of which must match.
-    public var terms: [Term] = []
+    package var terms: [Term] = []
     /// Words or phrases that must not occur.
-    public var excluded: [String] = []
+    package var excluded: [String] = []
     /// `from:` names (`me` for the archive's owner).
-    public var from: [String] = []
+    package var from: [String] = []
     /// `in:` chat names or ids.
-    public var inChats: [String] = []
+    package var inChats: [String] = []
     /// `has:` kinds.
-    public var has: [HasFilter] = []
+    package var has: [HasFilter] = []
     /// `mentions:` names.
-    public var mentions: [String] = []
+    package var mentions: [String] = []
     /// `mentions:me`.
-    public var mentionsMe = false
+    package var mentionsMe = false
     /// `before:` — items strictly before this instant.
-    public var before: Timestamp?
+    package var before: Timestamp?
     /// `after:` — items at or after this instant.
-    public var after: Timestamp?
+    package var after: Timestamp?
     /// `is:unread`.
-    public var isUnread = false
+    package var isUnread = false
     /// `is:pinned`.
-    public var isPinned = false
+    package var isPinned = false
 
     /// An empty query (matches everything its filters allow).
-    public init() {}
+    package init() {}
 
     /// Whether the query has any text condition.
-    public var hasText: Bool { !terms.isEmpty }
+    package var hasText: Bool { !terms.isEmpty }
     /// Whether the query constrains nothing at all.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         terms.isEmpty && excluded.isEmpty && from.isEmpty && inChats.isEmpty && has.isEmpty && mentions.isEmpty
             && !mentionsMe && before == nil && after == nil && !isUnread && !isPinned
     }
 }
 
 /// `has:` kinds (and the `--content` filter values beyond `text` and `report`).
-public enum HasFilter: String, Sendable, Hashable, CaseIterable {
+package enum HasFilter: String, Sendable, Hashable, CaseIterable {
     case link, image, video, voice, file
 }
 
 /// Parses search text into a ``SearchQuery``.
-public enum QueryParser {
+package enum QueryParser {
     /// Parses `text` leniently.
     ///
     /// Grammar: words; `"exact phrase"` (an unclosed quote runs to the end); `-word` or
@@ -64,7 +64,7 @@ public enum QueryParser {
     /// `mentions:NAME|me`, `before:DATE`, `after:DATE` (`2024-05-01` or `2024-05`), `is:unread`,
     /// `is:pinned`. Operator values may be quoted (`from:"Bob M"`). An unknown or malformed
     /// operator is searched as text.
-    public static func parse(_ text: String) -> SearchQuery {
+    package static func parse(_ text: String) -> SearchQuery {
         var q = SearchQuery()
         // Control characters are separators.
         let scalars = Array(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 })

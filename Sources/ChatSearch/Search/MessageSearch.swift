@@ -69,11 +69,11 @@ public struct SearchPage: Sendable, Hashable {
 
 /// Errors a search reported before `ArchiveError` had codes (searches now throw
 /// `ArchiveError/Code/unknownChat`); kept so that code catching it still compiles.
-public struct SearchError: Error, Sendable, CustomStringConvertible {
+package struct SearchError: Error, Sendable, CustomStringConvertible {
     /// What is wrong, in words.
-    public var message: String
+    package var message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// Message search over one chat or all chats.
@@ -82,14 +82,14 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
 /// the `tags` column) and rowids follow time, so newest-first pages are `ORDER BY rowid DESC
 /// LIMIT n` with a keyset cursor: complete to the very first match, at index speed for chats
 /// and words of every size.
-public enum MessageSearch {
+package enum MessageSearch {
     /// How many of the newest matches relevance order ranks (older ones follow newest first).
-    public static let relevanceCandidates = 2000
+    package static let relevanceCandidates = 2000
     /// Up to this many items, a chat's matches are read oldest first, all of them (see `newestPage`).
     static let ascendingWalkMaxItems = 5000
 
     /// Runs a search; any `text` is valid, only an unknown ``SearchOptions/chat`` throws (`ArchiveError/Code/unknownChat`).
-    public static func search(_ text: String, options: SearchOptions, in db: Database) throws -> SearchPage {
+    package static func search(_ text: String, options: SearchOptions, in db: Database) throws -> SearchPage {
         let query = QueryParser.parse(text)
         var scope = SearchScope(content: options.content, includeDeleted: options.includeDeleted)
         var chatItems = Int.max

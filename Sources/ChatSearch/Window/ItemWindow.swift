@@ -21,13 +21,25 @@ public enum WindowRequest: Sendable, Hashable {
 }
 
 /// A formatted range of an item's display text, as stored at ingest.
-package struct StoredSpan: Sendable, Hashable {
+public struct StoredSpan: Sendable, Hashable {
     /// Start, in UTF-16 code units of the display text.
-    package var start: Int
+    public var start: Int
     /// End (exclusive), in UTF-16 code units.
-    package var end: Int
+    public var end: Int
     /// The format, as SimpleX's tagged JSON object.
     package var formatJSON: String
+
+    /// The format (`nil` only for stored text that is not a format object, which the archive's
+    /// writer never stores).
+    public var format: Format? {
+        (try? JSONParser.parse(Array(formatJSON.utf8))).flatMap(FormattedTextJSON.format(from:))
+    }
+
+    package init(start: Int, end: Int, formatJSON: String) {
+        self.start = start
+        self.end = end
+        self.formatJSON = formatJSON
+    }
 }
 
 /// Navigation info relative to the newest returned item, ignoring search and filters.
@@ -50,7 +62,7 @@ public struct ItemWindow: Sendable, Hashable {
     /// Counts after the window, for `around`, `initial` and `at`; `nil` otherwise.
     public var navInfo: NavigationInfo?
     /// The markdown spans of the window's items, by item id (items without any are absent).
-    package var spans: [Int64: [StoredSpan]] = [:]
+    public var spans: [Int64: [StoredSpan]] = [:]
 
     /// Creates a window.
     public init(items: [ArchivedItem], navInfo: NavigationInfo?) {
@@ -60,7 +72,7 @@ public struct ItemWindow: Sendable, Hashable {
 }
 
 /// Windows of a chat's items, ordered by `(ts, id)`.
-public enum ItemWindows {
+package enum ItemWindows {
     /// A window of a chat's items; an unknown chat or anchor id throws `ArchiveError` (`ArchiveError/Code/unknownChat`, `ArchiveError/Code/unknownItem`).
     ///
     /// - Parameters:
@@ -69,7 +81,7 @@ public enum ItemWindows {
     ///   - content: an optional content filter; the anchor of `around` is included regardless.
     ///   - search: an optional search query; the anchor of `around` is included regardless.
     ///   - db: a database connection of the archive.
-    public static func window(
+    package static func window(
         chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil, in db: Database
     ) throws -> ItemWindow {
         guard

@@ -2,19 +2,19 @@
 import CChatICU
 
 /// Search normalisation shared by documents, queries and names.
-public enum TextNormalizer {
+package enum TextNormalizer {
     /// Returns `s` folded for search: NFKC, full case folding, optional marks removed
     /// (Latin/Greek/Cyrillic accents, Hebrew points, Arabic harakat and tatweel), Latin letters
     /// without a decomposition folded (`ł` → `l`), variation selectors dropped.
     /// - Complexity: O(n); pure ASCII input never reaches ICU.
-    public static func normalize(_ s: String) -> String {
+    package static func normalize(_ s: String) -> String {
         convert(s) { cchaticu_normalize($0, $1, $2, $3) }
     }
 
     /// Returns a lower-cased ASCII transliteration of `s` for name search
     /// (`Дмитрий` → `dmitrij`, `Łukasz` → `lukasz`).
     /// - Complexity: O(n) but slow (about 3 MB/s): use it on names, not on messages.
-    public static func transliterate(_ s: String) -> String {
+    package static func transliterate(_ s: String) -> String {
         convert(s) { cchaticu_transliterate($0, $1, $2, $3) }
     }
 
@@ -39,16 +39,16 @@ public enum TextNormalizer {
 }
 
 /// One token produced by the analyser.
-public struct AnalyzedToken: Sendable, Hashable {
+package struct AnalyzedToken: Sendable, Hashable {
     /// The normalised token, as stored in the full-text index.
-    public var text: String
+    package var text: String
     /// Where the token comes from, in UTF-16 code units of the analysed string.
-    public var utf16Range: Range<Int>
+    package var utf16Range: Range<Int>
     /// True when the token shares the position of the previous one (an alternative form).
-    public var isColocated: Bool
+    package var isColocated: Bool
 
     /// Creates a token.
-    public init(text: String, utf16Range: Range<Int>, isColocated: Bool) {
+    package init(text: String, utf16Range: Range<Int>, isColocated: Bool) {
         self.text = text
         self.utf16Range = utf16Range
         self.isColocated = isColocated
@@ -56,7 +56,7 @@ public struct AnalyzedToken: Sendable, Hashable {
 }
 
 /// Whether text is analysed as a document (indexed) or as a query.
-public enum TokenizerMode: Sendable, Hashable {
+package enum TokenizerMode: Sendable, Hashable {
     /// Document: every findable form is emitted, alternatives co-located.
     case document
     /// Query: one token per position, so that a query matches the document's forms.
@@ -64,17 +64,17 @@ public enum TokenizerMode: Sendable, Hashable {
 }
 
 /// The analyser that the FTS5 tokenizer "chat" runs, callable from Swift.
-public enum Tokenizer {
+package enum Tokenizer {
     /// A query string that the tokenizer takes as one token, verbatim: for terms read from the
     /// index vocabulary, which re-analysis could split (`mple.x1.com` is one host token in a
     /// document, but `mple.x1` and `com` as a word).
-    public static func verbatim(_ term: String) -> String {
+    package static func verbatim(_ term: String) -> String {
         String(UnicodeScalar(UInt8(CCHATICU_VERBATIM))) + term
     }
 
     /// Returns the tokens of `s`, exactly as the FTS5 tokenizer produces them.
     /// - Complexity: O(n).
-    public static func tokens(in s: String, mode: TokenizerMode) -> [AnalyzedToken] {
+    package static func tokens(in s: String, mode: TokenizerMode) -> [AnalyzedToken] {
         var copy = s
         return copy.withUTF8 { bytes -> [AnalyzedToken] in
             guard bytes.count < Int(Int32.max) else { return [] }
@@ -142,17 +142,17 @@ private struct UTF16Cursor {
 }
 
 /// The analyser's identity.
-public enum Analyzer {
+package enum Analyzer {
     /// Version of the normaliser and tokenizer rules: indexes built with another version
     /// must be rebuilt.
-    public static var version: Int { Int(cchaticu_analyzer_version()) }
+    package static var version: Int { Int(cchaticu_analyzer_version()) }
 }
 
 /// Registration of the FTS5 tokenizer "chat" on SQLite connections.
-public enum FTS5Registration {
+package enum FTS5Registration {
     /// Registers the tokenizer "chat" on `db` (an `sqlite3 *`); returns an SQLite result code.
     @discardableResult
-    public static func register(on db: OpaquePointer) -> Int32 {
+    package static func register(on db: OpaquePointer) -> Int32 {
         cchaticu_register_fts5(UnsafeMutableRawPointer(db))
     }
 }
@@ -160,7 +160,7 @@ public enum FTS5Registration {
 /// Finds the tokens of a text that equal one of a set of terms or start with one of a set of
 /// prefixes, with the analyser that indexed it: the fast path of highlighting (no string is
 /// made for a token that does not match).
-public final class TokenMatcher: @unchecked Sendable {
+package final class TokenMatcher: @unchecked Sendable {
     private let handle: OpaquePointer?
 
     /// - Parameters:
@@ -170,7 +170,7 @@ public final class TokenMatcher: @unchecked Sendable {
     ///     they expand); text pieces of ASCII without one are then not analysed, and the
     ///     positions of ``positionedMatches(in:)`` count only the pieces that are. Ignored
     ///     unless every term contains one of them.
-    public init<W: Sequence<String>, P: Sequence<String>>(words: W, prefixes: P, needles: [String] = []) {
+    package init<W: Sequence<String>, P: Sequence<String>>(words: W, prefixes: P, needles: [String] = []) {
         handle = cchaticu_matcher_new()
         let words = Array(words)
         let prefixes = Array(prefixes)
@@ -197,7 +197,7 @@ public final class TokenMatcher: @unchecked Sendable {
     deinit { cchaticu_matcher_free(handle) }
 
     /// The matching tokens of `s`, in order, with their UTF-16 ranges in `s`.
-    public func matches(in s: String) -> [AnalyzedToken] {
+    package func matches(in s: String) -> [AnalyzedToken] {
         var copy = s
         return copy.withUTF8 { bytes -> [AnalyzedToken] in
             guard bytes.count < Int(Int32.max) else { return [] }
@@ -220,7 +220,7 @@ public final class TokenMatcher: @unchecked Sendable {
 
     /// The matching tokens of `s` with their positions (co-located tokens share one, as in
     /// FTS5) and their UTF-8 and UTF-16 ranges in `s`, in order.
-    public func positionedMatches(in s: String) -> [TokenMatch] {
+    package func positionedMatches(in s: String) -> [TokenMatch] {
         final class Sink {
             var cursor: UTF16Cursor
             var found: [TokenMatch] = []
@@ -257,18 +257,18 @@ public final class TokenMatcher: @unchecked Sendable {
 }
 
 /// A token that a ``TokenMatcher`` found.
-public struct TokenMatch: Sendable, Hashable {
+package struct TokenMatch: Sendable, Hashable {
     /// The normalised token.
-    public var text: String
+    package var text: String
     /// Its position among the text's token positions (co-located tokens share one).
-    public var position: Int
+    package var position: Int
     /// Where it comes from, in UTF-8 code units of the analysed string.
-    public var utf8Range: Range<Int>
+    package var utf8Range: Range<Int>
     /// Where it comes from, in UTF-16 code units of the analysed string.
-    public var utf16Range: Range<Int>
+    package var utf16Range: Range<Int>
 
     /// Creates a match.
-    public init(text: String, position: Int, utf8Range: Range<Int>, utf16Range: Range<Int>) {
+    package init(text: String, position: Int, utf8Range: Range<Int>, utf16Range: Range<Int>) {
         self.text = text
         self.position = position
         self.utf8Range = utf8Range
@@ -279,19 +279,19 @@ public struct TokenMatch: Sendable, Hashable {
 /// The distinct terms of the documents added to it (whole tokens and co-located parts, no
 /// character n-grams), for the archive's infix and prefix vocabulary. It remembers every term
 /// it has seen and hands out each one once. Thread-safe.
-public final class TermSet: @unchecked Sendable {
+package final class TermSet: @unchecked Sendable {
     private let handle: OpaquePointer?
 
-    public init() { handle = cchaticu_vocab_new() }
+    package init() { handle = cchaticu_vocab_new() }
     deinit { cchaticu_vocab_free(handle) }
 
     /// Adds the terms of a prepared document.
-    public func add(_ doc: TokenizedDocument) {
+    package func add(_ doc: TokenizedDocument) {
         cchaticu_vocab_add_doc(handle, doc.handle)
     }
 
     /// Returns the terms added since the last drain that were never seen before.
-    public func drain() -> [String] {
+    package func drain() -> [String] {
         final class Sink { var terms: [String] = [] }
         let sink = Sink()
         withExtendedLifetime(sink) {
@@ -313,11 +313,11 @@ public final class TermSet: @unchecked Sendable {
 ///
 /// Arm it on the writing thread around the statement that indexes exactly this text; the tokenizer checks the bytes, so a
 /// mismatch only costs a normal analysis, never a wrong index.
-public final class TokenizedDocument: @unchecked Sendable {
+package final class TokenizedDocument: @unchecked Sendable {
     fileprivate let handle: OpaquePointer?
 
     /// Analyses `text` as a document.
-    public init(_ text: String) {
+    package init(_ text: String) {
         var text = text
         handle = text.withUTF8 { buf in
             cchaticu_doc_tokenize(buf.baseAddress, Int32(buf.count))
@@ -327,7 +327,7 @@ public final class TokenizedDocument: @unchecked Sendable {
     deinit { cchaticu_doc_free(handle) }
 
     /// Runs `body` with up to two documents armed on the calling thread.
-    public static func armed<T>(_ first: TokenizedDocument?, _ second: TokenizedDocument?, _ body: () throws -> T)
+    package static func armed<T>(_ first: TokenizedDocument?, _ second: TokenizedDocument?, _ body: () throws -> T)
         rethrows -> T
     {
         try withExtendedLifetime((first, second)) {

@@ -1,18 +1,18 @@
 import ChatModel
 
 /// A message's display text with its formatted ranges (<doc:DisplayTextAndSpans>).
-public struct RenderedText: Sendable, Hashable {
+package struct RenderedText: Sendable, Hashable {
     /// What a reader sees: the pieces' shown texts, markers removed.
-    public var displayText: String
+    package var displayText: String
     /// One span per formatted piece, `[start, end)` in UTF-16 code units of `displayText`.
-    public var spans: [Span]
+    package var spans: [Span]
     /// Link targets in order: hyperlink URLs, bracketed SimpleX link URLs, bare URIs and links.
-    public var linkTargets: [String]
+    package var linkTargets: [String]
     /// The `memberName` of each mention, in order.
-    public var mentionNames: [String]
+    package var mentionNames: [String]
 
     /// Creates a rendered text.
-    public init(displayText: String, spans: [Span], linkTargets: [String], mentionNames: [String]) {
+    package init(displayText: String, spans: [Span], linkTargets: [String], mentionNames: [String]) {
         self.displayText = displayText
         self.spans = spans
         self.linkTargets = linkTargets
@@ -21,9 +21,9 @@ public struct RenderedText: Sendable, Hashable {
 }
 
 /// Turns parsed pieces into display text, spans, link targets and mention names.
-public enum MarkdownDisplay {
+package enum MarkdownDisplay {
     /// Renders pieces: concatenated shown texts, with spans measured additively in UTF-16.
-    public static func render(_ pieces: [FormattedText]) -> RenderedText {
+    package static func render(_ pieces: [FormattedText]) -> RenderedText {
         var display = ""
         var spans: [Span] = []
         var links: [String] = []
@@ -54,7 +54,7 @@ public enum MarkdownDisplay {
     }
 
     /// Renders a message: parses it, and when nothing is formatted its text is the display text.
-    public static func render(message text: String) -> RenderedText {
+    package static func render(message text: String) -> RenderedText {
         guard let pieces = SimplexMarkdown.parseMaybeMarkdownList(text) else {
             return RenderedText(displayText: text, spans: [], linkTargets: [], mentionNames: [])
         }

@@ -2,20 +2,20 @@ import ChatModel
 
 /// Decodes SimpleX connection links (SimpleX links in <doc:MarkdownGrammar>): full invitation/contact links and
 /// short links, in their `simplex:/` and `https://host/` forms.
-public enum SimplexLinkDecoder {
+package enum SimplexLinkDecoder {
     /// A decoded SimpleX link.
-    public struct Link: Sendable, Hashable {
+    package struct Link: Sendable, Hashable {
         /// The kind of connection the link makes.
-        public var linkType: SimplexLinkType
+        package var linkType: SimplexLinkType
         /// The link re-encoded in the `simplex:` scheme (approximately SimpleX's canonical form).
-        public var simplexUri: String
+        package var simplexUri: String
         /// The SMP servers' hosts, in order, each server's main host then its extra hosts.
-        public var smpHosts: [String]
+        package var smpHosts: [String]
         /// Whether this is a short link (`https://host/<t>#<key>`), not a full one.
-        public var isShort: Bool
+        package var isShort: Bool
 
         /// Creates a decoded link.
-        public init(linkType: SimplexLinkType, simplexUri: String, smpHosts: [String], isShort: Bool) {
+        package init(linkType: SimplexLinkType, simplexUri: String, smpHosts: [String], isShort: Bool) {
             self.linkType = linkType
             self.simplexUri = simplexUri
             self.smpHosts = smpHosts
@@ -24,7 +24,7 @@ public enum SimplexLinkDecoder {
     }
 
     /// Decodes `text` as a whole SimpleX link; nil when it is not one.
-    public static func decode(_ text: String) -> Link? {
+    package static func decode(_ text: String) -> Link? {
         decode(bytes: Array(text.utf8))
     }
 

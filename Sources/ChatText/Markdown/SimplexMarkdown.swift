@@ -1,10 +1,10 @@
 import ChatModel
 
 /// SimpleX Chat's markdown parser (<doc:MarkdownGrammar>), piece for piece.
-public enum SimplexMarkdown {
+package enum SimplexMarkdown {
     /// Parses one line into pieces; never empty: `""` gives one empty plain piece.
     /// A `\n` in `line` is an ordinary non-space character.
-    public static func parseMarkdown(_ line: String) -> [FormattedText] {
+    package static func parseMarkdown(_ line: String) -> [FormattedText] {
         var line = line
         return line.withUTF8 { b in
             var parser = MarkdownParser(b)
@@ -18,7 +18,7 @@ public enum SimplexMarkdown {
     /// its lines joined by plain `"\n"` pieces, adjacent pieces of equal format merged.
     /// - Complexity: O(n); a message without any character that can start a format is
     ///   rejected in one byte scan.
-    public static func parseMaybeMarkdownList(_ text: String) -> [FormattedText]? {
+    package static func parseMaybeMarkdownList(_ text: String) -> [FormattedText]? {
         parseMaybeMarkdownList(text, usingFastPath: true)
     }
 

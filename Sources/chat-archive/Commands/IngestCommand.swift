@@ -106,47 +106,7 @@ struct IngestCommand: AsyncParsableCommand {
             bar.finish()
             let elapsed = Date().timeIntervalSince(started)
             if global.json {
-                let o = JSONOut()
-                o.object {
-                    o.field("chats", report.chats)
-                    o.field("itemsAdded", report.itemsAdded)
-                    o.field("itemsUpdated", report.itemsUpdated)
-                    o.field("itemsUnchanged", report.itemsUnchanged)
-                    o.field("itemsSkipped", report.itemsSkipped)
-                    o.field("warnings", report.warnings)
-                    o.field("filesStopped", report.filesStopped)
-                    o.field(
-                        "errors",
-                        array: {
-                            for e in report.errors {
-                                o.object {
-                                    o.field("file", e.location.file)
-                                    if let l = e.location.line { o.field("line", l) }
-                                    if let b = e.location.byteOffset { o.field("byteOffset", b) }
-                                    if let r = e.location.record { o.field("record", r) }
-                                    o.field("message", e.message)
-                                    o.field("severity", e.severity.rawValue)
-                                }
-                            }
-                        })
-                    o.field("stoppedEarly", report.stoppedEarly)
-                    o.field("interrupted", report.interrupted)
-                    o.field(
-                        "exports",
-                        array: {
-                            for e in report.exports {
-                                o.object {
-                                    o.field("path", e.path)
-                                    o.field("format", e.format)
-                                    o.field("filesRead", e.filesRead)
-                                    o.field("itemsRead", e.itemsRead)
-                                    o.field("skipped", array: { for s in e.skipped { Self.skip(s, o) } })
-                                }
-                            }
-                        })
-                    o.field("skipped", array: { for s in report.skippedFiles { Self.skip(s, o) } })
-                }
-                print(o.text)
+                print(ArchiveJSON.ingest(report))
             } else {
                 for e in report.errors.prefix(50) {
                     let label = e.severity == .warning ? "warning" : e.severity == .skipped ? "skipped" : "error"
@@ -183,12 +143,6 @@ struct IngestCommand: AsyncParsableCommand {
 }
 
 extension IngestCommand {
-    fileprivate static func skip(_ s: SkippedFile, _ o: JSONOut) {
-        o.object {
-            o.field("file", s.path)
-            o.field("reason", s.reason)
-        }
-    }
 }
 
 /// The ingest progress bar: items/s, percent and ETA from the file size.
