@@ -117,6 +117,13 @@ public final class Archive: Sendable {
         }
     }
 
+    /// The archive id of the item with source id `sourceId` in `chat`, or `nil` when the archive
+    /// does not hold it: how a quote (`Quote/itemSourceId`) or a link to a message opens in
+    /// context, with `.around(id, count:)`. Throws `ArchiveError` `.unknownChat` for an unknown chat.
+    public func itemId(chat: String, sourceId: String) async throws -> Int64? {
+        try await reading { db in try ItemWindows.itemId(chat: chat, sourceId: sourceId, in: db) }
+    }
+
     /// Opens a search hit in its context: the window around it in its chat.
     public func context(of hit: SearchHit, count: Int = 25) async throws -> ItemWindow {
         try await items(chat: hit.item.chatId, .around(hit.item.id, count: count))

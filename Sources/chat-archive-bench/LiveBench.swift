@@ -34,7 +34,7 @@ struct LiveBench {
         func nextItem(_ chat: String, text: String, unread: Bool = true) -> Item {
             n += 1
             return Item(
-                chatSourceId: chat, sourceId: "live-\(seed)-\(n)",
+                chatSourceId: chat, sourceId: "live-\(seed)-\(startTs)-\(n)",
                 timestamp: Timestamp(milliseconds: startTs + Int64(n) * 1_000),
                 direction: .rcv, senderName: "Livia", content: MessageContent(type: .text, text: text), isUnread: unread
             )
@@ -108,8 +108,13 @@ struct LiveBench {
         } reset: {
             try writer.write { db in
                 try db.execute(
-                    sql: "UPDATE item SET flags = flags | 4 WHERE chatId = (SELECT id FROM chat WHERE sourceId = ?)",
+                    sql: """
+                        UPDATE item SET flags = flags | 4
+                        WHERE chatId = (SELECT id FROM chat WHERE sourceId = ?) AND flags & 4 = 0
+                        """,
                     arguments: [unreadChat])
+                // The archive-wide count `stats` shows follows the flags set behind the writer's back.
+                try ArchiveCounters.add(Int64(db.changesCount), to: ArchiveCounters.unreadItems, db)
                 try db.execute(
                     sql: "UPDATE chat SET unreadCount = itemCount WHERE sourceId = ?", arguments: [unreadChat])
             }

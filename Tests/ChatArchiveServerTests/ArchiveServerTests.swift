@@ -153,7 +153,10 @@ import Testing
         ("/api/items", 400), ("/api/items?chat=g-hiking&last=5&initial=3", 400),
         ("/api/items?chat=g-hiking&last=-1", 400),
         ("/api/items?chat=g-hiking&at=yesterday", 400), ("/api/items?chat=nope&last=5", 404),
-        ("/api/items?chat=g-hiking&around=1", 404), ("/api/search", 400), ("/api/search?q=x&order=random", 400),
+        ("/api/items?chat=g-hiking&around=1", 404),
+        ("/api/items?chat=g-hiking&aroundSource=no-such-message", 404), ("/api/items?chat=nope&aroundSource=1003", 404),
+        ("/api/items?chat=g-hiking&around=1&aroundSource=1003", 400), ("/api/search", 400),
+        ("/api/search?q=x&order=random", 400),
         ("/api/search?q=x&content=gif", 400), ("/api/search?q=x&limit=0", 400), ("/api/search?q=x&chat=nope", 404),
         ("/api/chats?filter=odd", 400), ("/api/nothing", 404), ("/api/media/abc", 400), ("/api/media/1?n=-1", 400),
     ])

@@ -55,6 +55,10 @@ import Testing
                 ["items", "--chat", hit.item.chatId, "--around", around, "--count", "3"],
                 "/api/items?chat=\(hit.item.chatId)&around=\(around)&count=3"
             ),
+            (
+                ["items", "--chat", "g-hiking", "--around-source", "1003", "--count", "2"],
+                "/api/items?chat=g-hiking&aroundSource=1003&count=2"
+            ),
             (["items", "--chat", "g-hiking", "--initial", "10"], "/api/items?chat=g-hiking&initial=10"),
             (["items", "--chat", "g-hiking", "--last", "7"], "/api/items?chat=g-hiking&last=7"),
             (

@@ -37,4 +37,15 @@ import Testing
         #expect(second.itemsUpdated >= first.itemsAdded, "every item moved in time")
         #expect(second.itemsUnchanged == 0)
     }
+    @Test func aQuoteOpensInContextByItsSourceId() async throws {
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        _ = try archive.ingestSync([TestArchive.corpusPath + "/sample/chats-1.jsonl"])
+        let reply = try #require(try await archive.search("on it", options: SearchOptions(chat: "g-hiking")).hits.first)
+        let quoted = try #require(reply.item.quote?.itemSourceId)
+        let id = try #require(try await archive.itemId(chat: "g-hiking", sourceId: quoted))
+        let window = try await archive.items(chat: "g-hiking", .around(id, count: 3))
+        #expect(window.items.contains { $0.id == id && $0.sourceId == quoted })
+        #expect(try await archive.itemId(chat: "g-hiking", sourceId: "no-such-message") == nil)
+        await #expect(throws: ArchiveError.self) { try await archive.itemId(chat: "no-such-chat", sourceId: quoted) }
+    }
 }

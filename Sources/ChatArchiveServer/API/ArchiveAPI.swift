@@ -84,7 +84,8 @@ package struct ArchiveAPI: Sendable {
         return APIResponse(status: 200, body: ArchiveJSON.search(try await archive.search(text, options: options)))
     }
 
-    /// `GET /api/items?chat=ID&last=N` (or `before`, `after`, `around`, `initial`, `at`): `chat-archive items`.
+    /// `GET /api/items?chat=ID&last=N` (or `before`, `after`, `around`, `aroundSource`, `initial`, `at`):
+    /// `chat-archive items`.
     func items(_ q: [String: String]) async throws -> APIResponse {
         guard let chat = nonEmpty(q["chat"]) else { throw BadRequest(message: "chat is missing") }
         let count = try count(q, "count", default: 25)
@@ -93,6 +94,14 @@ package struct ArchiveAPI: Sendable {
         if let v = q["before"] { modes.append(.before(try id(v, "before"), count: count)) }
         if let v = q["after"] { modes.append(.after(try id(v, "after"), count: count)) }
         if let v = q["around"] { modes.append(.around(try id(v, "around"), count: count)) }
+        if let source = q["aroundSource"] {
+            // A quote names the item by its source id: the window around it, or 404.
+            guard let id = try await archive.itemId(chat: chat, sourceId: source) else {
+                return .error(
+                    404, "notFound", "the message \(source) is not in this archive (the export did not contain it)")
+            }
+            modes.append(.around(id, count: count))
+        }
         if q["initial"] != nil { modes.append(.initial(try self.count(q, "initial", default: 25))) }
         if let v = q["at"] {
             guard let time = Timestamp.parse(v) else {
@@ -101,7 +110,7 @@ package struct ArchiveAPI: Sendable {
             modes.append(.at(time, count: count))
         }
         guard modes.count <= 1 else {
-            throw BadRequest(message: "give one of last, before, after, around, initial, at")
+            throw BadRequest(message: "give one of last, before, after, around, aroundSource, initial, at")
         }
         let window = try await archive.items(
             chat: chat, modes.first ?? .last(count), content: try content(q), search: nonEmpty(q["search"]))

@@ -294,7 +294,7 @@ extension WebAssets {
               const q = el('button', 'quote', (item.quote.text || '').slice(0, 300));
               q.type = 'button';
               q.setAttribute('aria-label', 'Go to the quoted message');
-              q.addEventListener('click', () => jumpToSource(item.quote.id));
+              q.addEventListener('click', () => jumpToSource(item.quote.id, q));
               b.append(q);
             }
             if (!item.deleted) {
@@ -447,16 +447,27 @@ extension WebAssets {
             if (box.scrollTop < 600) loadBefore().then((added) => { if (added && $('messages').scrollTop < 50) checkEdges(); }).catch(() => {});
             if (box.scrollHeight - box.scrollTop - box.clientHeight < 600) loadAfter().catch(() => {});
           }
-          async function jumpToSource(sourceId) {
-            for (let tries = 0; tries < 6; tries++) {
-              const node = [...document.querySelectorAll('#item-list .item')].find((n) => n.dataset.source === sourceId);
-              if (node) {
-                node.scrollIntoView({ block: 'center' });
-                node.classList.remove('flash'); void node.offsetWidth; node.classList.add('flash');
-                return;
+          async function jumpToSource(sourceId, button) {
+            const loaded = [...document.querySelectorAll('#item-list .item')].find((n) => n.dataset.source === sourceId);
+            if (loaded) {
+              loaded.scrollIntoView({ block: 'center' });
+              loaded.classList.remove('flash'); void loaded.offsetWidth; loaded.classList.add('flash');
+              return;
+            }
+            // Not in the loaded pages: open the window around it, however far back it is.
+            const chat = state.chat;
+            if (!chat) return;
+            try {
+              const body = await api('items', { chat: chat.chatId, aroundSource: sourceId, count: PAGE });
+              if (state.chat !== chat) return;
+              const target = body.items.find((i) => i.sourceId === sourceId);
+              state.windowSeq++;
+              showWindow(body, target ? target.id : null, null);
+            } catch (e) {
+              if (button) {
+                button.classList.add('missing');
+                button.title = 'The quoted message is not in this archive';
               }
-              if (!state.hasBefore) return;
-              await loadBefore();
             }
           }
 

@@ -93,6 +93,7 @@ extension WebAssets {
         .bubble .text { unicode-bidi: plaintext; }
         .deleted .text, .placeholder { font-style: italic; color: var(--muted); }
         .meta { font-size: 11px; color: var(--muted); margin-left: 10px; float: right; margin-top: 6px; white-space: nowrap; }
+        .quote.missing { opacity: .6; cursor: default; }
         .quote { display: block; border-left: 3px solid var(--accent); background: rgba(127,127,127,.12); border-radius: 6px; padding: 3px 8px; margin: 2px 0 5px;
           font-size: 13px; color: var(--muted); cursor: pointer; max-height: 4.2em; overflow: hidden; white-space: normal; text-align: left; width: 100%; border-top: 0; border-right: 0; border-bottom: 0; }
         .reactions { display: flex; gap: 4px; margin: 2px 8px 0; flex-wrap: wrap; }

@@ -73,6 +73,22 @@ public struct ItemWindow: Sendable, Hashable {
 
 /// Windows of a chat's items, ordered by `(ts, id)`.
 package enum ItemWindows {
+    /// The archive id of the item whose source id is `sourceId` in `chat` (what a quote names),
+    /// or `nil` when the archive does not hold it (the export left it out, or it was deleted).
+    ///
+    /// - Throws: `ArchiveError` `.unknownChat` when there is no such chat.
+    package static func itemId(chat: String, sourceId: String, in db: Database) throws -> Int64? {
+        guard
+            let chatId = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat])
+        else {
+            throw ArchiveError(.unknownChat, "no chat with id \"\(chat)\"")
+        }
+        return try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM item WHERE chatId = ? AND sourceId = ?"),
+            arguments: [chatId, sourceId])
+    }
+
     /// A window of a chat's items; an unknown chat or anchor id throws `ArchiveError` (`ArchiveError/Code/unknownChat`, `ArchiveError/Code/unknownItem`).
     ///
     /// - Parameters:

@@ -15,6 +15,7 @@ struct ItemsCommand: AsyncParsableCommand {
     @Option(help: "Items before this item id (with --count).") var before: Int64?
     @Option(help: "Items after this item id (with --count).") var after: Int64?
     @Option(help: "Items around this item id (with --count); the item itself is always included.") var around: Int64?
+    @Option(help: "Items around the item with this source id (a quote's id; with --count).") var aroundSource: String?
     @Option(help: "N items around the oldest unread item (or the newest N).") var initial: Int?
     @Option(help: "Items around the first item at or after this date (2024-05-01 or RFC 3339; with --count).") var at:
         String?
@@ -28,6 +29,8 @@ struct ItemsCommand: AsyncParsableCommand {
         if let before { modes.append(.before(before, count: count)) }
         if let after { modes.append(.after(after, count: count)) }
         if let around { modes.append(.around(around, count: count)) }
+        // Resolved to an item id when the archive is open (`run`); the id here only counts the modes.
+        if aroundSource != nil { modes.append(.around(0, count: count)) }
         if let initial { modes.append(.initial(initial)) }
         if let at {
             guard let time = Timestamp.parse(at) else {
@@ -36,7 +39,7 @@ struct ItemsCommand: AsyncParsableCommand {
             modes.append(.at(time, count: count))
         }
         guard modes.count <= 1 else {
-            throw ValidationError("give one of --last, --before, --after, --around, --initial, --at")
+            throw ValidationError("give one of --last, --before, --after, --around, --around-source, --initial, --at")
         }
         return modes.first ?? .last(count)
     }
@@ -54,13 +57,21 @@ struct ItemsCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors(json: global.json) {
             let archive = try global.open(.readOnly)
+            var request = try request()
+            var anchor = around
+            if let aroundSource {
+                guard let id = try await archive.itemId(chat: chat, sourceId: aroundSource) else {
+                    throw ArchiveError(.unknownItem, "no item with source id \"\(aroundSource)\" in chat \"\(chat)\"")
+                }
+                request = .around(id, count: count)
+                anchor = id
+            }
             let window = try await archive.items(
-                chat: chat, try request(), content: content.flatMap(ContentFilter.init(rawValue:)), search: search)
+                chat: chat, request, content: content.flatMap(ContentFilter.init(rawValue:)), search: search)
             if global.json {
                 print(ArchiveJSON.items(window))
                 return
             }
-            let anchor = around
             for i in window.items { print(HumanFormat.item(i, isAnchor: i.id == anchor)) }
             if let n = window.navInfo { print(Terminal.dim("\(n.afterTotal) newer items, \(n.afterUnread) unread")) }
         }
