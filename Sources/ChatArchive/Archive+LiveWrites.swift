@@ -109,8 +109,6 @@ extension Archive {
     private func liveWrite(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
         let database = self.database
         try database.verifyBeforeWriting()
-        try await ArchiveError.mapping(path: database.path, doing: "write") {
-            try await database.writer.write { db in try body(db) }
-        }
+        try await ArchiveError.mapping(path: database.path, doing: "write") { try await database.liveWrite(body) }
     }
 }

@@ -24,6 +24,9 @@ package final class ArchiveDatabase: Sendable {
     package let damage: ArchiveError?
     /// Set once the archive passed its quick check before a first write.
     private let verifiedForWriting = VerifiedFlag()
+    /// Copies the log of live writes back into the file on a thread of its own (`nil` in
+    /// memory and read-only): see ``liveWrite(_:)``.
+    private let liveCheckpointer: Checkpointer?
 
     /// Opens or creates the archive at `path` (created readable by its owner only).
     ///
@@ -44,6 +47,7 @@ package final class ArchiveDatabase: Sendable {
     ) throws {
         self.path = path
         self.mode = mode
+        liveCheckpointer = mode == .readOnly ? nil : Checkpointer(path: path)
         let opened = try ArchiveOpening.open(path: path, mode: mode, onWait: onWait)
         writer = opened.writer
         readOnlyAccess = opened.access
@@ -67,6 +71,7 @@ package final class ArchiveDatabase: Sendable {
         mode = .create
         readOnlyAccess = nil
         damage = nil
+        liveCheckpointer = nil
         writer = try ArchiveOpening.openInMemory()
         try ArchiveError.mapping(path: path, doing: "open") { try ensureAnalyzerVersion(progress: nil) }
     }
@@ -76,6 +81,7 @@ package final class ArchiveDatabase: Sendable {
     package init(readOnlyAt path: String, access: ReadOnlyAccess) throws {
         self.path = path
         mode = .readOnly
+        liveCheckpointer = nil
         _ = try ArchiveOpening.inspect(path, mode: .readOnly)
         let opened = try ArchiveOpening.openReadOnly(path, forcing: access)
         writer = opened.writer
@@ -103,6 +109,22 @@ package final class ArchiveDatabase: Sendable {
             try writer.read { db in try ArchiveOpening.quickCheck(db, path: path) }
         }
         verifiedForWriting.set()
+    }
+
+    /// Runs one live write (an app's upsert, edit or mark) as one transaction whose commit never
+    /// copies the log back into the file itself: the writer's automatic checkpoint is off, and
+    /// once the log passes 4 MB a passive checkpoint runs on a thread of its own. A commit that
+    /// had to checkpoint 1,000 pages with an fsync took tens of milliseconds; these take what
+    /// the transaction takes. (An ingest's writer does the same with its own checkpointer.)
+    package func liveWrite(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
+        let checkpointer = liveCheckpointer
+        try await writer.write { db in
+            if checkpointer != nil { try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+            try body(db)
+        }
+        guard let checkpointer else { return }
+        var st = stat()
+        if stat(path + "-wal", &st) == 0, st.st_size > 4 << 20 { checkpointer.request() }
     }
 
     /// Runs `body` on a connection that may run FTS5's integrity checks, which are `INSERT`
