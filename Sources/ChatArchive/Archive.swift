@@ -103,6 +103,11 @@ public final class Archive: Sendable {
         try await reading { db in try ChatList.chats(matching: query, filter: filter, limit: limit, in: db) }
     }
 
+    /// How many chats each filter tab lists (the counts beside the chat list's tabs).
+    public func chatFilterCounts() async throws -> ChatFilterCounts {
+        try await reading { db in try ChatList.filterCounts(in: db) }
+    }
+
     /// Message search in one chat or all chats.
     public func search(_ query: String, options: SearchOptions = SearchOptions()) async throws -> SearchPage {
         try await reading { db in try MessageSearch.search(query, options: options, in: db) }

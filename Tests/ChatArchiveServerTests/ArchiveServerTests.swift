@@ -9,7 +9,7 @@ import Testing
 /// The token and `Host` rules on every route, media included.
 @Suite struct AccessTests {
     static let routes = [
-        "/", "/app.js", "/api/chats", "/api/search?q=trip", "/api/stats", "/api/media/1?n=0", "/nowhere",
+        "/", "/app.js", "/api/chats", "/api/counts", "/api/search?q=trip", "/api/stats", "/api/media/1?n=0", "/nowhere",
     ]
 
     @Test(arguments: routes) func withoutTheTokenEveryRouteAnswers401(route: String) async throws {

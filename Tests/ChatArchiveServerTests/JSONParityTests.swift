@@ -41,6 +41,7 @@ import Testing
             (["chats"], "/api/chats"),
             (["chats", "--filter", "groups", "--limit", "3"], "/api/chats?filter=groups&limit=3"),
             (["chats", "hik"], "/api/chats?q=hik"),
+            (["chats", "--counts"], "/api/counts"),
             (["chats", "--filter", "tag:friends"], "/api/chats?filter=\(Self.q("tag:friends"))"),
             (["search", "Heinestraße"], "/api/search?q=\(Self.q("Heinestraße"))"),
             (["search", "trip", "--limit", "2", "--order", "relevance"], "/api/search?q=trip&limit=2&order=relevance"),

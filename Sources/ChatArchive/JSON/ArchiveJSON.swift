@@ -11,6 +11,9 @@ package enum ArchiveJSON {
         return text(Document(chats: rows))
     }
 
+    /// The chat-list tabs' counts.
+    package static func chatCounts(_ counts: ChatFilterCounts) -> String { text(counts) }
+
     /// A page of search hits: `{"hits": [...], "nextCursor": ...}`.
     package static func search(_ page: SearchPage) -> String { text(page) }
 

@@ -33,6 +33,8 @@ package struct ArchiveAPI: Sendable {
         do {
             switch route {
             case "chats": return try await chats(query)
+            case "counts":
+                return APIResponse(status: 200, body: ArchiveJSON.chatCounts(try await archive.chatFilterCounts()))
             case "search": return try await search(query)
             case "items": return try await items(query)
             case "members": return try await members(query)

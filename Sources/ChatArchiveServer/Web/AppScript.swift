@@ -85,19 +85,9 @@ extension WebAssets {
           // ---------- chat list ----------
           const FILTERS = [['all', 'All'], ['unread', 'Unread'], ['favorites', 'Favorites'], ['contacts', 'Contacts'], ['groups', 'Groups'],
             ['business', 'Business'], ['notes', 'Notes'], ['reports', 'Reports']];
-          function counts(all, reports) {
-            const c = { all: all.length, unread: 0, favorites: 0, contacts: 0, groups: 0, business: 0, notes: 0, reports: reports };
-            const tags = new Map();
-            for (const r of all) {
-              if (r.unreadCount > 0) c.unread++;
-              if (r.favorite) c.favorites++;
-              if (r.business) c.business++;
-              else if (r.type === 'direct') c.contacts++;
-              else if (r.type === 'group') c.groups++;
-              if (r.type === 'local') c.notes++;
-              for (const t of r.tags || []) tags.set(t, (tags.get(t) || 0) + 1);
-            }
-            return { c, tags };
+          // The tabs' counts, as the archive counts them (not from the rows loaded).
+          function counts(doc) {
+            return { c: doc, tags: new Map(Object.entries(doc.tags || {})) };
           }
           function renderTabs(info) {
             const nav = $('filter-tabs');
@@ -110,7 +100,7 @@ extension WebAssets {
               b.setAttribute('role', 'tab');
               b.setAttribute('aria-selected', String(state.filter === key));
               b.dataset.filter = key;
-              b.append(el('span', 'count', String(n)));
+              b.append(el('span', 'count', Number(n).toLocaleString()));
               b.addEventListener('click', () => { state.filter = key; renderTabs(info); loadChats(); });
               nav.append(b);
             }
@@ -177,12 +167,12 @@ extension WebAssets {
             renderChats(body.chats);
           }
           async function start() {
-            const [all, reports] = await Promise.all([api('chats', { limit: 500 }), api('chats', { filter: 'reports', limit: 500 })]);
+            const [all, tabCounts] = await Promise.all([api('chats', { limit: 500 }), api('counts')]);
             state.chats = all.chats;
             renderChats(all.chats);
             window.chatListShownMs = performance.now();
             document.body.dataset.chatListShown = 'true';
-            renderTabs(counts(all.chats, reports.chats.length));
+            renderTabs(counts(tabCounts));
             api('stats').then((s) => { $('archive-stats').textContent = s.items.toLocaleString() + ' messages'; }).catch(() => {});
           }
 

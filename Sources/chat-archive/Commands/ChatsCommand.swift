@@ -17,6 +17,9 @@ struct ChatsCommand: AsyncParsableCommand {
     @Argument(help: "Part of a chat's name, alias or full name.")
     var query: String?
 
+    @Flag(help: "Print how many chats each filter tab lists instead of the chats.")
+    var counts = false
+
     func validate() throws {
         guard ChatFilter(filter) != nil else { throw ValidationError("unknown --filter \(filter)") }
         guard limit > 0 else { throw ValidationError("--limit must be positive") }
@@ -25,6 +28,20 @@ struct ChatsCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors(json: global.json) {
             let archive = try global.open(.readOnly)
+            if counts {
+                let c = try await archive.chatFilterCounts()
+                if global.json {
+                    print(ArchiveJSON.chatCounts(c))
+                    return
+                }
+                let tabs: [(String, ChatFilter)] = [
+                    ("all", .all), ("unread", .unread), ("favorites", .favorites), ("contacts", .contacts),
+                    ("groups", .groups), ("business", .business), ("notes", .notes), ("reports", .reports),
+                ]
+                for (name, filter) in tabs { print("\(name)\t\(c.count(filter))") }
+                for (tag, n) in c.tags.sorted(by: { $0.key < $1.key }) { print("tag:\(tag)\t\(n)") }
+                return
+            }
             let rows = try await archive.chats(matching: query, filter: ChatFilter(filter) ?? .all, limit: limit)
             if global.json {
                 print(ArchiveJSON.chats(rows))
