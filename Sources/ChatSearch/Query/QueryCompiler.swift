@@ -3,55 +3,6 @@ import ChatModel
 import ChatText
 import GRDB
 
-/// The content filter of `--content` (SimpleX's content filter).
-public enum ContentFilter: String, Sendable, Hashable, CaseIterable {
-    case text, link, image, video, voice, file, report
-
-    var indexTerm: String {
-        switch self {
-        case .link: IndexTerms.link
-        case .text: IndexTerms.content(.text)
-        case .image: IndexTerms.content(.image)
-        case .video: IndexTerms.content(.video)
-        case .voice: IndexTerms.content(.voice)
-        case .file: IndexTerms.content(.file)
-        case .report: IndexTerms.content(.report)
-        }
-    }
-}
-
-/// A query compiled for the archive: an FTS5 MATCH expression (only quoted strings and our
-/// own operators, so no user text can make it a syntax error), a rowid range, and what
-/// highlighting needs.
-struct CompiledQuery {
-    var match: String
-    /// `SELECT itemFts.rowid, …` of the matches (ids and what `columns` adds), in rowid range
-    /// `[?, ?)`, newest first: bind the match, the upper and the lower bound, then the limit.
-    /// With `ascending`, every match in the range oldest first, and no limit to bind.
-    func matchesSQL(columns: String = "", ascending: Bool = false) -> String {
-        let select = "SELECT f.rowid\(columns) FROM itemFts f"
-        var sql = "\(select) WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
-        if excludesDeleted || requiresUnread {
-            sql = "\(select) JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
-            if excludesDeleted { sql += " AND i.flags & \(ItemFlags.deleted.rawValue) = 0" }
-            if requiresUnread { sql += " AND i.flags & \(ItemFlags.unread.rawValue) <> 0" }
-        }
-        return sql + (ascending ? " ORDER BY f.rowid ASC" : " ORDER BY f.rowid DESC LIMIT ?")
-    }
-    /// Inclusive lower and exclusive upper rowid bounds from `after:` / `before:`.
-    var minRowid: Int64 = Int64.min
-    var maxRowid: Int64 = Int64.max
-    /// Whether no item can match (a `from:` naming nobody, a term with no tokens).
-    var isUnsatisfiable = false
-    /// Whether deleted items are left out: by the item's flags in a join, which costs FTS5 no
-    /// extra posting list to walk per candidate (a `NOT` of the deleted tag did).
-    var excludesDeleted = true
-    /// `is:unread`: the unread tag is a superset (marking items read changes their flags, not
-    /// their index rows), so the item's flags decide, in the same join.
-    var requiresUnread = false
-    var highlighter: Highlighter
-}
-
 /// Everything that narrows a search besides the query text.
 struct SearchScope {
     var chatIds: [Int64]? = nil
@@ -327,47 +278,5 @@ enum QueryCompiler {
         if let b = q.before { c.maxRowid = max(b.milliseconds, 0) &* 1024 }
         c.requiresUnread = q.isUnread
         return c
-    }
-}
-
-/// Name lookups for `in:`, `from:` and `mentions:`.
-enum ChatLookup {
-    static func likePattern(_ s: String) -> String {
-        var out = String.UnicodeScalarView()
-        out.append("%")
-        for u in s.unicodeScalars {
-            // By scalar: `%` and a combining mark after it are one Character.
-            if u == "%" || u == "_" || u == "\\" { out.append("\\") }
-            out.append(u)
-        }
-        out.append("%")
-        return String(out)
-    }
-
-    static func chatIds(matching name: String, _ db: Database) throws -> [Int64] {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [name]) {
-            return [id]
-        }
-        let key = TextNormalizer.normalize(name)
-        return try Int64.fetchAll(
-            db, sql: "SELECT id FROM chat WHERE nameKey LIKE ? ESCAPE '\\'", arguments: [likePattern(key)])
-    }
-
-    /// Direct chats whose name contains `name` (folded).
-    static func directChatIds(matching name: String, _ db: Database) throws -> [Int64] {
-        try Int64.fetchAll(
-            db, sql: "SELECT id FROM chat WHERE type = 'direct' AND nameKey LIKE ? ESCAPE '\\'",
-            arguments: [likePattern(TextNormalizer.normalize(name))])
-    }
-
-    static func memberIds(matching name: String, chatIds: [Int64]?, _ db: Database) throws -> [Int64] {
-        let key = TextNormalizer.normalize(name)
-        var sql = "SELECT id FROM member WHERE (nameKey LIKE ? ESCAPE '\\' OR sourceId = ?)"
-        var args: [DatabaseValueConvertible] = [likePattern(key), name]
-        if let chatIds, !chatIds.isEmpty {
-            sql += " AND chatId IN (" + chatIds.map { _ in "?" }.joined(separator: ",") + ")"
-            args += chatIds
-        }
-        return try Int64.fetchAll(db, sql: sql + " LIMIT 500", arguments: StatementArguments(args))
     }
 }
