@@ -299,33 +299,3 @@ struct Bench: ParsableCommand {
         if keep || dir != nil { FileHandle.standardError.write(Data("work folder: \(work)\n".utf8)) }
     }
 }
-
-func fmt(_ d: Double) -> String { String(format: d < 10 ? "%.2f" : "%.1f", d) }
-
-enum Clock {
-    static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
-    static func seconds(since t: UInt64) -> Double { Double(now - t) / 1e9 }
-}
-
-enum Files {
-    static func size(_ p: String) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.int64Value ?? 0
-    }
-    static func mb(_ b: Int64) -> String { fmt(Double(b) / 1_048_576) }
-}
-
-enum Memory {
-    /// Peak resident set size of this process, in bytes.
-    /// User and system CPU time of this process (all threads), in seconds.
-    static func cpuSeconds() -> Double {
-        var u = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &u)
-        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
-    }
-
-    static func peakRSS() -> Int {
-        var u = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &u)
-        return u.ru_maxrss * 1024
-    }
-}

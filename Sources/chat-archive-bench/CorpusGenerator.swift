@@ -32,7 +32,7 @@ struct CorpusGenerator: Sendable {
         let expectedMessages: Int?
     }
 
-    /// Size classes for ``chatIds(bySize:count:)``.
+    /// Size classes for ``chatSourceIds(bySize:count:)``.
     enum ChatSizeClass: Sendable {
         /// The chats with the most messages.
         case largest
@@ -173,7 +173,7 @@ struct CorpusGenerator: Sendable {
     // MARK: - Chat sizes
 
     /// The id of chat number `index` (`c0000`, `c0001`, …).
-    func chatId(index: Int) -> String {
+    func chatSourceId(index: Int) -> String {
         let digits = String(index)
         return "c" + String(repeating: "0", count: max(0, idWidth - digits.count)) + digits
     }
@@ -184,7 +184,7 @@ struct CorpusGenerator: Sendable {
     }
 
     /// Up to `count` chats of a size class, with their message counts.
-    func chatIds(bySize sizeClass: ChatSizeClass, count: Int = 1) -> [(chatId: String, messages: Int)] {
+    func chatSourceIds(bySize sizeClass: ChatSizeClass, count: Int = 1) -> [(chatSourceId: String, messages: Int)] {
         let ranks = Array(0..<activeChats).filter { sizeByRank[$0] > 0 }
         let chosen: [Int]
         switch sizeClass {
@@ -202,7 +202,7 @@ struct CorpusGenerator: Sendable {
                 chosen = Array(ranks.sorted { abs(sizeByRank[$0] - 36) < abs(sizeByRank[$1] - 36) }.prefix(count))
             }
         }
-        return chosen.map { (chatId(index: indexByRank[$0]), sizeByRank[$0]) }
+        return chosen.map { (chatSourceId(index: indexByRank[$0]), sizeByRank[$0]) }
     }
 
     // MARK: - Writing
@@ -259,6 +259,31 @@ private final class MemberPlan {
         self.mentionToken = mentionToken
         self.nameKey = nameKey
     }
+}
+
+/// What every item of a chat is written with: the chat's source id (UTF-8), kind, language,
+/// members, the user and the chat's UTC offset in minutes.
+private struct ItemChatPlan {
+    let chatSourceId: [UInt8]
+    let kind: ChatKind
+    let language: CorpusLanguage
+    let members: [MemberPlan]
+    let user: MemberPlan
+    let offset: Int
+}
+
+/// One item being generated: what its steps decide, in order.
+private struct ItemDraft {
+    var dir = ItemDirection.snd
+    var sender: MemberPlan? = nil
+    var content = ContentKind.text
+    var mention: MemberPlan? = nil
+    var hasMarkdown = false
+    var hasURL = false
+    var preview: (uri: [UInt8], title: String, description: String)? = nil
+    var deleted = false
+    var edited = false
+    var unread = false
 }
 
 /// Finds which query words occur in a message in one pass: candidates are bucketed by
@@ -373,8 +398,8 @@ private struct GenerationState {
         let size = g.messageCount(index: index)
         let kind = g.chatPlanType(rank: rank, size: size, rng: &rng)
         let language = Self.pickLanguage(&rng)
-        let chatId = g.chatId(index: index)
-        let chatIdBytes = Array(chatId.utf8)
+        let chatSourceId = g.chatSourceId(index: index)
+        let chatSourceIdBytes = Array(chatSourceId.utf8)
 
         // Members.
         var members: [MemberPlan] = []
@@ -434,7 +459,7 @@ private struct GenerationState {
         }
 
         sink.raw("{\"kind\":\"chat\",\"chatId\":")
-        sink.string(chatIdBytes)
+        sink.string(chatSourceIdBytes)
         sink.raw(",\"type\":\"")
         sink.rawString(kind.rawValue)
         sink.raw("\",\"displayName\":")
@@ -464,7 +489,7 @@ private struct GenerationState {
 
         for (m, full, memberAlias, isUser) in memberLines {
             sink.raw("{\"kind\":\"member\",\"chatId\":")
-            sink.string(chatIdBytes)
+            sink.string(chatSourceIdBytes)
             sink.raw(",\"memberId\":")
             sink.string(m.id)
             sink.raw(",\"displayName\":")
@@ -493,6 +518,9 @@ private struct GenerationState {
         let offset = rng.pick(language.offsets)
         let unreadTail = rng.chance(0.4) ? rng.int(in: 1...min(size, 30)) : 0
         ringCount = 0
+        let plan = ItemChatPlan(
+            chatSourceId: chatSourceIdBytes, kind: kind, language: language, members: members, user: user,
+            offset: offset)
 
         for i in 0..<size {
             if i > 0 {
@@ -500,10 +528,7 @@ private struct GenerationState {
                     t += Int(-log(1.0 - rng.unit()) * meanGap) + 1
                 }
             }
-            writeItem(
-                sink: sink, rng: &rng, chatId: chatIdBytes, kind: kind, language: language, members: members,
-                user: user,
-                itemNumber: i + 1, time: t, offset: offset, unread: i >= size - unreadTail)
+            writeItem(plan, itemNumber: i + 1, time: t, unread: i >= size - unreadTail, sink: sink, rng: &rng)
             globalIndex += 1
             if (i & 255) == 255 { try sink.flushIfNeeded() }
         }
@@ -511,45 +536,67 @@ private struct GenerationState {
 
     // MARK: Item
 
+    /// Writes one item of `chat` as a JSON line: its direction and sender, content type, text,
+    /// flags and the JSON fields that follow from them, drawing from `rng` in a fixed order (the
+    /// corpus of a seed never changes).
     mutating func writeItem(
-        sink: JSONLSink, rng: inout CorpusRandom, chatId: [UInt8], kind: ChatKind, language: CorpusLanguage,
-        members: [MemberPlan],
-        user: MemberPlan, itemNumber: Int, time: Int, offset: Int, unread unreadTail: Bool
+        _ chat: ItemChatPlan, itemNumber: Int, time: Int, unread unreadTail: Bool, sink: JSONLSink,
+        rng: inout CorpusRandom
     ) {
-        let gIndex = globalIndex
+        let (plantedWords, plantedPhrase) = plantedMarkers()
+        let isPlanted = !plantedWords.isEmpty || plantedPhrase
+        var draft = Self.directionAndSender(chat, rng: &rng)
+        pickContent(&draft, chat, isPlanted: isPlanted, rng: &rng)
+        composeText(&draft, chat, plantedWords: plantedWords, plantedPhrase: plantedPhrase, rng: &rng)
+        draft.deleted = !isPlanted && rng.chance(0.005)
+        draft.edited = rng.chance(0.02)
+        draft.unread = unreadTail && draft.dir == .rcv
+        countItem(draft, chat)
+        writeItemJSON(draft, chat, itemNumber: itemNumber, time: time, sink: sink, rng: &rng)
+        rememberForQuotes(draft, itemNumber: itemNumber)
+    }
+
+    /// The words planted in the item of this global index, and whether the test phrase is.
+    func plantedMarkers() -> (words: [String], phrase: Bool) {
         var plantedWords: [String] = []
         var plantedPhrase = false
-        for p in CorpusGenerator.planted where gIndex % p.period == p.offset {
+        for p in CorpusGenerator.planted where globalIndex % p.period == p.offset {
             if p.kind == .phrase { plantedPhrase = true } else { plantedWords.append(p.text) }
         }
-        let isPlanted = !plantedWords.isEmpty || plantedPhrase
+        return (plantedWords, plantedPhrase)
+    }
 
-        // Direction and sender.
-        var dir: ItemDirection
-        var sender: MemberPlan? = nil
-        switch kind {
+    /// The item's direction and sender, from the chat's kind.
+    static func directionAndSender(_ chat: ItemChatPlan, rng: inout CorpusRandom) -> ItemDraft {
+        var draft = ItemDraft()
+        switch chat.kind {
         case .local:
-            dir = .snd
+            draft.dir = .snd
         case .direct, .contactRequest, .contactConnection:
-            dir = rng.chance(0.45) ? .snd : .rcv
-            if dir == .rcv { sender = members.first }
+            draft.dir = rng.chance(0.45) ? .snd : .rcv
+            if draft.dir == .rcv { draft.sender = chat.members.first }
         case .group:
             if rng.chance(0.15) {
-                dir = .snd
-                sender = user
+                draft.dir = .snd
+                draft.sender = chat.user
             } else {
-                dir = .rcv
+                draft.dir = .rcv
                 let u = rng.unit()
-                sender = members[min(members.count - 1, Int(Double(members.count) * u * u))]
+                let members = chat.members
+                draft.sender = members[min(members.count - 1, Int(Double(members.count) * u * u))]
             }
         }
+        return draft
+    }
 
-        // Content type.
+    /// The item's content type (text when a word is planted in it); an event has no direction
+    /// (and no sender outside groups), a report is received from a random member.
+    func pickContent(_ draft: inout ItemDraft, _ chat: ItemChatPlan, isPlanted: Bool, rng: inout CorpusRandom) {
         var content = ContentKind.text
         let r = rng.unit()
-        if kind != .local, r < 0.01 {
+        if chat.kind != .local, r < 0.01 {
             content = .event
-        } else if kind == .group, r < 0.0105 {
+        } else if chat.kind == .group, r < 0.0105 {
             content = .report
         } else if r < 0.0107 {
             content = .chat
@@ -569,108 +616,123 @@ private struct GenerationState {
         }
         if isPlanted { content = .text }
         if content == .event {
-            dir = .event
-            if kind != .group { sender = nil }
+            draft.dir = .event
+            if chat.kind != .group { draft.sender = nil }
         } else if content == .report {
-            dir = .rcv
-            sender = members[rng.below(members.count)]
+            draft.dir = .rcv
+            draft.sender = chat.members[rng.below(chat.members.count)]
         }
+        draft.content = content
+    }
 
-        // Text.
+    /// Composes the item's text into `text`: an event's sentence, a caption for some media, or
+    /// a message with perhaps a mention, markdown, a link (with a preview), an address, a
+    /// phone number, emoji and the planted words.
+    mutating func composeText(
+        _ draft: inout ItemDraft, _ chat: ItemChatPlan, plantedWords: [String], plantedPhrase: Bool,
+        rng: inout CorpusRandom
+    ) {
         text.removeAll(keepingCapacity: true)
         needSpace = false
-        var mention: MemberPlan? = nil
-        var hasMarkdown = false
-        var hasURL = false
-        var preview: (uri: [UInt8], title: String, description: String)? = nil
-        switch content {
+        let language = chat.language
+        switch draft.content {
         case .event:
             var template = rng.pick(CorpusVocabulary.events)
-            if kind != .group, template.contains("%") { template = "missed call" }
-            let name = sender?.displayName ?? "Someone"
+            if chat.kind != .group, template.contains("%") { template = "missed call" }
+            let name = draft.sender?.displayName ?? "Someone"
             text.append(contentsOf: template.replacingPercent(with: name).utf8)
         case .voice:
             break
         case .image, .video, .file:
             if rng.chance(0.4) { composeMessage(language: language, units: rng.int(in: 4...40), rng: &rng) }
         default:
-            if kind == .group, rng.chance(0.04) {
-                if sender !== user, rng.chance(0.25) {
-                    mention = user
-                } else {
-                    var j = rng.below(members.count)
-                    if members[j] === sender, members.count > 1 {
-                        j = (j + 1 + rng.below(members.count - 1)) % members.count
-                    }
-                    mention = members[j]
-                }
-            }
+            draft.mention = Self.pickMention(draft, chat, rng: &rng)
             let decorate = rng.chance(0.1)
-            hasMarkdown = decorate
+            draft.hasMarkdown = decorate
             composeMessage(
-                language: language, units: Self.sampleLength(&rng, language: language), rng: &rng, mention: mention,
-                decoration: decorate ? rng.below(9) : -1, markers: plantedWords)
-            if content == .text || content == .link {
-                let l = rng.unit()
-                if l < 0.05 {
-                    hasURL = true
-                    let host = rng.pick(CorpusVocabulary.linkHosts)
-                    var uri = Array("https://".utf8) + Array(host.utf8) + [UInt8(ascii: "/")]
-                    Self.appendToken(&uri, rng: &rng, length: rng.int(in: 4...16))
-                    appendSpecial(uri)
-                    if rng.chance(0.4) {
-                        content = .link
-                        preview = (uri, rng.pick(CorpusVocabulary.previewTitles), host)
-                    }
-                } else if l < 0.06 {
-                    hasURL = true
-                    appendSpecial(Array(rng.pick(CorpusVocabulary.bareDomains).utf8))
-                } else if l < 0.063 {
-                    appendSpecial(Array("\(rng.pick(["ana", "info", "support", "j.doe"]))@example.org".utf8))
-                } else if l < 0.066 {
-                    appendSpecial(
-                        Array(
-                            "+\(rng.int(in: 1...99)) \(rng.int(in: 100...999)) \(rng.int(in: 100_000...9_999_999))".utf8
-                        ))
-                }
-            }
+                language: language, units: Self.sampleLength(&rng, language: language), rng: &rng,
+                mention: draft.mention, decoration: decorate ? rng.below(9) : -1, markers: plantedWords)
+            if draft.content == .text || draft.content == .link { appendLinkOrContact(&draft, rng: &rng) }
             if rng.chance(0.2) {
                 let n = rng.int(in: 1...3)
                 for _ in 0..<n { appendSpecial(rng.pick(CorpusVocabulary.emoji)) }
             }
             if plantedPhrase { appendSpecial(Array("meet me at the old lighthouse".utf8)) }
         }
+    }
 
-        let deleted = !isPlanted && rng.chance(0.005)
-        let edited = rng.chance(0.02)
-        let unread = unreadTail && dir == .rcv
+    /// The member a group message mentions (4 %): the user, or another member than the sender.
+    static func pickMention(_ draft: ItemDraft, _ chat: ItemChatPlan, rng: inout CorpusRandom) -> MemberPlan? {
+        guard chat.kind == .group, rng.chance(0.04) else { return nil }
+        if draft.sender !== chat.user, rng.chance(0.25) { return chat.user }
+        let members = chat.members
+        var j = rng.below(members.count)
+        if members[j] === draft.sender, members.count > 1 {
+            j = (j + 1 + rng.below(members.count - 1)) % members.count
+        }
+        return members[j]
+    }
 
-        // Bookkeeping.
+    /// Perhaps appends a link (some with a preview, which makes the item a link), a bare
+    /// domain, an e-mail address or a phone number.
+    mutating func appendLinkOrContact(_ draft: inout ItemDraft, rng: inout CorpusRandom) {
+        let l = rng.unit()
+        if l < 0.05 {
+            draft.hasURL = true
+            let host = rng.pick(CorpusVocabulary.linkHosts)
+            var uri = Array("https://".utf8) + Array(host.utf8) + [UInt8(ascii: "/")]
+            Self.appendToken(&uri, rng: &rng, length: rng.int(in: 4...16))
+            appendSpecial(uri)
+            if rng.chance(0.4) {
+                draft.content = .link
+                draft.preview = (uri, rng.pick(CorpusVocabulary.previewTitles), host)
+            }
+        } else if l < 0.06 {
+            draft.hasURL = true
+            appendSpecial(Array(rng.pick(CorpusVocabulary.bareDomains).utf8))
+        } else if l < 0.063 {
+            appendSpecial(Array("\(rng.pick(["ana", "info", "support", "j.doe"]))@example.org".utf8))
+        } else if l < 0.066 {
+            appendSpecial(
+                Array(
+                    "+\(rng.int(in: 1...99)) \(rng.int(in: 100...999)) \(rng.int(in: 100_000...9_999_999))".utf8
+                ))
+        }
+    }
+
+    /// Adds the item to the summary and counts the queries its text matches.
+    mutating func countItem(_ draft: ItemDraft, _ chat: ItemChatPlan) {
         summary.items += 1
         summary.textBytes += text.count
-        contentCounts[content.rawValue] += 1
-        if unread { summary.unreadItems += 1 }
-        if deleted { summary.deletedItems += 1 }
-        if edited { summary.editedItems += 1 }
-        if hasMarkdown { summary.itemsWithMarkdown += 1 }
-        if hasURL { summary.itemsWithURL += 1 }
-        if let mention {
+        contentCounts[draft.content.rawValue] += 1
+        if draft.unread { summary.unreadItems += 1 }
+        if draft.deleted { summary.deletedItems += 1 }
+        if draft.edited { summary.editedItems += 1 }
+        if draft.hasMarkdown { summary.itemsWithMarkdown += 1 }
+        if draft.hasURL { summary.itemsWithURL += 1 }
+        if let mention = draft.mention {
             summary.itemsWithMentions += 1
-            if mention === user { summary.itemsMentioningUser += 1 }
+            if mention === chat.user { summary.itemsMentioningUser += 1 }
         }
-        if !deleted, !text.isEmpty { countQueries() }
+        if !draft.deleted, !text.isEmpty { countQueries() }
+    }
 
-        // JSON.
+    /// Writes the item's JSON line, drawing the media details, quote, reactions and status.
+    mutating func writeItemJSON(
+        _ draft: ItemDraft, _ chat: ItemChatPlan, itemNumber: Int, time: Int, sink: JSONLSink,
+        rng: inout CorpusRandom
+    ) {
+        let content = draft.content
         sink.raw("{\"kind\":\"item\",\"chatId\":")
-        sink.string(chatId)
+        sink.string(chat.chatSourceId)
         sink.raw(",\"id\":\"")
         sink.int(itemNumber)
         sink.raw("\",\"ts\":\"")
-        Self.writeTimestamp(sink, seconds: time, offsetMinutes: offset)
+        Self.writeTimestamp(sink, seconds: time, offsetMinutes: chat.offset)
         sink.raw("\",\"dir\":\"")
-        sink.rawString(dir.rawValue)
+        sink.rawString(draft.dir.rawValue)
         sink.raw("\"")
-        if let sender {
+        if let sender = draft.sender {
             sink.raw(",\"memberId\":")
             sink.string(sender.id)
         }
@@ -678,7 +740,7 @@ private struct GenerationState {
         sink.rawString(content.name)
         sink.raw("\",\"text\":")
         sink.string(text)
-        if let preview {
+        if let preview = draft.preview {
             sink.raw(",\"preview\":{\"uri\":")
             sink.string(preview.uri)
             sink.raw(",\"title\":")
@@ -687,35 +749,71 @@ private struct GenerationState {
             sink.string(preview.description)
             sink.raw("}")
         }
-        var file: (name: String, size: Int)? = nil
+        let file = Self.writeMediaFields(content, chat, itemNumber: itemNumber, sink: sink, rng: &rng)
+        sink.raw("},\"mentions\":{")
+        if let mention = draft.mention {
+            sink.string(mention.nameKey)
+            sink.raw(":{\"memberId\":")
+            sink.string(mention.id)
+            sink.raw(mention === chat.user ? ",\"userMention\":true}" : ",\"userMention\":false}")
+        }
+        sink.raw("}")
+        writeQuote(content, sink: sink, rng: &rng)
+        sink.raw(draft.edited ? ",\"edited\":true" : ",\"edited\":false")
+        sink.raw(draft.deleted ? ",\"deleted\":true" : ",\"deleted\":false")
+        sink.raw(draft.unread ? ",\"unread\":true" : ",\"unread\":false")
+        if let file {
+            sink.raw(",\"file\":{\"name\":")
+            sink.string(file.name)
+            sink.raw(",\"size\":")
+            sink.int(file.size)
+            sink.raw("}")
+        } else {
+            sink.raw(",\"file\":null")
+        }
+        if content != .event, rng.chance(0.0005) { sink.raw(",\"pinned\":true") }
+        if content != .event, rng.chance(0.03) { Self.writeReactions(chat, sink: sink, rng: &rng) }
+        if draft.dir == .snd, chat.kind != .local {
+            let s = rng.unit()
+            sink.raw(
+                s < 0.9
+                    ? ",\"status\":\"read\""
+                    : s < 0.97
+                        ? ",\"status\":\"delivered\"" : s < 0.995 ? ",\"status\":\"sent\"" : ",\"status\":\"error\"")
+        }
+        sink.raw("}\n")
+    }
+
+    /// Writes the content fields of media and reports (duration, reason) and returns the
+    /// item's file, written later in the line.
+    static func writeMediaFields(
+        _ content: ContentKind, _ chat: ItemChatPlan, itemNumber: Int, sink: JSONLSink, rng: inout CorpusRandom
+    ) -> (name: String, size: Int)? {
         switch content {
         case .video:
             sink.raw(",\"duration\":")
             sink.int(rng.int(in: 3...600))
-            file = ("VID_\(rng.int(in: 1000...9999)).mp4", rng.int(in: 1_000_000...80_000_000))
+            return ("VID_\(rng.int(in: 1000...9999)).mp4", rng.int(in: 1_000_000...80_000_000))
         case .voice:
             sink.raw(",\"duration\":")
             sink.int(rng.int(in: 1...180))
-            file = ("voice_\(itemNumber).m4a", rng.int(in: 8_000...600_000))
+            return ("voice_\(itemNumber).m4a", rng.int(in: 8_000...600_000))
         case .image:
-            file = ("IMG_\(rng.int(in: 1000...9999)).jpg", rng.int(in: 150_000...6_000_000))
+            return ("IMG_\(rng.int(in: 1000...9999)).jpg", rng.int(in: 150_000...6_000_000))
         case .file:
-            file = (rng.pick(language.fileNames), rng.int(in: 2_000...20_000_000))
+            return (rng.pick(chat.language.fileNames), rng.int(in: 2_000...20_000_000))
         case .report:
             sink.raw(",\"reason\":\"")
             sink.rawString(rng.pick(["spam", "content", "community", "profile", "other"]))
             sink.raw("\"")
+            return nil
         default:
-            break
+            return nil
         }
-        sink.raw("},\"mentions\":{")
-        if let mention {
-            sink.string(mention.nameKey)
-            sink.raw(":{\"memberId\":")
-            sink.string(mention.id)
-            sink.raw(mention === user ? ",\"userMention\":true}" : ",\"userMention\":false}")
-        }
-        sink.raw("}")
+    }
+
+    /// Writes a quote of one of the chat's 16 latest items (4 % of non-events), or `null`.
+    mutating func writeQuote(_ content: ContentKind, sink: JSONLSink, rng: inout CorpusRandom) {
         if content != .event, ringCount > 0, rng.chance(0.04) {
             let back = rng.below(min(ringCount, 16))
             let slot = (ringCount - 1 - back) & 15
@@ -728,49 +826,31 @@ private struct GenerationState {
         } else {
             sink.raw(",\"quote\":null")
         }
-        sink.raw(edited ? ",\"edited\":true" : ",\"edited\":false")
-        sink.raw(deleted ? ",\"deleted\":true" : ",\"deleted\":false")
-        sink.raw(unread ? ",\"unread\":true" : ",\"unread\":false")
-        if let file {
-            sink.raw(",\"file\":{\"name\":")
-            sink.string(file.name)
-            sink.raw(",\"size\":")
-            sink.int(file.size)
-            sink.raw("}")
-        } else {
-            sink.raw(",\"file\":null")
-        }
-        if content != .event, rng.chance(0.0005) { sink.raw(",\"pinned\":true") }
-        if content != .event, rng.chance(0.03) {
-            sink.raw(",\"reactions\":[")
-            let first = rng.below(CorpusVocabulary.reactions.count)
-            sink.raw("{\"emoji\":")
-            sink.string(CorpusVocabulary.reactions[first])
-            sink.raw(",\"count\":")
-            sink.int(rng.int(in: 1...max(1, min(members.count, 12))))
-            sink.raw("}")
-            if rng.chance(0.3) {
-                sink.raw(",{\"emoji\":")
-                sink.string(
-                    CorpusVocabulary.reactions[
-                        (first + 1 + rng.below(CorpusVocabulary.reactions.count - 1)) % CorpusVocabulary.reactions.count
-                    ])
-                sink.raw(",\"count\":1}")
-            }
-            sink.raw("]")
-        }
-        if dir == .snd, kind != .local {
-            let s = rng.unit()
-            sink.raw(
-                s < 0.9
-                    ? ",\"status\":\"read\""
-                    : s < 0.97
-                        ? ",\"status\":\"delivered\"" : s < 0.995 ? ",\"status\":\"sent\"" : ",\"status\":\"error\"")
-        }
-        sink.raw("}\n")
+    }
 
-        // Remember for quotes.
-        if !text.isEmpty, content != .event {
+    /// Writes one or two reactions.
+    static func writeReactions(_ chat: ItemChatPlan, sink: JSONLSink, rng: inout CorpusRandom) {
+        sink.raw(",\"reactions\":[")
+        let first = rng.below(CorpusVocabulary.reactions.count)
+        sink.raw("{\"emoji\":")
+        sink.string(CorpusVocabulary.reactions[first])
+        sink.raw(",\"count\":")
+        sink.int(rng.int(in: 1...max(1, min(chat.members.count, 12))))
+        sink.raw("}")
+        if rng.chance(0.3) {
+            sink.raw(",{\"emoji\":")
+            sink.string(
+                CorpusVocabulary.reactions[
+                    (first + 1 + rng.below(CorpusVocabulary.reactions.count - 1)) % CorpusVocabulary.reactions.count
+                ])
+            sink.raw(",\"count\":1}")
+        }
+        sink.raw("]")
+    }
+
+    /// Keeps the item's id and the start of its text in the ring that quotes are drawn from.
+    mutating func rememberForQuotes(_ draft: ItemDraft, itemNumber: Int) {
+        if !text.isEmpty, draft.content != .event {
             let slot = ringCount & 15
             ringIds[slot] = itemNumber
             ringText[slot].removeAll(keepingCapacity: true)

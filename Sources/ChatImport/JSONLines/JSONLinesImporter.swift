@@ -164,7 +164,7 @@ enum JSONLinesRecord {
     }
 
     static func item(_ v: JSONValue, raw: String) throws(Failure) -> Item {
-        let chatId = try string(v, "chatId")
+        let chatSourceId = try string(v, "chatId")
         let id = try string(v, "id")
         let tsText = try string(v, "ts")
         guard let ts = Timestamp.parse(tsText) else {
@@ -196,7 +196,7 @@ enum JSONLinesRecord {
                 hasUnknown || members.contains { !["type", "text", "preview", "duration", "reason"].contains($0.0) }
         }
         var item = Item(
-            chatSourceId: chatId, sourceId: id, timestamp: ts, direction: dir,
+            chatSourceId: chatSourceId, sourceId: id, timestamp: ts, direction: dir,
             memberSourceId: try optString(v, "memberId"),
             senderName: try optString(v, "sender"), content: content, raw: hasUnknown ? raw : nil)
         if let m = v["mentions"], case .object(let entries) = m {

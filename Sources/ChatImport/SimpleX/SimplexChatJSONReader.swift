@@ -39,7 +39,7 @@ struct SimplexChatJSONReader {
 
     /// What items need to know about their chat.
     private struct Context {
-        var chatId: String
+        var chatSourceId: String
         var kind: String
         var peerMemberId: String?
         var ownMemberId: String?
@@ -63,10 +63,10 @@ struct SimplexChatJSONReader {
             let id = SimplexJSON.idString(contact["contactId"]) ?? "?"
             let profile = contact["profile"] ?? .object([])
             let name = nonEmpty(profile["displayName"]?.stringValue) ?? contact["localDisplayName"]?.stringValue ?? ""
-            ctx = Context(chatId: "simplex:\(userId):direct:\(id)", kind: kind, peerMemberId: "contact:\(id)")
+            ctx = Context(chatSourceId: "simplex:\(userId):direct:\(id)", kind: kind, peerMemberId: "contact:\(id)")
             let settings = contact["chatSettings"]
             let c = Chat(
-                sourceId: ctx.chatId, type: .direct, displayName: name,
+                sourceId: ctx.chatSourceId, type: .direct, displayName: name,
                 fullName: profile["fullName"]?.stringValue ?? "",
                 localAlias: profile["localAlias"]?.stringValue ?? "",
                 isFavorite: SimplexJSON.bool(settings?["favorite"]),
@@ -77,20 +77,22 @@ struct SimplexChatJSONReader {
             try sink.emit(
                 .member(
                     Member(
-                        chatSourceId: ctx.chatId, sourceId: "contact:\(id)", displayName: name, fullName: c.fullName,
+                        chatSourceId: ctx.chatSourceId, sourceId: "contact:\(id)", displayName: name,
+                        fullName: c.fullName,
                         localAlias: c.localAlias)))
         case "group":
             let group = info["groupInfo"] ?? .object([])
             let id = SimplexJSON.idString(group["groupId"]) ?? "?"
             let profile = group["groupProfile"] ?? .object([])
             let name = nonEmpty(profile["displayName"]?.stringValue) ?? group["localDisplayName"]?.stringValue ?? ""
-            ctx = Context(chatId: "simplex:\(userId):group:\(id)", kind: kind)
+            ctx = Context(chatSourceId: "simplex:\(userId):group:\(id)", kind: kind)
             let settings = group["chatSettings"]
             let businessTag = group["businessChat"]?["chatType"].flatMap {
                 $0.stringValue ?? SimplexJSON.tagged($0)?.tag
             }
             let c = Chat(
-                sourceId: ctx.chatId, type: .group, displayName: name, fullName: profile["fullName"]?.stringValue ?? "",
+                sourceId: ctx.chatSourceId, type: .group, displayName: name,
+                fullName: profile["fullName"]?.stringValue ?? "",
                 localAlias: group["localAlias"]?.stringValue ?? "", isFavorite: SimplexJSON.bool(settings?["favorite"]),
                 notifications: notifications(settings),
                 isMarkedUnread: SimplexJSON.bool(stats?["unreadChat"] ?? group["unreadChat"]),
@@ -103,11 +105,11 @@ struct SimplexChatJSONReader {
             let folder = info["noteFolder"] ?? .object([])
             let id = SimplexJSON.idString(folder["noteFolderId"]) ?? "?"
             let user = SimplexJSON.idString(folder["userId"]) ?? userId
-            ctx = Context(chatId: "simplex:\(user):local:\(id)", kind: kind)
+            ctx = Context(chatSourceId: "simplex:\(user):local:\(id)", kind: kind)
             try sink.emit(
                 .chat(
                     Chat(
-                        sourceId: ctx.chatId, type: .local, displayName: SimplexImporter.notesName,
+                        sourceId: ctx.chatSourceId, type: .local, displayName: SimplexImporter.notesName,
                         isFavorite: SimplexJSON.bool(folder["favorite"]),
                         isMarkedUnread: SimplexJSON.bool(stats?["unreadChat"] ?? folder["unread"]),
                         source: SimplexImporter.formatName)))
@@ -136,7 +138,7 @@ struct SimplexChatJSONReader {
             try sink.emit(
                 .member(
                     Member(
-                        chatSourceId: ctx.chatId, sourceId: id,
+                        chatSourceId: ctx.chatSourceId, sourceId: id,
                         displayName: nonEmpty(profile["displayName"]?.stringValue) ?? m["localDisplayName"]?.stringValue
                             ?? "",
                         fullName: profile["fullName"]?.stringValue ?? "",
@@ -235,7 +237,7 @@ struct SimplexChatJSONReader {
         let markup: Markup = SimplexJSON.formattedText(v["formattedText"]).map { .formatted($0) } ?? .simplex
 
         return Item(
-            chatSourceId: ctx.chatId, sourceId: itemId, timestamp: timestamp, direction: direction,
+            chatSourceId: ctx.chatSourceId, sourceId: itemId, timestamp: timestamp, direction: direction,
             memberSourceId: memberId,
             content: content, markup: markup, mentions: mentions, quote: quote, file: file, reactions: reactions,
             isEdited: SimplexJSON.bool(meta["itemEdited"]), isDeleted: isDeleted, isUnread: status.unread,

@@ -165,11 +165,11 @@ struct SimplexDatabaseReader {
                 """, arguments: [userId])
         for row in rows {
             let contactId: Int64 = row["contact_id"] ?? 0
-            let chatId = "simplex:\(userId):direct:\(contactId)"
+            let chatSourceId = "simplex:\(userId):direct:\(contactId)"
             let name =
                 (row["display_name"] as String?).flatMap { $0.isEmpty ? nil : $0 } ?? text(row, "local_display_name")
             let chat = Chat(
-                sourceId: chatId, type: .direct, displayName: name, fullName: text(row, "full_name"),
+                sourceId: chatSourceId, type: .direct, displayName: name, fullName: text(row, "full_name"),
                 localAlias: text(row, "local_alias"), isFavorite: flag(row["favorite"]),
                 notifications: notifications(row),
                 isMarkedUnread: flag(row["unread_chat"]), tags: tags.contacts[contactId] ?? [],
@@ -179,10 +179,11 @@ struct SimplexDatabaseReader {
             try sink.emit(
                 .member(
                     Member(
-                        chatSourceId: chatId, sourceId: peer, displayName: name, fullName: chat.fullName,
+                        chatSourceId: chatSourceId, sourceId: peer, displayName: name, fullName: chat.fullName,
                         localAlias: chat.localAlias)))
             var ctx = ChatContext(
-                chatId: chatId, userId: userId, chatColumn: "contact_id", chatKey: contactId, orderColumn: "created_at")
+                chatSourceId: chatSourceId, userId: userId, chatColumn: "contact_id", chatKey: contactId,
+                orderColumn: "created_at")
             ctx.peerMemberId = peer
             try readItems(db, s, ctx, sink)
         }
@@ -205,11 +206,11 @@ struct SimplexDatabaseReader {
                 """, arguments: [userId])
         for row in rows {
             let groupId: Int64 = row["group_id"] ?? 0
-            let chatId = "simplex:\(userId):group:\(groupId)"
+            let chatSourceId = "simplex:\(userId):group:\(groupId)"
             let name =
                 (row["display_name"] as String?).flatMap { $0.isEmpty ? nil : $0 } ?? text(row, "local_display_name")
             let chat = Chat(
-                sourceId: chatId, type: .group, displayName: name, fullName: text(row, "full_name"),
+                sourceId: chatSourceId, type: .group, displayName: name, fullName: text(row, "full_name"),
                 localAlias: text(row, "local_alias"), isFavorite: flag(row["favorite"]),
                 notifications: notifications(row),
                 isMarkedUnread: flag(row["unread_chat"]),
@@ -217,7 +218,8 @@ struct SimplexDatabaseReader {
                 tags: tags.groups[groupId] ?? [], source: SimplexImporter.formatName)
             try sink.emit(.chat(chat))
             var ctx = ChatContext(
-                chatId: chatId, userId: userId, chatColumn: "group_id", chatKey: groupId, orderColumn: "item_ts")
+                chatSourceId: chatSourceId, userId: userId, chatColumn: "group_id", chatKey: groupId,
+                orderColumn: "item_ts")
             try readMembers(db, s, groupId: groupId, &ctx, sink)
             try readItems(db, s, ctx, sink)
         }
@@ -256,7 +258,7 @@ struct SimplexDatabaseReader {
             try sink.emit(
                 .member(
                     Member(
-                        chatSourceId: ctx.chatId, sourceId: memberId, displayName: name,
+                        chatSourceId: ctx.chatSourceId, sourceId: memberId, displayName: name,
                         fullName: text(row, "full_name"),
                         localAlias: text(row, "local_alias"), isUser: isUser)))
         }
@@ -272,15 +274,15 @@ struct SimplexDatabaseReader {
                 """, arguments: [userId])
         for row in rows {
             let folderId: Int64 = row["note_folder_id"] ?? 0
-            let chatId = "simplex:\(userId):local:\(folderId)"
+            let chatSourceId = "simplex:\(userId):local:\(folderId)"
             try sink.emit(
                 .chat(
                     Chat(
-                        sourceId: chatId, type: .local, displayName: SimplexImporter.notesName,
+                        sourceId: chatSourceId, type: .local, displayName: SimplexImporter.notesName,
                         isFavorite: flag(row["favorite"]),
                         isMarkedUnread: flag(row["unread_chat"]), source: SimplexImporter.formatName)))
             let ctx = ChatContext(
-                chatId: chatId, userId: userId, chatColumn: "note_folder_id", chatKey: folderId,
+                chatSourceId: chatSourceId, userId: userId, chatColumn: "note_folder_id", chatKey: folderId,
                 orderColumn: "created_at")
             try readItems(db, s, ctx, sink)
         }
@@ -290,7 +292,7 @@ struct SimplexDatabaseReader {
 
     /// What items of one chat need to know about it.
     struct ChatContext {
-        var chatId: String
+        var chatSourceId: String
         var userId: Int64
         /// `contact_id`, `group_id` or `note_folder_id`.
         var chatColumn: String
@@ -394,7 +396,7 @@ struct SimplexDatabaseReader {
         }
 
         return Item(
-            chatSourceId: ctx.chatId, sourceId: String(itemId), timestamp: timestamp, direction: direction,
+            chatSourceId: ctx.chatSourceId, sourceId: String(itemId), timestamp: timestamp, direction: direction,
             memberSourceId: memberId,
             content: content, markup: .simplex, mentions: try mentions(db, s, ctx, itemId), quote: quote,
             file: try file(db, s, itemId), reactions: try reactions(db, s, ctx, row["shared_msg_id"]),

@@ -275,29 +275,55 @@ struct TelegramFileReader {
         return nil
     }
 
+    /// Reads one message of the current chat: its time, sender, content, reply, edit and
+    /// reactions, emitted as an item (after its sender, when the sender is new or renamed).
     private mutating func message(_ bytes: [UInt8], at: JSONStreamReader.Location) throws {
         // Take the chat out while working on it, so that its id set and names are not copied.
         guard var c = chat else { return }
         chat = nil
         defer { chat = c }
+        guard let parsed = try parsedMessage(bytes, at: at, chat: &c) else { return }
+        let (m, id, text) = parsed
+        let time = try self.time(of: m, id: id, at: at, chat: &c)
+        let isService = m["type"]?.stringValue == "service"
+        let sender = try self.sender(of: m, isService: isService, chat: &c)
+        let direction: ItemDirection =
+            isService ? .event : (c.type == "saved_messages" || (sender != nil && sender == c.ownerID)) ? .snd : .rcv
+        let (content, pieces, file) = try self.content(of: m, text: text, isService: isService, id: id, at: at)
+        let raw = try rawText(bytes, id: id, at: at)
+        let item = Item(
+            chatSourceId: c.sourceId, sourceId: String(id), timestamp: time.timestamp, direction: direction,
+            memberSourceId: sender, content: content,
+            markup: pieces.isFormatted ? .formatted(pieces.pieces) : .plain,
+            mentions: pieces.mentions, quote: Self.quote(of: m), file: file, reactions: Self.reactions(of: m),
+            isEdited: Self.isEdited(m), raw: raw, isFloating: time.wallClock != nil, wallClock: time.wallClock,
+            isTimeUnknown: time.isTimeUnknown)
+        try sink.emit(.item(item))
+    }
+
+    /// Parses a message and its text, or reports why it is skipped (not JSON, not an object,
+    /// no id, a text of the wrong shape, an id already seen in this chat) and returns nil.
+    private mutating func parsedMessage(
+        _ bytes: [UInt8], at: JSONStreamReader.Location, chat c: inout ChatState
+    ) throws -> (JSONValue, Int64, TelegramText)? {
         let m: JSONValue
         do { m = try JSONParser.parse(bytes) } catch {
             try sink.report(.skipped(location(at), "message is not valid JSON: \(error.message); skipped"))
-            return
+            return nil
         }
         guard case .object = m else {
             try sink.report(.skipped(location(at), "message is not an object; skipped"))
-            return
+            return nil
         }
         guard let id = JSONField.int(m["id"]) else {
             try sink.report(.skipped(location(at), "message without an id; skipped"))
-            return
+            return nil
         }
         let text: TelegramText
         do { text = try TelegramText(message: m, ownerID: c.ownerID) } catch {
-            guard case .wrongShape(let why) = error else { return }
+            guard case .wrongShape(let why) = error else { return nil }
             try sink.report(.skipped(location(at), "message \(id): \(why); skipped"))
-            return
+            return nil
         }
         guard c.seen.insert(id) else {
             duplicates += 1
@@ -305,10 +331,16 @@ struct TelegramFileReader {
                 try sink.report(
                     .warning(location(at), "message \(id) appears again in this chat; the first copy was kept"))
             }
-            return
+            return nil
         }
+        return (m, id, text)
+    }
 
-        // Time.
+    /// The message's time: its Unix time, else its wall-clock date placed in the chosen zone
+    /// (floating), else the previous message's time (reported); remembered as the chat's last.
+    private func time(
+        of m: JSONValue, id: Int64, at: JSONStreamReader.Location, chat c: inout ChatState
+    ) throws -> (timestamp: Timestamp, wallClock: String?, isTimeUnknown: Bool) {
         var timestamp: Timestamp
         var wallClock: String?
         var isTimeUnknown = false
@@ -325,9 +357,12 @@ struct TelegramFileReader {
                 .warning(location(at), "message \(id) has no readable date; it takes the previous message's time"))
         }
         c.lastTimestamp = timestamp
+        return (timestamp, wallClock, isTimeUnknown)
+    }
 
-        // Sender.
-        let isService = m["type"]?.stringValue == "service"
+    /// The message's sender (a service message's actor), emitted as a member when new or
+    /// renamed; in a personal chat, the first sender who is not the peer becomes the owner.
+    private func sender(of m: JSONValue, isService: Bool, chat c: inout ChatState) throws -> String? {
         let senderKey = isService && m["actor_id"] != nil ? "actor" : "from"
         let sender = Self.memberID(m[senderKey + "_id"], chat: c)
         // A personal chat's owner is whoever is not the peer.
@@ -350,11 +385,14 @@ struct TelegramFileReader {
                 if sender == c.ownerID { c.ownerEmitted = true }
             }
         }
+        return sender
+    }
 
-        let direction: ItemDirection =
-            isService ? .event : (c.type == "saved_messages" || (sender != nil && sender == c.ownerID)) ? .snd : .rcv
-
-        // Content.
+    /// The message's content type, its text pieces (a service message's text made from its
+    /// action) and its attachment.
+    private func content(
+        of m: JSONValue, text: TelegramText, isService: Bool, id: Int64, at: JSONStreamReader.Location
+    ) throws -> (MessageContent, TelegramText, FileRef?) {
         var content = MessageContent(type: .text, text: "")
         var pieces = text
         var file: FileRef?
@@ -366,88 +404,106 @@ struct TelegramFileReader {
             content.type = .unknown
         }
         if !isService {
-            if let photo = m["photo"]?.stringValue {
-                content.type = .image
-                let name = Self.isPlaceholder(photo) ? "" : JSONField.lastPathComponent(photo)
-                if !name.isEmpty {
-                    file = FileRef(
-                        name: name, size: JSONField.int(m["photo_file_size"]),
-                        path: try exportPath(photo, id: id, at: at))
-                }
-            } else if let path = m["file"]?.stringValue {
-                switch m["media_type"]?.stringValue {
-                case "video_file"?, "animation"?, "video_message"?: content.type = .video
-                case "voice_message"?: content.type = .voice
-                default: content.type = .file
-                }
-                var name = m["file_name"]?.stringValue ?? ""
-                let exported = !Self.isPlaceholder(path)
-                if name.isEmpty, exported { name = JSONField.lastPathComponent(path) }
-                if !name.isEmpty {
-                    file = FileRef(
-                        name: name, size: JSONField.int(m["file_size"]),
-                        path: exported ? try exportPath(path, id: id, at: at) : nil)
-                }
-                if content.type == .video || content.type == .voice {
-                    content.duration = JSONField.int(m["duration_seconds"]).map { Int($0) }
-                }
-            }
-            if let poll = m["poll"] {
-                var lines = [poll["question"]?.stringValue ?? ""]
-                for a in poll["answers"]?.arrayValue ?? [] {
-                    if let t = a["text"]?.stringValue { lines.append("- " + t) }
-                }
-                pieces.appendBlock(lines.filter { !$0.isEmpty }.joined(separator: "\n"))
-            }
-            if let contact = m["contact_information"] {
-                let parts = ["first_name", "last_name", "phone_number"].compactMap { contact[$0]?.stringValue }.filter {
-                    !$0.isEmpty
-                }
-                pieces.appendBlock(parts.joined(separator: " "))
-            }
-            if let place = m["location_information"] {
-                var parts = [m["place_name"]?.stringValue, m["address"]?.stringValue].compactMap { $0 }.filter {
-                    !$0.isEmpty
-                }
-                if let lat = place["latitude"], let lon = place["longitude"], let a = JSONField.scalarText(lat),
-                    let b = JSONField.scalarText(lon)
-                {
-                    parts.append("\(a), \(b)")
-                }
-                pieces.appendBlock(parts.joined(separator: "\n"))
-            }
+            file = try media(of: m, id: id, at: at, content: &content)
+            Self.appendAttachedText(of: m, to: &pieces)
         }
         content.text = pieces.plainText
+        return (content, pieces, file)
+    }
 
-        // Reply, edit, reactions.
-        var quote: Quote?
-        if let reply = JSONField.int(m["reply_to_message_id"]) {
-            quote = Quote(itemSourceId: m["reply_to_peer_id"] == nil ? String(reply) : nil, text: "")
+    /// The photo or file of a message, setting the content type (and a video's or voice
+    /// message's duration); nil when the export left the file out without a name.
+    private func media(
+        of m: JSONValue, id: Int64, at: JSONStreamReader.Location, content: inout MessageContent
+    ) throws -> FileRef? {
+        var file: FileRef?
+        if let photo = m["photo"]?.stringValue {
+            content.type = .image
+            let name = Self.isPlaceholder(photo) ? "" : JSONField.lastPathComponent(photo)
+            if !name.isEmpty {
+                file = FileRef(
+                    name: name, size: JSONField.int(m["photo_file_size"]),
+                    path: try exportPath(photo, id: id, at: at))
+            }
+        } else if let path = m["file"]?.stringValue {
+            switch m["media_type"]?.stringValue {
+            case "video_file"?, "animation"?, "video_message"?: content.type = .video
+            case "voice_message"?: content.type = .voice
+            default: content.type = .file
+            }
+            var name = m["file_name"]?.stringValue ?? ""
+            let exported = !Self.isPlaceholder(path)
+            if name.isEmpty, exported { name = JSONField.lastPathComponent(path) }
+            if !name.isEmpty {
+                file = FileRef(
+                    name: name, size: JSONField.int(m["file_size"]),
+                    path: exported ? try exportPath(path, id: id, at: at) : nil)
+            }
+            if content.type == .video || content.type == .voice {
+                content.duration = JSONField.int(m["duration_seconds"]).map { Int($0) }
+            }
         }
+        return file
+    }
+
+    /// Appends the text of a poll, a shared contact and a shared place, each as a block.
+    private static func appendAttachedText(of m: JSONValue, to pieces: inout TelegramText) {
+        if let poll = m["poll"] {
+            var lines = [poll["question"]?.stringValue ?? ""]
+            for a in poll["answers"]?.arrayValue ?? [] {
+                if let t = a["text"]?.stringValue { lines.append("- " + t) }
+            }
+            pieces.appendBlock(lines.filter { !$0.isEmpty }.joined(separator: "\n"))
+        }
+        if let contact = m["contact_information"] {
+            let parts = ["first_name", "last_name", "phone_number"].compactMap { contact[$0]?.stringValue }.filter {
+                !$0.isEmpty
+            }
+            pieces.appendBlock(parts.joined(separator: " "))
+        }
+        if let place = m["location_information"] {
+            var parts = [m["place_name"]?.stringValue, m["address"]?.stringValue].compactMap { $0 }.filter {
+                !$0.isEmpty
+            }
+            if let lat = place["latitude"], let lon = place["longitude"], let a = JSONField.scalarText(lat),
+                let b = JSONField.scalarText(lon)
+            {
+                parts.append("\(a), \(b)")
+            }
+            pieces.appendBlock(parts.joined(separator: "\n"))
+        }
+    }
+
+    /// The message the message replies to, when it is in the same chat.
+    private static func quote(of m: JSONValue) -> Quote? {
+        guard let reply = JSONField.int(m["reply_to_message_id"]) else { return nil }
+        return Quote(itemSourceId: m["reply_to_peer_id"] == nil ? String(reply) : nil, text: "")
+    }
+
+    /// Whether the message was edited.
+    private static func isEdited(_ m: JSONValue) -> Bool {
         var isEdited = m["edited_unixtime"] != nil
         if !isEdited, let edited = m["edited"]?.stringValue, let wall = Timestamp.parse(edited) {
             // Old exports write the epoch in local time for "not edited".
             isEdited = abs(wall.milliseconds) > 14 * 3600 * 1000
         }
+        return isEdited
+    }
+
+    /// The message's reactions: an emoji (or a custom emoji's document id) and a count.
+    private static func reactions(of m: JSONValue) -> [Reaction] {
         var reactions: [Reaction] = []
         for r in m["reactions"]?.arrayValue ?? [] {
             let emoji = r["emoji"]?.stringValue ?? r["document_id"].flatMap(JSONField.scalarText) ?? ""
             if !emoji.isEmpty { reactions.append(Reaction(emoji: emoji, count: Int(JSONField.int(r["count"]) ?? 1))) }
         }
+        return reactions
+    }
 
-        let raw: String
-        if let valid = String(validating: bytes, as: UTF8.self) {
-            raw = valid
-        } else {
-            raw = String(decoding: bytes, as: UTF8.self)
-            try sink.report(.warning(location(at), "message \(id) contains invalid UTF-8, read as U+FFFD"))
-        }
-        let item = Item(
-            chatSourceId: c.sourceId, sourceId: String(id), timestamp: timestamp, direction: direction,
-            memberSourceId: sender, content: content,
-            markup: pieces.isFormatted ? .formatted(pieces.pieces) : .plain,
-            mentions: pieces.mentions, quote: quote, file: file, reactions: reactions, isEdited: isEdited,
-            raw: raw, isFloating: wallClock != nil, wallClock: wallClock, isTimeUnknown: isTimeUnknown)
-        try sink.emit(.item(item))
+    /// The message's bytes as text, kept raw; invalid UTF-8 is read as U+FFFD and reported.
+    private func rawText(_ bytes: [UInt8], id: Int64, at: JSONStreamReader.Location) throws -> String {
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        try sink.report(.warning(location(at), "message \(id) contains invalid UTF-8, read as U+FFFD"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -9,34 +9,6 @@ import GRDB
     import Darwin
 #endif
 
-/// How an archive is opened.
-public enum ArchiveOpenMode: Sendable, Hashable {
-    /// Opens the archive, creating it (mode 0600, its folders 0700) when missing.
-    case create
-    /// Opens an existing archive to read and write it; a missing one is ``ArchiveError/Code/notFound``.
-    case readWrite
-    /// Opens an existing archive only to read it: never creates, never writes, works on a
-    /// read-only file, folder or disk.
-    case readOnly
-}
-
-/// How a read-only archive is read.
-package enum ReadOnlyAccess: Sendable, Hashable {
-    /// SQLite's read-only mode (`mode=ro`): a WAL reader that sees other programs' commits.
-    case walReader
-    /// SQLite's immutable mode (`immutable=1`): no locks, no `-wal` or `-shm` file, for a file
-    /// nobody can write (read-only file, folder or disk, or a full disk).
-    case immutable
-
-    /// The access for an archive file: immutable only when no program can be writing it (no
-    /// write-ahead log exists, and neither the file nor its folder can be written, so none can
-    /// be created); otherwise a WAL reader, which must see what the log holds.
-    package static func choose(walExists: Bool, fileWritable: Bool, folderWritable: Bool) -> ReadOnlyAccess {
-        if walExists { return .walReader }
-        return fileWritable && folderWritable ? .walReader : .immutable
-    }
-}
-
 /// Opening an archive file: path checks, SQLite configuration, modes and migrations.
 enum ArchiveOpening {
     /// How long a write waits for another program's write before giving up (a whole index

@@ -3,55 +3,6 @@ import ChatModel
 import ChatText
 import GRDB
 
-/// The content filter of `--content` (SimpleX's content filter).
-public enum ContentFilter: String, Sendable, Hashable, CaseIterable {
-    case text, link, image, video, voice, file, report
-
-    var indexTerm: String {
-        switch self {
-        case .link: IndexTerms.link
-        case .text: IndexTerms.content(.text)
-        case .image: IndexTerms.content(.image)
-        case .video: IndexTerms.content(.video)
-        case .voice: IndexTerms.content(.voice)
-        case .file: IndexTerms.content(.file)
-        case .report: IndexTerms.content(.report)
-        }
-    }
-}
-
-/// A query compiled for the archive: an FTS5 MATCH expression (only quoted strings and our
-/// own operators, so no user text can make it a syntax error), a rowid range, and what
-/// highlighting needs.
-struct CompiledQuery {
-    var match: String
-    /// `SELECT itemFts.rowid, …` of the matches (ids and what `columns` adds), in rowid range
-    /// `[?, ?)`, newest first: bind the match, the upper and the lower bound, then the limit.
-    /// With `ascending`, every match in the range oldest first, and no limit to bind.
-    func matchesSQL(columns: String = "", ascending: Bool = false) -> String {
-        let select = "SELECT f.rowid\(columns) FROM itemFts f"
-        var sql = "\(select) WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
-        if excludesDeleted || requiresUnread {
-            sql = "\(select) JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
-            if excludesDeleted { sql += " AND i.flags & \(ItemFlags.deleted.rawValue) = 0" }
-            if requiresUnread { sql += " AND i.flags & \(ItemFlags.unread.rawValue) <> 0" }
-        }
-        return sql + (ascending ? " ORDER BY f.rowid ASC" : " ORDER BY f.rowid DESC LIMIT ?")
-    }
-    /// Inclusive lower and exclusive upper rowid bounds from `after:` / `before:`.
-    var minRowid: Int64 = Int64.min
-    var maxRowid: Int64 = Int64.max
-    /// Whether no item can match (a `from:` naming nobody, a term with no tokens).
-    var isUnsatisfiable = false
-    /// Whether deleted items are left out: by the item's flags in a join, which costs FTS5 no
-    /// extra posting list to walk per candidate (a `NOT` of the deleted tag did).
-    var excludesDeleted = true
-    /// `is:unread`: the unread tag is a superset (marking items read changes their flags, not
-    /// their index rows), so the item's flags decide, in the same join.
-    var requiresUnread = false
-    var highlighter: Highlighter
-}
-
 /// Everything that narrows a search besides the query text.
 struct SearchScope {
     var chatIds: [Int64]? = nil
@@ -137,13 +88,34 @@ enum QueryCompiler {
         return String(out)
     }
 
+    /// Compiles `q` within `scope` into an FTS5 MATCH expression, a rowid range and what
+    /// highlighting needs; names (`in:`, `from:`, `mentions:`) and infix words are looked up in `db`.
     static func compile(_ q: SearchQuery, scope: SearchScope, _ db: Database) throws -> CompiledQuery {
+        var compilation = Compilation(db: db)
+        try compilation.addTerms(q.terms)
+        compilation.addExclusions(q.excluded)
+        try compilation.addChatFilters(q, scope: scope)
+        try compilation.addSenderFilters(q, scope: scope)
+        compilation.addTagFilters(q, scope: scope)
+        return compilation.compiled(q, scope: scope)
+    }
+}
+
+extension QueryCompiler {
+    /// The state one compilation builds up: the MATCH clauses, whether nothing can match, the
+    /// highlighter and what is left of the query's expansion budget.
+    private struct Compilation {
+        let db: Database
+        /// Clauses that every match satisfies (ANDed).
         var positives: [String] = []
+        /// Clauses that no match satisfies (one NOT of their OR).
         var negatives: [String] = []
         var unsatisfiable = false
         var highlighter = Highlighter()
-        var expansionBudget = maxQueryExpansions
+        var expansionBudget = QueryCompiler.maxQueryExpansions
         let textCols = "{text extra}"
+
+        init(db: Database) { self.db = db }
 
         /// Up to `limit` terms of the vocabulary that contain `s` (its trigram index).
         func termsContaining(_ s: String, limit: Int) throws -> [String] {
@@ -153,28 +125,41 @@ enum QueryCompiler {
                 arguments: [quote(s), limit])
         }
 
-        func compileWord(_ w: String, isPrefix: Bool) throws -> String? {
+        /// The clause of one query word (the last one is a prefix when `isPrefix`), or nil when
+        /// it has no token.
+        mutating func compileWord(_ w: String, isPrefix: Bool) throws -> String? {
             let tokens = Tokenizer.tokens(in: w, mode: .query).filter { !$0.isColocated }
             guard let first = tokens.first else { return nil }
             if tokens.count > 1 {
-                highlighter.phrases.append(tokens.map(\.text))
-                if isPrefix { highlighter.lastPrefix = tokens.last?.text }
-                let phrase = "\(textCols): \(quote(w))" + (isPrefix ? "*" : "")
-                // In a document the same characters can be one token: a host or address the
-                // document analyser keeps whole (`https://mple.x1.com/` holds `mple.x1.com`, while
-                // the word `mple.x1.com` breaks into `mple.x1` and `com`). Those terms contain it.
-                let whole = TextNormalizer.normalize(w)
-                let limit = min(maxExpansions, expansionBudget)
-                guard whole.unicodeScalars.count >= 3, limit > 0 else { return phrase }
-                let terms = try termsContaining(whole, limit: limit)
-                guard !terms.isEmpty else { return phrase }
-                let alts = pruneCovered(terms)
-                expansionBudget -= alts.count
-                highlighter.words.formUnion(alts)
-                return "(\(phrase)) OR (\(textCols): ("
-                    + alts.map { quote(Tokenizer.verbatim($0)) }.joined(separator: " OR ") + "))"
+                return try compileSplitWord(w, tokens: tokens, isPrefix: isPrefix)
             }
-            let token = first.text
+            return try compileToken(first.text, isPrefix: isPrefix)
+        }
+
+        /// The clause of a word the query analyser splits into several tokens: the phrase of
+        /// its tokens, or a vocabulary term that holds it whole.
+        mutating func compileSplitWord(_ w: String, tokens: [AnalyzedToken], isPrefix: Bool) throws -> String {
+            highlighter.phrases.append(tokens.map(\.text))
+            if isPrefix { highlighter.lastPrefix = tokens.last?.text }
+            let phrase = "\(textCols): \(quote(w))" + (isPrefix ? "*" : "")
+            // In a document the same characters can be one token: a host or address the
+            // document analyser keeps whole (`https://mple.x1.com/` holds `mple.x1.com`, while
+            // the word `mple.x1.com` breaks into `mple.x1` and `com`). Those terms contain it.
+            let whole = TextNormalizer.normalize(w)
+            let limit = min(maxExpansions, expansionBudget)
+            guard whole.unicodeScalars.count >= 3, limit > 0 else { return phrase }
+            let terms = try termsContaining(whole, limit: limit)
+            guard !terms.isEmpty else { return phrase }
+            let alts = pruneCovered(terms)
+            expansionBudget -= alts.count
+            highlighter.words.formUnion(alts)
+            return "(\(phrase)) OR (\(textCols): ("
+                + alts.map { quote(Tokenizer.verbatim($0)) }.joined(separator: " OR ") + "))"
+        }
+
+        /// The clause of a word that is one token: the token or the vocabulary terms it
+        /// expands to, with FTS5's prefix query when they are too many to list.
+        mutating func compileToken(_ token: String, isPrefix: Bool) throws -> String {
             highlighter.needles.insert(token)
             if Highlighter.isNoSpaceScript(token) {
                 // CJK unigrams and pairs match as they are.
@@ -184,37 +169,17 @@ enum QueryCompiler {
             // Expansion through the vocabulary, never FTS5's `*`: a prefix query materialises
             // every matching posting list (tens of ms for a frequent word at 1M messages), while
             // an OR of terms is read lazily, newest first, and stops after one page.
-            var alts = [token]
-            var complete = true
+            let expansion: ([String], Bool)
             if token.unicodeScalars.count >= 3 {
-                // Infix: every term containing the word (a superset of the terms it prefixes).
-                let limit = min(maxExpansions, expansionBudget)
-                let expansions = limit > 0 ? try termsContaining(token, limit: limit + 1) : []
-                complete = limit > 0 && expansions.count <= limit
-                for e in expansions.prefix(limit) where e != token { alts.append(e) }
-                alts = pruneCovered(alts)
-                highlighter.words.formUnion(alts)
-                // Complete, the alternatives hold every term the word prefixes (less the covered ones,
-                // whose parts are highlighted instead); otherwise FTS5's `token*` can match more.
-                if isPrefix && !complete { highlighter.prefixes.insert(token) }
+                expansion = try infixAlternatives(of: token, isPrefix: isPrefix)
             } else if !isPrefix {
                 // A short word before the last one is a whole word (`hi` in `hi everyone` is not `hiking`).
                 highlighter.words.insert(token)
+                expansion = ([token], true)
             } else {
-                // A short last word matches word prefixes (search as you type): the terms in the vocabulary's range.
-                highlighter.words.insert(token)
-                highlighter.prefixes.insert(token)
-                let limit = min(maxPrefixTerms, expansionBudget)
-                if limit > 0, let upper = Self.prefixUpperBound(token) {
-                    let terms = try String.fetchAll(
-                        db.cachedStatement(sql: "SELECT term FROM term WHERE term > ? AND term < ? LIMIT ?"),
-                        arguments: [token, upper, limit + 1])
-                    complete = terms.count <= limit
-                    alts = pruneCovered(alts + terms.prefix(limit))
-                } else {
-                    complete = false
-                }
+                expansion = try shortPrefixAlternatives(of: token)
             }
+            let (alts, complete) = expansion
             expansionBudget -= alts.count - 1
             // Every alternative is an analysed token: FTS5 must look it up as it is.
             var expr = alts.map { quote(Tokenizer.verbatim($0)) }.joined(separator: " OR ")
@@ -225,7 +190,37 @@ enum QueryCompiler {
             return "\(textCols): (\(expr))"
         }
 
-        func compileTerm(_ t: SearchQuery.Term) throws -> String? {
+        /// Infix: `token` and every vocabulary term containing it (a superset of the terms it
+        /// prefixes), and whether that list is complete.
+        mutating func infixAlternatives(of token: String, isPrefix: Bool) throws -> ([String], Bool) {
+            let limit = min(maxExpansions, expansionBudget)
+            let expansions = limit > 0 ? try termsContaining(token, limit: limit + 1) : []
+            let complete = limit > 0 && expansions.count <= limit
+            var alts = [token]
+            for e in expansions.prefix(limit) where e != token { alts.append(e) }
+            alts = pruneCovered(alts)
+            highlighter.words.formUnion(alts)
+            // Complete, the alternatives hold every term the word prefixes (less the covered ones,
+            // whose parts are highlighted instead); otherwise FTS5's `token*` can match more.
+            if isPrefix && !complete { highlighter.prefixes.insert(token) }
+            return (alts, complete)
+        }
+
+        /// A short last word matches word prefixes (search as you type): `token` and the terms in
+        /// the vocabulary's range it prefixes, and whether that list is complete.
+        mutating func shortPrefixAlternatives(of token: String) throws -> ([String], Bool) {
+            highlighter.words.insert(token)
+            highlighter.prefixes.insert(token)
+            let limit = min(maxPrefixTerms, expansionBudget)
+            guard limit > 0, let upper = QueryCompiler.prefixUpperBound(token) else { return ([token], false) }
+            let terms = try String.fetchAll(
+                db.cachedStatement(sql: "SELECT term FROM term WHERE term > ? AND term < ? LIMIT ?"),
+                arguments: [token, upper, limit + 1])
+            return (pruneCovered([token] + terms.prefix(limit)), terms.count <= limit)
+        }
+
+        /// The clause of one query term (word, phrase or `OR` group), or nil when it has no token.
+        mutating func compileTerm(_ t: SearchQuery.Term) throws -> String? {
             switch t {
             case .word(let w, let isPrefix): return try compileWord(w, isPrefix: isPrefix)
             case .phrase(let p):
@@ -234,35 +229,45 @@ enum QueryCompiler {
                 highlighter.phrases.append(tokens.map(\.text))
                 return "\(textCols): \(quote(p))"
             case .anyOf(let alts):
-                let parts = try alts.compactMap(compileTerm)
+                var parts: [String] = []
+                for alt in alts { if let part = try compileTerm(alt) { parts.append(part) } }
                 guard !parts.isEmpty else { return nil }
                 return "(" + parts.map { "(\($0))" }.joined(separator: " OR ") + ")"
             }
         }
 
-        // A repeated term or exclusion adds nothing but cost.
-        var seenTerms = Set<SearchQuery.Term>()
-        for t in q.terms where seenTerms.insert(t).inserted {
-            if let e = try compileTerm(t) { positives.append(e) } else { unsatisfiable = true }
-        }
-        var seenExclusions = Set<String>()
-        for x in q.excluded where seenExclusions.insert(x).inserted {
-            let tokens = Tokenizer.tokens(in: x, mode: .query).filter { !$0.isColocated }
-            if !tokens.isEmpty { negatives.append("\(textCols): \(quote(x))") }
+        /// Adds the clauses of the query's terms, each once (a repeated term adds nothing but
+        /// cost); a term without a token makes the query unsatisfiable.
+        mutating func addTerms(_ terms: [SearchQuery.Term]) throws {
+            var seenTerms = Set<SearchQuery.Term>()
+            for t in terms where seenTerms.insert(t).inserted {
+                if let e = try compileTerm(t) { positives.append(e) } else { unsatisfiable = true }
+            }
         }
 
-        // Filters, answered from the tags column.
+        /// Adds the excluded words and phrases, each once; one without a token excludes nothing.
+        mutating func addExclusions(_ excluded: [String]) {
+            var seenExclusions = Set<String>()
+            for x in excluded where seenExclusions.insert(x).inserted {
+                let tokens = Tokenizer.tokens(in: x, mode: .query).filter { !$0.isColocated }
+                if !tokens.isEmpty { negatives.append("\(textCols): \(quote(x))") }
+            }
+        }
+
+        /// A filter answered from the tags column: any of `terms`.
         func tagsAny(_ terms: [String]) -> String {
             terms.count == 1 ? "{tags}: \(terms[0])" : "{tags}: (" + terms.joined(separator: " OR ") + ")"
         }
-        if let chats = scope.chatIds {
-            if chats.isEmpty {
-                unsatisfiable = true
-            } else {
-                positives.insert(tagsAny(chats.map(IndexTerms.chat)), at: 0)
+
+        /// Puts the scope's chats and the query's `in:` chats first in the match.
+        mutating func addChatFilters(_ q: SearchQuery, scope: SearchScope) throws {
+            if let chats = scope.chatIds {
+                if chats.isEmpty {
+                    unsatisfiable = true
+                } else {
+                    positives.insert(tagsAny(chats.map(IndexTerms.chat)), at: 0)
+                }
             }
-        }
-        if !q.inChats.isEmpty {
             for name in q.inChats {
                 let ids = try ChatLookup.chatIds(matching: name, db)
                 if ids.isEmpty {
@@ -272,102 +277,72 @@ enum QueryCompiler {
                 }
             }
         }
-        for name in q.from {
-            if name.lowercased() == "me" {
-                positives.append(tagsAny([IndexTerms.fromMe]))
-                continue
+
+        /// Adds `from:` and `mentions:`: a name that matches nobody makes the query unsatisfiable.
+        mutating func addSenderFilters(_ q: SearchQuery, scope: SearchScope) throws {
+            for name in q.from {
+                if name.lowercased() == "me" {
+                    positives.append(tagsAny([IndexTerms.fromMe]))
+                    continue
+                }
+                // Group members by name; and in a direct chat with that name, whatever the owner did not
+                // send (exports often give received direct messages no sender: the contact is the chat).
+                let members = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db).map(
+                    IndexTerms.from(member:))
+                let contacts = try ChatLookup.directChatIds(matching: name, db).map {
+                    "(\(IndexTerms.chat($0)) NOT \(IndexTerms.fromMe))"
+                }
+                if members.isEmpty && contacts.isEmpty {
+                    unsatisfiable = true
+                } else {
+                    positives.append(tagsAny(members + contacts))
+                }
             }
-            // Group members by name; and in a direct chat with that name, whatever the owner did not
-            // send (exports often give received direct messages no sender: the contact is the chat).
-            let members = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db).map(
-                IndexTerms.from(member:))
-            let contacts = try ChatLookup.directChatIds(matching: name, db).map {
-                "(\(IndexTerms.chat($0)) NOT \(IndexTerms.fromMe))"
-            }
-            if members.isEmpty && contacts.isEmpty {
-                unsatisfiable = true
-            } else {
-                positives.append(tagsAny(members + contacts))
-            }
-        }
-        for name in q.mentions {
-            let ids = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db)
-            if ids.isEmpty {
-                unsatisfiable = true
-            } else {
-                positives.append(tagsAny(ids.map(IndexTerms.mentions(member:))))
-            }
-        }
-        if q.mentionsMe { positives.append(tagsAny([IndexTerms.mentionsMe])) }
-        for h in q.has {
-            switch h {
-            case .link: positives.append(tagsAny([IndexTerms.link]))
-            case .image: positives.append(tagsAny([IndexTerms.content(.image)]))
-            case .video: positives.append(tagsAny([IndexTerms.content(.video)]))
-            case .voice: positives.append(tagsAny([IndexTerms.content(.voice)]))
-            case .file: positives.append(tagsAny([IndexTerms.content(.file)]))
+            for name in q.mentions {
+                let ids = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db)
+                if ids.isEmpty {
+                    unsatisfiable = true
+                } else {
+                    positives.append(tagsAny(ids.map(IndexTerms.mentions(member:))))
+                }
             }
         }
-        if let c = scope.content { positives.append(tagsAny([c.indexTerm])) }
-        if q.isUnread { positives.append(tagsAny([IndexTerms.unread])) }
-        if q.isPinned { positives.append(tagsAny([IndexTerms.pinned])) }
-        if positives.isEmpty { positives.append(tagsAny([IndexTerms.all])) }
 
-        var match = positives.map { "(\($0))" }.joined(separator: " AND ")
-        // One NOT of an OR of the exclusions (`a NOT b NOT c` is `a NOT (b OR c)`): a level of
-        // parentheses per exclusion overflows FTS5's parser stack at about a hundred.
-        if !negatives.isEmpty {
-            match = "(\(match)) NOT (" + negatives.map { "(\($0))" }.joined(separator: " OR ") + ")"
+        /// Adds `mentions:me`, `has:`, the content filter, `is:unread` and `is:pinned`; a query
+        /// with no clause at all matches every item.
+        mutating func addTagFilters(_ q: SearchQuery, scope: SearchScope) {
+            if q.mentionsMe { positives.append(tagsAny([IndexTerms.mentionsMe])) }
+            for h in q.has {
+                switch h {
+                case .link: positives.append(tagsAny([IndexTerms.link]))
+                case .image: positives.append(tagsAny([IndexTerms.content(.image)]))
+                case .video: positives.append(tagsAny([IndexTerms.content(.video)]))
+                case .voice: positives.append(tagsAny([IndexTerms.content(.voice)]))
+                case .file: positives.append(tagsAny([IndexTerms.content(.file)]))
+                }
+            }
+            if let c = scope.content { positives.append(tagsAny([c.indexTerm])) }
+            if q.isUnread { positives.append(tagsAny([IndexTerms.unread])) }
+            if q.isPinned { positives.append(tagsAny([IndexTerms.pinned])) }
+            if positives.isEmpty { positives.append(tagsAny([IndexTerms.all])) }
         }
-        highlighter.prepare()
-        var c = CompiledQuery(
-            match: match, isUnsatisfiable: unsatisfiable, excludesDeleted: !scope.includeDeleted,
-            highlighter: highlighter)
-        if let a = q.after { c.minRowid = max(a.milliseconds, 0) &* 1024 }
-        if let b = q.before { c.maxRowid = max(b.milliseconds, 0) &* 1024 }
-        c.requiresUnread = q.isUnread
-        return c
-    }
-}
 
-/// Name lookups for `in:`, `from:` and `mentions:`.
-enum ChatLookup {
-    static func likePattern(_ s: String) -> String {
-        var out = String.UnicodeScalarView()
-        out.append("%")
-        for u in s.unicodeScalars {
-            // By scalar: `%` and a combining mark after it are one Character.
-            if u == "%" || u == "_" || u == "\\" { out.append("\\") }
-            out.append(u)
+        /// The compiled query: the clauses joined, the rowid range of `after:`/`before:`.
+        mutating func compiled(_ q: SearchQuery, scope: SearchScope) -> CompiledQuery {
+            var match = positives.map { "(\($0))" }.joined(separator: " AND ")
+            // One NOT of an OR of the exclusions (`a NOT b NOT c` is `a NOT (b OR c)`): a level of
+            // parentheses per exclusion overflows FTS5's parser stack at about a hundred.
+            if !negatives.isEmpty {
+                match = "(\(match)) NOT (" + negatives.map { "(\($0))" }.joined(separator: " OR ") + ")"
+            }
+            highlighter.prepare()
+            var c = CompiledQuery(
+                match: match, isUnsatisfiable: unsatisfiable, excludesDeleted: !scope.includeDeleted,
+                highlighter: highlighter)
+            if let a = q.after { c.minRowid = max(a.milliseconds, 0) &* 1024 }
+            if let b = q.before { c.maxRowid = max(b.milliseconds, 0) &* 1024 }
+            c.requiresUnread = q.isUnread
+            return c
         }
-        out.append("%")
-        return String(out)
-    }
-
-    static func chatIds(matching name: String, _ db: Database) throws -> [Int64] {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [name]) {
-            return [id]
-        }
-        let key = TextNormalizer.normalize(name)
-        return try Int64.fetchAll(
-            db, sql: "SELECT id FROM chat WHERE nameKey LIKE ? ESCAPE '\\'", arguments: [likePattern(key)])
-    }
-
-    /// Direct chats whose name contains `name` (folded).
-    static func directChatIds(matching name: String, _ db: Database) throws -> [Int64] {
-        try Int64.fetchAll(
-            db, sql: "SELECT id FROM chat WHERE type = 'direct' AND nameKey LIKE ? ESCAPE '\\'",
-            arguments: [likePattern(TextNormalizer.normalize(name))])
-    }
-
-    static func memberIds(matching name: String, chatIds: [Int64]?, _ db: Database) throws -> [Int64] {
-        let key = TextNormalizer.normalize(name)
-        var sql = "SELECT id FROM member WHERE (nameKey LIKE ? ESCAPE '\\' OR sourceId = ?)"
-        var args: [DatabaseValueConvertible] = [likePattern(key), name]
-        if let chatIds, !chatIds.isEmpty {
-            sql += " AND chatId IN (" + chatIds.map { _ in "?" }.joined(separator: ",") + ")"
-            args += chatIds
-        }
-        return try Int64.fetchAll(db, sql: sql + " LIMIT 500", arguments: StatementArguments(args))
     }
 }

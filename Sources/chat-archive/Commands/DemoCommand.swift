@@ -36,11 +36,11 @@ struct DemoCommand: AsyncParsableCommand {
         var path: String
         var query: String
         /// Whether a chat id comes from this sample's format (importers prefix theirs).
-        func owns(_ chatId: String) -> Bool {
+        func owns(_ chatSourceId: String) -> Bool {
             format == "jsonl"
                 ? !["simplex:", "telegram:", "whatsapp:", "discord:", "slack:", "matrix:", "signal:", "meta:"].contains
-                { chatId.hasPrefix($0) }
-                : chatId.hasPrefix(format + ":")
+                { chatSourceId.hasPrefix($0) }
+                : chatSourceId.hasPrefix(format + ":")
         }
     }
 

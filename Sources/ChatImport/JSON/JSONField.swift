@@ -1,6 +1,6 @@
 import ChatModel
 
-/// Lenient readers of JSON fields shared by the Telegram and Discord importers.
+/// Lenient readers of JSON fields, shared by the importers of every JSON-based format.
 enum JSONField {
     /// An integer from a number or a numeric string (`"1699215243"`).
     static func int(_ v: JSONValue?) -> Int64? {

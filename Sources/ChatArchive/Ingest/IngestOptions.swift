@@ -1,0 +1,24 @@
+import ChatImport
+
+/// Options of an ingest.
+public struct IngestOptions: Sendable {
+    /// `auto` (sniffed by content) or a format name.
+    public var format: String
+    /// Stop at the first problem of any severity (everything committed before it stays).
+    public var strict: Bool
+    /// Options passed to the importers (time zone, owner name, …).
+    public var importOptions: ImportOptions
+    /// Items per transaction (10k–100k is fastest: ChatIndex's WritePerformance). Readers see the archive as it was
+    /// after a whole batch, never part of one; a crash keeps every committed batch.
+    public var batchSize: Int
+    /// Makes options: format sniffed by content, bad records skipped.
+    public init(
+        format: String = "auto", strict: Bool = false, importOptions: ImportOptions = ImportOptions(),
+        batchSize: Int = 10_000
+    ) {
+        self.format = format
+        self.strict = strict
+        self.importOptions = importOptions
+        self.batchSize = max(1, batchSize)
+    }
+}

@@ -1,0 +1,16 @@
+/// Receives what an importer reads. The archive writer implements it; tests collect into arrays.
+///
+/// `emit` may throw to stop the import (cancellation, `--strict`, a storage failure).
+package protocol ImportSink: AnyObject {
+    /// One chat, member or item.
+    func emit(_ record: ImportRecord) throws
+    /// A problem: a record kept with a warning, records skipped, or a file stopped (see
+    /// ``ImportIssue/Severity``). Throws to stop (strict mode).
+    func report(_ issue: ImportIssue) throws
+    /// Progress through the current source: bytes consumed of its total (when known).
+    func progress(bytesRead: Int64, totalBytes: Int64?)
+}
+
+extension ImportSink {
+    package func progress(bytesRead: Int64, totalBytes: Int64?) {}
+}

@@ -1,0 +1,105 @@
+import ChatModel
+import ChatText
+import Foundation
+import GRDB
+
+// Chats and members: upserted by source id, their database ids cached for the items that follow.
+extension BatchStore {
+    func write(_ c: Chat, nameKey: String, translitKey translit: String, _ db: Database) throws {
+        let id = try Int64.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    INSERT INTO chat(sourceId, source, type, business, displayName, fullName, localAlias, nameKey, translitKey,
+                                     favorite, notifications, unreadChat, draft)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(sourceId) DO UPDATE SET
+                        type = excluded.type, business = excluded.business, displayName = excluded.displayName,
+                        fullName = excluded.fullName, localAlias = excluded.localAlias, nameKey = excluded.nameKey,
+                        translitKey = excluded.translitKey, favorite = excluded.favorite,
+                        notifications = excluded.notifications, unreadChat = excluded.unreadChat, draft = excluded.draft
+                    RETURNING id
+                    """),
+            arguments: [
+                c.sourceId, c.source, c.type.rawValue, c.business?.rawValue, c.displayName, c.fullName, c.localAlias,
+                nameKey, translit, c.isFavorite, c.notifications.rawValue, c.isMarkedUnread, c.draft,
+            ])
+        guard let id else { throw ArchiveError("could not store chat \(c.sourceId)") }
+        chatIds[c.sourceId] = id
+        try db.cachedStatement(sql: "DELETE FROM chatTag WHERE chatId = ?").execute(arguments: [id])
+        for tag in Set(c.tags) where !tag.isEmpty {
+            try db.cachedStatement(sql: "INSERT INTO chatTag(chatId, tag) VALUES (?, ?)").execute(arguments: [id, tag])
+        }
+        if aggregates[id] == nil { aggregates[id] = ChatAggregateDelta() }
+    }
+
+    func chatId(_ sourceId: String, _ db: Database) throws -> Int64? {
+        if let id = chatIds[sourceId] { return id }
+        let id = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [sourceId])
+        if let id { chatIds[sourceId] = id }
+        return id
+    }
+
+    @discardableResult
+    func write(_ m: Member, nameKey: String, searchKey: String, _ db: Database) throws -> Int64? {
+        guard let chat = try chatId(m.chatSourceId, db) else {
+            issues.append("member \(m.sourceId) of unknown chat \(m.chatSourceId) skipped")
+            return nil
+        }
+        let id = try Int64.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey, hasLeft)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(chatId, sourceId) DO UPDATE SET
+                        displayName = excluded.displayName, fullName = excluded.fullName,
+                        localAlias = excluded.localAlias, isUser = excluded.isUser, nameKey = excluded.nameKey,
+                        searchKey = excluded.searchKey, hasLeft = excluded.hasLeft
+                    RETURNING id
+                    """),
+            arguments: [
+                chat, m.sourceId, m.displayName, m.fullName, m.localAlias, m.isUser, nameKey, searchKey, m.hasLeft,
+            ])
+        guard let id else { return nil }
+        memberIds[MemberKey(chat: chat, source: m.sourceId)] = id
+        memberNames[chat] = nil
+        if m.isUser { userMember[chat] = id }
+        return id
+    }
+
+    func memberId(chat: Int64, sourceId: String, name: String?, _ db: Database) throws -> Int64? {
+        let key = MemberKey(chat: chat, source: sourceId)
+        if let id = memberIds[key] { return id }
+        if let id = try Int64.fetchOne(
+            db, sql: "SELECT id FROM member WHERE chatId = ? AND sourceId = ?", arguments: [chat, sourceId])
+        {
+            memberIds[key] = id
+            return id
+        }
+        // A sender the export never described: make a member for it so `from:` finds it.
+        let shown = name ?? sourceId
+        let id = try Int64.fetchOne(
+            db,
+            sql:
+                "INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey) VALUES (?, ?, ?, '', '', 0, ?, ?) RETURNING id",
+            arguments: [chat, sourceId, shown, ChatNames.key(shown, "", ""), MemberNames.searchKey(shown, "", "")])
+        memberIds[key] = id
+        memberNames[chat] = nil
+        return id
+    }
+
+    /// Member ids of a chat by normalised display name and alias, for mentions without a map entry.
+    func membersByName(chat: Int64, _ db: Database) throws -> [String: Int64] {
+        if let m = memberNames[chat] { return m }
+        var m: [String: Int64] = [:]
+        for row in try Row.fetchAll(
+            db, sql: "SELECT id, displayName, localAlias FROM member WHERE chatId = ?", arguments: [chat])
+        {
+            let id: Int64 = row["id"]
+            for n in [row["displayName"] as String, row["localAlias"] as String] where !n.isEmpty {
+                m[TextNormalizer.normalize(n)] = m[TextNormalizer.normalize(n)] ?? id
+            }
+        }
+        memberNames[chat] = m
+        return m
+    }
+}

@@ -1,0 +1,258 @@
+import ChatModel
+import ChatText
+import Foundation
+import GRDB
+
+// Items: upserted by (chat, source id), with their full-text rows, time-ordered ids and positions in their chat.
+extension BatchStore {
+    func write(_ prepared: PreparedItem, _ db: Database, fts: inout [FTSOp]) throws {
+        let item = prepared.item
+        guard let chat = try chatId(item.chatSourceId, db) else {
+            summary.itemsSkipped += 1
+            issues.append("item \(item.sourceId) of unknown chat \(item.chatSourceId) skipped")
+            return
+        }
+        // Sender.
+        var member: Int64? = nil
+        if let m = item.memberSourceId, !m.isEmpty {
+            member = try memberId(chat: chat, sourceId: m, name: item.senderName, db)
+        } else if let name = item.senderName, !name.isEmpty {
+            member = try memberId(chat: chat, sourceId: "name:" + name, name: name, db)
+        }
+        let analyzed = prepared.analyzed
+
+        // Mentions: by the item's map, else by member name.
+        var mentionRows: [(name: String, member: Int64?, isUser: Bool)] = []
+        var seenMention = Set<String>()
+        for name in analyzed.mentionNames + item.mentions.keys.sorted() where seenMention.insert(name).inserted {
+            var target: Int64? = nil
+            var isUser = false
+            if let t = item.mentions[name] {
+                isUser = t.isUserMention
+                if let s = t.memberSourceId, !s.isEmpty {
+                    target = try memberId(chat: chat, sourceId: s, name: name, db)
+                }
+            }
+            if target == nil { target = try membersByName(chat: chat, db)[TextNormalizer.normalize(name)] }
+            if let t = target, t == userMember[chat] { isUser = true }
+            mentionRows.append((name, target, isUser))
+        }
+
+        var flags = prepared.flags
+        if mentionRows.contains(where: \.isUser) { flags.insert(.mentionsUser) }
+
+        var tags = IndexTerms.all + " " + IndexTerms.chat(chat) + " " + IndexTerms.content(item.content.type)
+        if flags.contains(.hasLink) { tags += " " + IndexTerms.link }
+        if flags.contains(.deleted) { tags += " " + IndexTerms.deleted }
+        if flags.contains(.unread) { tags += " " + IndexTerms.unread }
+        if flags.contains(.pinned) { tags += " " + IndexTerms.pinned }
+        if item.direction == .snd { tags += " " + IndexTerms.fromMe }
+        if let member { tags += " " + IndexTerms.from(member: member) }
+        if flags.contains(.mentionsUser) { tags += " " + IndexTerms.mentionsMe }
+        for m in mentionRows { if let id = m.member { tags += " " + IndexTerms.mentions(member: id) } }
+
+        var h = prepared.contentHash
+        h.combine(member ?? -1)
+        h.combine(tags)
+        h.combine(flags.rawValue)
+        let hash = h.signed
+        let contentType = item.content.type.code
+
+        // Insert first; an existing (chat, source id) is found by the conflict.
+        var id = try allocateId(for: item.timestamp, db)
+        var inserted = false
+        var pos: Int64 = 0
+        while true {
+            // Fetched on each attempt: GRDB drops a statement that failed from its cache, and
+            // a failed statement cannot be reset for reuse.
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, tags, flags, sourceText,
+                                     fileName, fileSize, previewUri, previewTitle, previewDescription, duration, reason,
+                                     quoteSourceId, quoteText, reactions, status, contentHash, raw, pos,
+                                     filePath, moreFiles, wallClock)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(chatId, sourceId) DO NOTHING
+                    """)
+            do {
+                pos = try position(ts: item.timestamp.milliseconds, id: id, chat: chat, db)
+                insert.setUncheckedArguments([
+                    id, chat, item.sourceId, item.timestamp.milliseconds, item.direction.code, member, contentType,
+                    analyzed.displayText, prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name,
+                    item.file?.size, item.content.preview?.uri, item.content.preview?.title,
+                    item.content.preview?.description, item.content.duration, item.content.reason,
+                    item.quote?.itemSourceId, item.quote?.text, prepared.reactions, item.status?.rawValue, hash,
+                    item.raw,
+                    pos, item.file?.path, prepared.moreFiles, item.wallClock,
+                ])
+                try insert.execute()
+                inserted = db.changesCount > 0
+                break
+            } catch let e as DatabaseError where e.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+                // The time slot overflowed into this id: take the first free one after it.
+                id = try firstFreeId(from: id, db)
+                nextSeq[slotBase(item.timestamp)] = id + 1
+            }
+        }
+        if inserted {
+            if let member, item.direction != .event {
+                memberLastTs[member] = max(memberLastTs[member] ?? .min, item.timestamp.milliseconds)
+            }
+            placed(id: id, ts: item.timestamp.milliseconds, pos: pos, chat: chat)
+            summary.itemsAdded += 1
+            aggregates[chat, default: ChatAggregateDelta()].add(
+                flags: flags.rawValue, contentType: contentType, sign: 1)
+            counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
+            pendingInsert[id] = fts.count
+            fts.append(
+                FTSOp(
+                    rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
+                    textTokens: prepared.textTokens, extraTokens: prepared.extraTokens))
+        } else {
+            let lookup = try db.cachedStatement(
+                sql:
+                    "SELECT id, contentHash, text, extra, tags, flags, contentType, ts FROM item WHERE chatId = ? AND sourceId = ?"
+            )
+            guard let old = try Row.fetchOne(lookup, arguments: [chat, item.sourceId]) else { return }
+            id = old["id"]
+            if (old["contentHash"] as Int64) == hash {
+                summary.itemsUnchanged += 1
+                return
+            }
+            summary.itemsUpdated += 1
+            aggregates[chat, default: ChatAggregateDelta()].add(
+                flags: old["flags"], contentType: old["contentType"], sign: -1)
+            aggregates[chat, default: ChatAggregateDelta()].add(
+                flags: flags.rawValue, contentType: contentType, sign: 1)
+            counters.add(flags: old["flags"], text: old["text"], sign: -1)
+            counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
+            let newRow = FTSOp(
+                rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
+                textTokens: prepared.textTokens, extraTokens: prepared.extraTokens)
+            if let k = pendingInsert[id] {
+                // Indexed by this batch, not yet in the FTS index: index the new version instead.
+                fts[k] = newRow
+            } else {
+                fts.append(FTSOp(rowid: id, isDelete: true, text: old["text"], extra: old["extra"], tags: old["tags"]))
+                pendingInsert[id] = fts.count
+                fts.append(newRow)
+            }
+            let update = try db.cachedStatement(
+                sql: """
+                    UPDATE item SET ts = ?, dir = ?, memberId = ?, contentType = ?, text = ?, extra = ?, tags = ?, flags = ?,
+                        sourceText = ?, fileName = ?, fileSize = ?, previewUri = ?, previewTitle = ?, previewDescription = ?,
+                        duration = ?, reason = ?, quoteSourceId = ?, quoteText = ?, reactions = ?, status = ?,
+                        contentHash = ?, raw = ?, filePath = ?, moreFiles = ?, wallClock = ?
+                    WHERE id = ?
+                    """)
+            update.setUncheckedArguments([
+                item.timestamp.milliseconds, item.direction.code, member, contentType, analyzed.displayText,
+                prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name, item.file?.size,
+                item.content.preview?.uri, item.content.preview?.title, item.content.preview?.description,
+                item.content.duration, item.content.reason, item.quote?.itemSourceId, item.quote?.text,
+                prepared.reactions, item.status?.rawValue, hash, item.raw, item.file?.path, prepared.moreFiles,
+                item.wallClock, id,
+            ])
+            try update.execute()
+            if (old["ts"] as Int64) != item.timestamp.milliseconds { needsRenumber.insert(chat) }
+            try db.cachedStatement(sql: "DELETE FROM itemSpan WHERE itemId = ?").execute(arguments: [id])
+            counters.spans -= Int64(db.changesCount)
+            try db.cachedStatement(sql: "DELETE FROM itemMention WHERE itemId = ?").execute(arguments: [id])
+            counters.mentions -= Int64(db.changesCount)
+        }
+        if !analyzed.spans.isEmpty {
+            let span = try db.cachedStatement(
+                sql: "INSERT INTO itemSpan(itemId, seq, start, \"end\", type, format) VALUES (?, ?, ?, ?, ?, ?)")
+            for (k, s) in analyzed.spans.enumerated() {
+                span.setUncheckedArguments([id, k, s.start, s.end, s.format.typeName, FormatCoding.json(s.format)])
+                try span.execute()
+            }
+            counters.spans += Int64(analyzed.spans.count)
+        }
+        if !mentionRows.isEmpty {
+            let mention = try db.cachedStatement(
+                sql:
+                    "INSERT INTO itemMention(itemId, name, memberId, isUser) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
+            )
+            for m in mentionRows {
+                mention.setUncheckedArguments([id, m.name, m.member, m.isUser])
+                try mention.execute()
+                counters.mentions += Int64(db.changesCount)
+            }
+        }
+    }
+
+    /// The position a new item takes: the next one when it comes after the chat's newest item
+    /// (the usual case: exports are in time order), else 0 and the chat is renumbered at the
+    /// end of the batch (see ``placed(id:ts:pos:chat:)``).
+    private func position(ts: Int64, id: Int64, chat: Int64, _ db: Database) throws -> Int64 {
+        if chatTail[chat] == nil {
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT ts, id, pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
+                arguments: [chat])
+            chatTail[chat] = row.map { (ts: $0[0], id: $0[1], pos: $0[2]) } ?? (ts: Int64.min, id: Int64.min, pos: 0)
+        }
+        guard let t = chatTail[chat], (ts, id) > (t.ts, t.id) else { return 0 }
+        return t.pos + 1
+    }
+
+    /// Records a new item's position (0: out of order).
+    private func placed(id: Int64, ts: Int64, pos: Int64, chat: Int64) {
+        if pos > 0 { chatTail[chat] = (ts, id, pos) } else { needsRenumber.insert(chat) }
+    }
+
+    /// Renumbers the positions of the chats that received items out of order.
+    func renumberPositions(_ db: Database) throws {
+        guard !needsRenumber.isEmpty else { return }
+        let renumber = try db.cachedStatement(
+            sql: """
+                UPDATE item SET pos = r.n
+                FROM (SELECT id, row_number() OVER (ORDER BY ts, id) AS n FROM item WHERE chatId = ?) AS r
+                WHERE item.id = r.id AND item.pos <> r.n
+                """)
+        for chat in needsRenumber {
+            try renumber.execute(arguments: [chat])
+            chatTail[chat] = nil
+        }
+        needsRenumber.removeAll()
+    }
+
+    private func slotBase(_ ts: Timestamp) -> Int64 { max(ts.milliseconds, 0) &* 1024 }
+
+    private func allocateId(for ts: Timestamp, _ db: Database) throws -> Int64 {
+        let base = slotBase(ts)
+        if let next = nextSeq[base] {
+            nextSeq[base] = next + 1
+            return next
+        }
+        var next = base
+        // Into an archive that started empty, a slot no earlier batch used needs no lookup.
+        if !startedEmpty || usedSlots.mayContain(base) {
+            if let maxId = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT max(id) FROM item WHERE id BETWEEN ? AND ?"),
+                arguments: [base, base + 1023])
+            {
+                next = maxId + 1
+            }
+        }
+        if startedEmpty { usedSlots.insert(base) }
+        // A full slot (more than 1024 items in one millisecond) continues after the run of
+        // ids that follows it, which may hold the next milliseconds' items.
+        if next > base + 1023 { next = try firstFreeId(from: next, db) }
+        nextSeq[base] = next + 1
+        return next
+    }
+
+    /// The first id at or after `start` that no committed or written item holds.
+    ///
+    /// - Complexity: one rowid lookup per id of the run of taken ids that begins at `start`.
+    private func firstFreeId(from start: Int64, _ db: Database) throws -> Int64 {
+        let sql = """
+            SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM item WHERE id = ?1) THEN ?1 ELSE
+                (SELECT i.id + 1 FROM item i WHERE i.id >= ?1 AND NOT EXISTS (SELECT 1 FROM item j WHERE j.id = i.id + 1)
+                 ORDER BY i.id LIMIT 1) END
+            """
+        return try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: [start]) ?? start
+    }
+}

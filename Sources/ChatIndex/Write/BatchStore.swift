@@ -1,0 +1,234 @@
+import ChatModel
+import ChatText
+import Foundation
+import GRDB
+
+/// The writer thread's side: every database write and every cache of database ids.
+final class BatchStore: @unchecked Sendable {
+    private let database: ArchiveDatabase
+    /// The archive had no items when this ingest began and no other writer has committed
+    /// since: ids need no lookup.
+    var startedEmpty: Bool
+    /// `PRAGMA data_version` and the writer connection's change count when this store's last
+    /// transaction ended: when either moved, another program or another writer of this one
+    /// committed in between (see ``noticeOtherWriters(_:)``).
+    private var lastSeen: (dataVersion: Int64, changes: Int)?
+    var chatIds: [String: Int64] = [:]
+    var memberIds: [MemberKey: Int64] = [:]
+    var memberNames: [Int64: [String: Int64]] = [:]
+    var userMember: [Int64: Int64] = [:]
+    /// Next free id per millisecond slot, for this batch only (memory stays bounded; a slot
+    /// used by an earlier batch is found by the primary-key conflict and skipped).
+    var nextSeq: [Int64: Int64] = [:]
+    /// Slots used by this ingest (a one-hash filter of 2^26 bits, 8 MB: false positives cost a lookup).
+    lazy var usedSlots = SlotFilter()
+    var aggregates: [Int64: ChatAggregateDelta] = [:]
+    /// The newest item time of each sender written by this batch (mention autocomplete's recency).
+    var memberLastTs: [Int64: Int64] = [:]
+    /// This batch's changes to the archive-wide counters.
+    var counters = ArchiveCounters.Delta()
+    /// The newest item of each chat written by this ingest and its position.
+    var chatTail: [Int64: (ts: Int64, id: Int64, pos: Int64)] = [:]
+    /// Chats that received an item before their newest one: positions are renumbered.
+    var needsRenumber = Set<Int64>()
+    /// Rows of this batch's FTS operations that insert a rowid (a later update replaces them).
+    var pendingInsert: [Int64: Int] = [:]
+    var issues: [String] = []
+    var summary = IngestSummary()
+    var failure: Error?
+
+    struct MemberKey: Hashable {
+        var chat: Int64
+        var source: String
+    }
+
+    struct FTSOp {
+        var rowid: Int64
+        var isDelete: Bool
+        var text: String
+        var extra: String
+        var tags: String
+        var textTokens: TokenizedDocument?
+        var extraTokens: TokenizedDocument?
+    }
+
+    /// Changes to a chat's counters made by one batch.
+    struct ChatAggregateDelta {
+        var items = 0
+        var unread = 0
+        var unreadMentions = 0
+        var reports = 0
+
+        mutating func add(flags: Int64, contentType: Int64, sign: Int) {
+            items += sign
+            let live = flags & ItemFlags.deleted.rawValue == 0
+            // Unread items count whether or not they are marked deleted, as in SimpleX.
+            if flags & ItemFlags.unread.rawValue != 0 { unread += sign }
+            let mentionUnread = ItemFlags.unread.rawValue | ItemFlags.mentionsUser.rawValue
+            if live && flags & mentionUnread == mentionUnread { unreadMentions += sign }
+            if live && contentType == ContentType.report.code { reports += sign }
+        }
+    }
+
+    private let terms: TermSet
+    private let checkpointer: Checkpointer?
+    /// WAL frames (8 KiB pages) beyond which the writer checkpoints itself between batches.
+    private let walFrameLimit = 16_384
+
+    init(database: ArchiveDatabase, startedEmpty: Bool, terms: TermSet, checkpointer: Checkpointer?) {
+        self.database = database
+        self.startedEmpty = startedEmpty
+        self.terms = terms
+        self.checkpointer = checkpointer
+    }
+
+    private var autocheckpointOff = false
+
+    /// Gives the writer connection its automatic checkpoint back.
+    func restoreAutocheckpoint() throws {
+        guard autocheckpointOff else { return }
+        autocheckpointOff = false
+        try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 1000") }
+    }
+
+    func write(_ batch: Batch) {
+        guard failure == nil else { return }
+        do {
+            if !autocheckpointOff {
+                try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+                }
+                autocheckpointOff = true
+            }
+            if let checkpointer, checkpointer.walFrames > walFrameLimit {
+                // Copy back the little the background checkpoints left, so that this batch's
+                // transaction starts the WAL over instead of growing it.
+                try database.writer.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                }
+                checkpointer.walRestarted()
+            }
+            try database.writer.write { db in try apply(batch.records, db, exportId: batch.exportId) }
+        } catch {
+            failure = error
+            lastSeen = nil
+            aggregates.removeAll()
+            memberLastTs.removeAll()
+            counters = ArchiveCounters.Delta()
+            chatTail.removeAll()
+            needsRenumber.removeAll()
+        }
+    }
+
+    /// Ids and positions are allocated from what is committed, inside the batch's transaction:
+    /// when another writer (another process, or live writes through the same connection) has
+    /// committed since this store's last batch, the cached chat, member and position lookups
+    /// are dropped and every id slot is looked up, so two writers never take the same id.
+    /// Returns the `data_version` seen.
+    private func noticeOtherWriters(_ db: Database) throws -> Int64 {
+        let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+        if let last = lastSeen, last.dataVersion == version, last.changes == db.totalChangesCount { return version }
+        let othersWrote = try lastSeen != nil || Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") == true
+        if othersWrote {
+            startedEmpty = false
+        }
+        chatIds.removeAll()
+        memberIds.removeAll()
+        memberNames.removeAll()
+        userMember.removeAll()
+        chatTail.removeAll()
+        return version
+    }
+
+    /// Writes records in the caller's transaction: chats, members, items, their full-text rows
+    /// (in rowid order), new vocabulary terms, positions and chat counters. The one path by which
+    /// both an ingest's batches and an app's live writes reach the tables.
+    func apply(_ records: [ArchiveWriter.Pending], _ db: Database, exportId: Int64? = nil) throws {
+        // Another writer may have committed since this store's last transaction.
+        let dataVersion: Int64
+        do {
+            dataVersion = try noticeOtherWriters(db)
+        } catch {
+            lastSeen = nil
+            throw error
+        }
+        do {
+            try applyRecords(records, db, exportId: exportId)
+        } catch {
+            lastSeen = nil
+            counters = ArchiveCounters.Delta()
+            throw error
+        }
+        lastSeen = (dataVersion, db.totalChangesCount)
+    }
+
+    private func applyRecords(_ records: [ArchiveWriter.Pending], _ db: Database, exportId: Int64?) throws {
+        var fts: [FTSOp] = []
+        pendingInsert.removeAll(keepingCapacity: true)
+        nextSeq.removeAll(keepingCapacity: true)
+        for record in records {
+            switch record {
+            case .chat(let c, let nameKey, let translitKey):
+                try write(c, nameKey: nameKey, translitKey: translitKey, db)
+            case .member(let m, let nameKey, let searchKey): try write(m, nameKey: nameKey, searchKey: searchKey, db)
+            case .item(let i):
+                try write(i, db, fts: &fts)
+                if let exportId, i.item.file != nil || !i.item.moreFiles.isEmpty {
+                    try recordExport(exportId, of: i.item, db)
+                }
+            }
+        }
+        if !fts.isEmpty {
+            fts.sort { ($0.rowid, $0.isDelete ? 0 : 1) < ($1.rowid, $1.isDelete ? 0 : 1) }
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO itemFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
+            let delete = try db.cachedStatement(
+                sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
+            for op in fts {
+                let statement = op.isDelete ? delete : insert
+                statement.setUncheckedArguments([op.rowid, op.text, op.extra, op.tags])
+                try TokenizedDocument.armed(op.textTokens, op.extraTokens) { try statement.execute() }
+            }
+        }
+        try TermVocabulary.insert(terms.drain(), into: db)
+        try renumberPositions(db)
+        try updateChatAggregates(db)
+        try counters.apply(db)
+    }
+
+    /// Remembers which export an item's attachments are in.
+    private func recordExport(_ export: Int64, of item: Item, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO itemExport(itemId, exportId)
+                SELECT item.id, ? FROM item JOIN chat ON chat.id = item.chatId WHERE chat.sourceId = ? AND item.sourceId = ?
+                """
+        ).execute(arguments: [export, item.chatSourceId, item.sourceId])
+    }
+
+    /// Applies this batch's counter changes; the last item comes from the (chat, ts, id) index.
+    private func updateChatAggregates(_ db: Database) throws {
+        let update = try db.cachedStatement(
+            sql: """
+                UPDATE chat SET
+                    itemCount = itemCount + :items,
+                    unreadCount = unreadCount + :unread,
+                    unreadMentions = unreadMentions + :mentions,
+                    reportCount = reportCount + :reports,
+                    lastItemId = (SELECT id FROM item WHERE chatId = :c ORDER BY ts DESC, id DESC LIMIT 1),
+                    lastTs = (SELECT ts FROM item WHERE chatId = :c ORDER BY ts DESC, id DESC LIMIT 1)
+                WHERE id = :c
+                """)
+        for (chat, d) in aggregates {
+            update.setUncheckedArguments([
+                "c": chat, "items": d.items, "unread": d.unread, "mentions": d.unreadMentions, "reports": d.reports,
+            ])
+            try update.execute()
+        }
+        aggregates.removeAll()
+        let active = try db.cachedStatement(
+            sql: "UPDATE member SET lastTs = max(coalesce(lastTs, ?2), ?2) WHERE id = ?1")
+        for (member, ts) in memberLastTs { try active.execute(arguments: [member, ts]) }
+        memberLastTs.removeAll()
+    }
+
+}

@@ -1,0 +1,60 @@
+import Dispatch
+import Foundation
+import GRDB
+
+/// Copies the WAL back into the database on a thread of its own, so that the writer's commits
+/// never stop for it (the writer's automatic checkpoint is off during an ingest). Passive
+/// checkpoints run concurrently with writes.
+final class Checkpointer: @unchecked Sendable {
+    private let path: String
+    private let queue = DispatchQueue(label: "chat-archive.checkpoint", qos: .utility)
+    private let group = DispatchGroup()
+    private let lock = NSLock()
+    private var running = false
+    private var logFrames = 0
+    private var connection: DatabaseQueue?
+
+    init(path: String) { self.path = path }
+
+    /// Frames in the WAL at the last checkpoint. A WAL written continuously is never fully
+    /// copied back at the start of a transaction, so it never restarts: the writer checkpoints
+    /// itself between batches when this grows too large (most frames are copied already).
+    var walFrames: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return logFrames
+    }
+
+    func walRestarted() {
+        lock.lock()
+        logFrames = 0
+        lock.unlock()
+    }
+
+    /// Starts a passive checkpoint unless one is running.
+    func request() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !running else { return }
+        running = true
+        queue.async(group: group) { [self] in
+            if connection == nil { connection = try? DatabaseQueue(path: path) }
+            let frames = try? connection?.writeWithoutTransaction { db in
+                try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)").map { $0[1] as Int }
+            }
+            lock.lock()
+            running = false
+            if let frames = frames ?? nil { logFrames = frames }
+            lock.unlock()
+        }
+    }
+
+    /// Waits for the running checkpoint and closes the connection.
+    func finish() {
+        group.wait()
+        queue.sync {
+            try? connection?.close()
+            connection = nil
+        }
+    }
+}

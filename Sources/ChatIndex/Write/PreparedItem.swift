@@ -1,0 +1,95 @@
+import ChatModel
+import ChatText
+import Foundation
+
+/// An item analysed on the caller's thread: everything that needs no database.
+struct PreparedItem {
+    let item: Item
+    let analyzed: AnalyzedText
+    let extra: String
+    let flags: ItemFlags
+    let reactions: String?
+    /// Attachments after the first, as JSON.
+    let moreFiles: String?
+    let sourceText: String?
+    /// Hash of everything but the database-assigned parts (sender, tags).
+    let contentHash: StableHasher
+    let textTokens: TokenizedDocument
+    let extraTokens: TokenizedDocument?
+
+    init(_ item: Item) {
+        self.item = item
+        let analyzed = ItemAnalyzer.analyze(item.content.text, markup: item.markup)
+        self.analyzed = analyzed
+        var flags = ItemFlags()
+        if item.isEdited { flags.insert(.edited) }
+        if item.isDeleted { flags.insert(.deleted) }
+        if item.isUnread { flags.insert(.unread) }
+        if item.isPinned { flags.insert(.pinned) }
+        if analyzed.hasLinkSpan || item.content.preview != nil { flags.insert(.hasLink) }
+        if item.isFloating { flags.insert(.floatingTime) }
+        if item.isTimeUnknown { flags.insert(.timeUnknown) }
+        self.flags = flags
+
+        var extraParts = analyzed.linkTargets
+        if let p = item.content.preview { extraParts += [p.uri, p.title, p.description] }
+        if let f = item.file { extraParts.append(f.name) }
+        extraParts += item.moreFiles.map(\.name)
+        if let r = item.content.reason { extraParts.append(r) }
+        let extra = extraParts.filter { !$0.isEmpty }.joined(separator: "\n")
+        self.extra = extra
+        let reactions = item.reactions.isEmpty ? nil : PreparedItem.reactionsJSON(item.reactions)
+        self.reactions = reactions
+        let moreFiles = item.moreFiles.isEmpty ? nil : PreparedItem.filesJSON(item.moreFiles)
+        self.moreFiles = moreFiles
+        sourceText = analyzed.displayText == item.content.text ? nil : item.content.text
+
+        var h = StableHasher()
+        h.combine(item.timestamp.milliseconds)
+        h.combine(item.direction.code)
+        h.combine(item.content.type.code)
+        h.combine(item.content.text)
+        h.combine(analyzed.displayText)
+        h.combine(extra)
+        h.combine(item.file?.name)
+        h.combine(item.file?.size ?? -1)
+        h.combine(item.file?.path)
+        h.combine(moreFiles)
+        h.combine(item.wallClock)
+        h.combine(Int64(item.content.duration ?? -1))
+        h.combine(item.quote?.itemSourceId)
+        h.combine(item.quote?.text)
+        h.combine(reactions)
+        h.combine(item.status?.rawValue)
+        contentHash = h
+        textTokens = TokenizedDocument(analyzed.displayText)
+        extraTokens = extra.isEmpty ? nil : TokenizedDocument(extra)
+    }
+
+    static func filesJSON(_ files: [FileRef]) -> String {
+        var out = "["
+        for (k, f) in files.enumerated() {
+            if k > 0 { out += "," }
+            out += "{\"name\":"
+            JSONValue.writeString(f.name, to: &out)
+            if let size = f.size { out += ",\"size\":\(size)" }
+            if let path = f.path {
+                out += ",\"path\":"
+                JSONValue.writeString(path, to: &out)
+            }
+            out += "}"
+        }
+        return out + "]"
+    }
+
+    static func reactionsJSON(_ r: [Reaction]) -> String {
+        var out = "["
+        for (k, x) in r.enumerated() {
+            if k > 0 { out += "," }
+            out += "{\"emoji\":"
+            JSONValue.writeString(x.emoji, to: &out)
+            out += ",\"count\":\(x.count)}"
+        }
+        return out + "]"
+    }
+}

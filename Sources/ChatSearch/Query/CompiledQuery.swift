@@ -1,0 +1,34 @@
+import ChatIndex
+import ChatModel
+
+/// A query compiled for the archive: an FTS5 MATCH expression (only quoted strings and our
+/// own operators, so no user text can make it a syntax error), a rowid range, and what
+/// highlighting needs.
+struct CompiledQuery {
+    var match: String
+    /// `SELECT itemFts.rowid, …` of the matches (ids and what `columns` adds), in rowid range
+    /// `[?, ?)`, newest first: bind the match, the upper and the lower bound, then the limit.
+    /// With `ascending`, every match in the range oldest first, and no limit to bind.
+    func matchesSQL(columns: String = "", ascending: Bool = false) -> String {
+        let select = "SELECT f.rowid\(columns) FROM itemFts f"
+        var sql = "\(select) WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
+        if excludesDeleted || requiresUnread {
+            sql = "\(select) JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
+            if excludesDeleted { sql += " AND i.flags & \(ItemFlags.deleted.rawValue) = 0" }
+            if requiresUnread { sql += " AND i.flags & \(ItemFlags.unread.rawValue) <> 0" }
+        }
+        return sql + (ascending ? " ORDER BY f.rowid ASC" : " ORDER BY f.rowid DESC LIMIT ?")
+    }
+    /// Inclusive lower and exclusive upper rowid bounds from `after:` / `before:`.
+    var minRowid: Int64 = Int64.min
+    var maxRowid: Int64 = Int64.max
+    /// Whether no item can match (a `from:` naming nobody, a term with no tokens).
+    var isUnsatisfiable = false
+    /// Whether deleted items are left out: by the item's flags in a join, which costs FTS5 no
+    /// extra posting list to walk per candidate (a `NOT` of the deleted tag did).
+    var excludesDeleted = true
+    /// `is:unread`: the unread tag is a superset (marking items read changes their flags, not
+    /// their index rows), so the item's flags decide, in the same join.
+    var requiresUnread = false
+    var highlighter: Highlighter
+}

@@ -1,0 +1,24 @@
+/// One found item with the places that matched.
+public struct SearchHit: Sendable, Hashable {
+    /// The found item.
+    public var item: ArchivedItem
+    /// UTF-16 `[start, end)` ranges of every matched occurrence in `item.text`.
+    public var ranges: [Range<Int>]
+    /// An excerpt around the first match, matches in brackets.
+    public var snippet: String
+
+    /// Creates a hit (for previews and tests of apps that embed the library).
+    public init(item: ArchivedItem, ranges: [Range<Int>], snippet: String) {
+        self.item = item
+        self.ranges = ranges
+        self.snippet = snippet
+    }
+}
+
+/// A page of hits and the cursor of the next one (`nil` at the end).
+public struct SearchPage: Sendable, Hashable {
+    /// The hits of this page, in the requested order.
+    public var hits: [SearchHit]
+    /// Pass as ``SearchOptions/cursor`` to get the next page; `nil` on the last page.
+    public var nextCursor: String?
+}

@@ -1,0 +1,40 @@
+// The files of Analysis/ are the only Swift files that talk to CChatICU: they own every unsafe
+// pointer and C callback.
+import CChatICU
+
+/// Search normalisation shared by documents, queries and names.
+package enum TextNormalizer {
+    /// Returns `s` folded for search: NFKC, full case folding, optional marks removed
+    /// (Latin/Greek/Cyrillic accents, Hebrew points, Arabic harakat and tatweel), Latin letters
+    /// without a decomposition folded (`ł` → `l`), variation selectors dropped.
+    /// - Complexity: O(n); pure ASCII input never reaches ICU.
+    package static func normalize(_ s: String) -> String {
+        convert(s) { cchaticu_normalize($0, $1, $2, $3) }
+    }
+
+    /// Returns a lower-cased ASCII transliteration of `s` for name search
+    /// (`Дмитрий` → `dmitrij`, `Łukasz` → `lukasz`).
+    /// - Complexity: O(n) but slow (about 3 MB/s): use it on names, not on messages.
+    package static func transliterate(_ s: String) -> String {
+        convert(s) { cchaticu_transliterate($0, $1, $2, $3) }
+    }
+
+    private static func convert(
+        _ s: String,
+        _ body: (
+            UnsafePointer<UInt8>?, Int32, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+            UnsafeMutablePointer<Int32>
+        ) -> Int32
+    ) -> String {
+        var copy = s
+        return copy.withUTF8 { bytes -> String in
+            guard bytes.count < Int(Int32.max) else { return s.lowercased() }
+            var out: UnsafeMutablePointer<UInt8>?
+            var length: Int32 = 0
+            let rc = body(bytes.baseAddress, Int32(bytes.count), &out, &length)
+            guard rc == 0, let out else { return s.lowercased() }
+            defer { cchaticu_free(out) }
+            return String(decoding: UnsafeBufferPointer(start: out, count: Int(length)), as: UTF8.self)
+        }
+    }
+}

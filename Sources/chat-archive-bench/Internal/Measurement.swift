@@ -1,0 +1,39 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `d` with two decimals below 10, one above.
+func fmt(_ d: Double) -> String { String(format: d < 10 ? "%.2f" : "%.1f", d) }
+
+/// Monotonic time, for durations.
+enum Clock {
+    static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+    static func seconds(since t: UInt64) -> Double { Double(now - t) / 1e9 }
+}
+
+/// File sizes.
+enum Files {
+    static func size(_ p: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+    static func mb(_ b: Int64) -> String { fmt(Double(b) / 1_048_576) }
+}
+
+/// This process's CPU time and memory.
+enum Memory {
+    /// User and system CPU time of this process (all threads), in seconds.
+    static func cpuSeconds() -> Double {
+        var u = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &u)
+        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
+    }
+
+    /// Peak resident set size of this process, in bytes.
+    static func peakRSS() -> Int {
+        var u = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &u)
+        return u.ru_maxrss * 1024
+    }
+}
