@@ -43,7 +43,7 @@ struct LiveBench {
         // 1. One new message per transaction; 4. found by search as soon as the call returns.
         var found = 0
         let one = try Latency.measure(repeats: repeats) { i in
-            let token = "zqlive\(seed)x\(i)x\(n)"
+            let token = "zqlive\(seed)x\(startTs)x\(i)x\(n)"
             try upsert([nextItem(big, text: "new message \(token) with *markdown* and 東京 😂")])
             let hits = try writer.read { db in
                 try MessageSearch.search(token, options: SearchOptions(chat: big), in: db).hits.count

@@ -118,6 +118,7 @@ package final class ArchiveWriter {
         try flush()
         try waitForWriter()
         try mergeSegments(progress: rebuildProgress)
+        checkpointer.truncateLog()
         checkpointer.finish()
         try store.restoreAutocheckpoint()
         return summary
