@@ -348,8 +348,8 @@ enum ArchiveMaintenance {
         WITH real AS (
             SELECT chat.id AS id,
                 count(item.id) AS items,
-                coalesce(sum(item.flags & 4 = 4), 0) AS unread,
-                coalesce(sum(item.flags & 38 = 36), 0) AS mentions,
+                coalesce(sum(\(ReadMark.unreadSQL(item: "item", chat: "chat"))), 0) AS unread,
+                coalesce(sum(item.flags & 38 = 36 AND (item.ts, item.id) > (chat.readTs, chat.readId)), 0) AS mentions,
                 coalesce(sum(item.flags & 2 = 0 AND item.contentType = \(ContentType.report.code)), 0) AS reports,
                 (SELECT i.id FROM item i WHERE i.chatId = chat.id ORDER BY i.ts DESC, i.id DESC LIMIT 1) AS lastItemId,
                 (SELECT i.ts FROM item i WHERE i.chatId = chat.id ORDER BY i.ts DESC, i.id DESC LIMIT 1) AS lastTs

@@ -25,7 +25,8 @@ package enum ArchiveCounters {
     /// One row per counter, `(name, value)`, computed from the stored rows by full scans.
     package static let actualSQL = """
         SELECT '\(deletedItems)', count(*) FROM item WHERE flags & 2
-        UNION ALL SELECT '\(unreadItems)', count(*) FROM item WHERE flags & 4
+        UNION ALL SELECT '\(unreadItems)', count(*) FROM item JOIN chat ON chat.id = item.chatId
+            WHERE \(ReadMark.unreadSQL(item: "item", chat: "chat"))
         UNION ALL SELECT '\(spans)', count(*) FROM itemSpan
         UNION ALL SELECT '\(mentions)', count(*) FROM itemMention
         UNION ALL SELECT '\(textBytes)', coalesce(sum(length(CAST(text AS BLOB))), 0) FROM item

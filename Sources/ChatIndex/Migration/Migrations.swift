@@ -227,6 +227,18 @@ enum Migrations {
                     END;
                     """)
         }
+        m.registerMigration("v5-readMark") { db in
+            // Marking read moves a per-chat mark instead of rewriting each item's flags (see
+            // ReadMark): an item is unread when flagged and after its chat's mark. The second
+            // partial index counts the unread mentions a move of the mark covers without
+            // reading item rows.
+            try db.execute(
+                sql: """
+                    ALTER TABLE chat ADD COLUMN readTs INTEGER NOT NULL DEFAULT -9223372036854775808;
+                    ALTER TABLE chat ADD COLUMN readId INTEGER NOT NULL DEFAULT -9223372036854775808;
+                    CREATE INDEX item_unreadMention ON item(chatId, ts, id) WHERE flags & 38 = 36;
+                    """)
+        }
         return m
     }
 }

@@ -60,6 +60,10 @@ extension BatchStore {
 
         // Insert first; an existing (chat, source id) is found by the conflict.
         var id = try allocateId(for: item.timestamp, db)
+        let mark = try readMark(chat, db)
+        if flags.contains(.unread) && mark.covers(ts: item.timestamp.milliseconds, id: id) {
+            try uncover(chat, db)
+        }
         var inserted = false
         var pos: Int64 = 0
         while true {
@@ -120,11 +124,16 @@ extension BatchStore {
                 return
             }
             summary.itemsUpdated += 1
+            // The old version as readers saw it: read when the chat's mark covered it.
+            let oldFlags = mark.effective(flags: old["flags"], ts: old["ts"], id: id)
+            if flags.contains(.unread) && mark.covers(ts: item.timestamp.milliseconds, id: id) {
+                try uncover(chat, db)
+            }
             aggregates[chat, default: ChatAggregateDelta()].add(
-                flags: old["flags"], contentType: old["contentType"], sign: -1)
+                flags: oldFlags, contentType: old["contentType"], sign: -1)
             aggregates[chat, default: ChatAggregateDelta()].add(
                 flags: flags.rawValue, contentType: contentType, sign: 1)
-            counters.add(flags: old["flags"], text: old["text"], sign: -1)
+            counters.add(flags: oldFlags, text: old["text"], sign: -1)
             counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
             let newRow = FTSOp(
                 rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
@@ -180,6 +189,21 @@ extension BatchStore {
                 counters.mentions += Int64(db.changesCount)
             }
         }
+    }
+
+    /// The chat's read mark, looked up once per batch.
+    private func readMark(_ chat: Int64, _ db: Database) throws -> ReadMark {
+        if let m = readMarks[chat] { return m }
+        let m = try ReadMark.of(chat: chat, db)
+        readMarks[chat] = m
+        return m
+    }
+
+    /// Applies the chat's read mark to the flags and removes it, before an unread item is
+    /// written at or before it (a message that arrived late): flags alone are then the truth.
+    private func uncover(_ chat: Int64, _ db: Database) throws {
+        try ReadMark.materialize(chat: chat, db)
+        readMarks[chat] = ReadMark.none
     }
 
     /// The position a new item takes: the next one when it comes after the chat's newest item

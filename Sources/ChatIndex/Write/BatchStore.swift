@@ -31,6 +31,8 @@ final class BatchStore: @unchecked Sendable {
     var chatTail: [Int64: (ts: Int64, id: Int64, pos: Int64)] = [:]
     /// Chats that received an item before their newest one: positions are renumbered.
     var needsRenumber = Set<Int64>()
+    /// The read marks of the chats this batch wrote to (see ``ReadMark``), looked up once per batch.
+    var readMarks: [Int64: ReadMark] = [:]
     /// Rows of this batch's FTS operations that insert a rowid (a later update replaces them).
     var pendingInsert: [Int64: Int] = [:]
     var issues: [String] = []
@@ -165,6 +167,7 @@ final class BatchStore: @unchecked Sendable {
         var fts: [FTSOp] = []
         pendingInsert.removeAll(keepingCapacity: true)
         nextSeq.removeAll(keepingCapacity: true)
+        readMarks.removeAll(keepingCapacity: true)
         for record in records {
             switch record {
             case .chat(let c, let nameKey, let translitKey):

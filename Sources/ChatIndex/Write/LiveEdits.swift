@@ -7,9 +7,10 @@ import GRDB
 /// reports, last item) and item positions are kept exact; the full-text row of an item whose
 /// filter tags change is rewritten in the same transaction.
 ///
-/// Reading marks only the item flags: an item's `unread` index tag is then a superset of the
-/// unread items, and searches for `is:unread` check the flags (see `CompiledQuery`), so that
-/// marking 10,000 items read rewrites no index row.
+/// Reading moves the chat's read mark (``ReadMark``) and rewrites no item: an item's `unread`
+/// flag and index tag are then a superset of the unread items, and searches for `is:unread`
+/// check the flags against the mark (see `CompiledQuery`), so that marking 10,000 items read
+/// writes one chat row.
 ///
 /// The vocabulary of infix search (`TermVocabulary`) only grows: a term of a deleted item
 /// stays listed, and a query word expanding to it ORs one posting list that matches nothing.
@@ -54,15 +55,20 @@ package enum LiveEdits {
         let lookup = try db.cachedStatement(
             sql: "SELECT id, ts, pos, flags, contentType, text, extra, tags FROM item WHERE chatId = ? AND sourceId = ?"
         )
+        // Flags as readers see them: an item the chat's read mark covers is read (and is
+        // written back so when its flags change).
+        let mark = try ReadMark.of(chat: chat, db)
         var out: [StoredItem] = []
         var seen = Set<String>()
         for s in sourceIds where seen.insert(s).inserted {
             guard let r = try Row.fetchOne(lookup, arguments: [chat, s.storable]) else {
                 throw unknownItem(s, chat: chatSource)
             }
+            let (ts, id): (Int64, Int64) = (r[1], r[0])
             out.append(
                 StoredItem(
-                    id: r[0], ts: r[1], pos: r[2], flags: r[3], contentType: r[4], text: r[5], extra: r[6], tags: r[7]))
+                    id: id, ts: ts, pos: r[2], flags: mark.effective(flags: r[3], ts: ts, id: id), contentType: r[4],
+                    text: r[5], extra: r[6], tags: r[7]))
         }
         return out
     }
@@ -120,7 +126,7 @@ package enum LiveEdits {
             sql: """
                 SELECT
                     (SELECT count(*) FROM item WHERE chatId = ?1 AND flags & 2),
-                    (SELECT count(*) FROM item WHERE chatId = ?1 AND flags & 4),
+                    (SELECT unreadCount FROM chat WHERE id = ?1),
                     (SELECT coalesce(sum(length(CAST(text AS BLOB))), 0) FROM item WHERE chatId = ?1),
                     (SELECT count(*) FROM itemSpan WHERE itemId IN (SELECT id FROM item WHERE chatId = ?1)),
                     (SELECT count(*) FROM itemMention WHERE itemId IN (SELECT id FROM item WHERE chatId = ?1))
@@ -141,30 +147,22 @@ package enum LiveEdits {
 
     /// Marks read every unread item of the chat up to `through` by `(ts, id)` (every one when
     /// `nil`), marked-deleted ones included (as in SimpleX, they count as unread until read).
+    /// The chat's read mark moves (see ``ReadMark``): no item row is written.
     package static func markRead(chat: String, through item: String?, _ db: Database) throws {
         let chatId = try chatId(chat, db)
-        var bound = (ts: Int64.max, id: Int64.max)
+        let bound: ReadMark
         if let item {
             let r = try items([item], chat: chatId, chatSource: chat, db)[0]
-            bound = (r.ts, r.id)
+            bound = ReadMark(ts: r.ts, id: r.id)
+        } else {
+            guard
+                let newest = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT ts, id FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
+                    arguments: [chatId])
+            else { return }
+            bound = ReadMark(ts: newest[0], id: newest[1])
         }
-        // The partial index item_unreadAll holds exactly the rows to change (flags & 4 = 4).
-        try db.cachedStatement(
-            sql: """
-                UPDATE item INDEXED BY item_unreadAll SET flags = flags & ~4, contentHash = 0
-                WHERE chatId = ? AND flags & 4 = 4 AND (ts, id) <= (?, ?)
-                """
-        ).execute(arguments: [chatId, bound.ts, bound.id])
-        try ArchiveCounters.add(-Int64(db.changesCount), to: ArchiveCounters.unreadItems, db)
-        try db.cachedStatement(
-            sql: """
-                UPDATE chat SET
-                    unreadCount = (SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE chatId = ?1 AND flags & 4 = 4),
-                    unreadMentions = (SELECT count(*) FROM item INDEXED BY item_unreadAll
-                                      WHERE chatId = ?1 AND flags & 4 = 4 AND flags & 2 = 0 AND flags & 32 <> 0)
-                WHERE id = ?1
-                """
-        ).execute(arguments: [chatId])
+        try ReadMark.advance(chat: chatId, through: bound, db)
     }
 
     /// Sets the chat's "marked unread" flag (SimpleX's `unreadChat`).

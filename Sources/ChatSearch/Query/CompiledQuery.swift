@@ -15,7 +15,9 @@ struct CompiledQuery {
         if excludesDeleted || requiresUnread {
             sql = "\(select) JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
             if excludesDeleted { sql += " AND i.flags & \(ItemFlags.deleted.rawValue) = 0" }
-            if requiresUnread { sql += " AND i.flags & \(ItemFlags.unread.rawValue) <> 0" }
+            if requiresUnread {
+                sql += " AND i.flags & 4 = 4 AND (i.ts, i.id) > (SELECT readTs, readId FROM chat WHERE chat.id = i.chatId)"
+            }
         }
         return sql + (ascending ? " ORDER BY f.rowid ASC" : " ORDER BY f.rowid DESC LIMIT ?")
     }
@@ -27,8 +29,8 @@ struct CompiledQuery {
     /// Whether deleted items are left out: by the item's flags in a join, which costs FTS5 no
     /// extra posting list to walk per candidate (a `NOT` of the deleted tag did).
     var excludesDeleted = true
-    /// `is:unread`: the unread tag is a superset (marking items read changes their flags, not
-    /// their index rows), so the item's flags decide, in the same join.
+    /// `is:unread`: the unread tag is a superset (marking items read moves the chat's read mark,
+    /// see `ReadMark`), so the item's flags and its chat's mark decide, in the same join.
     var requiresUnread = false
     var highlighter: Highlighter
 }

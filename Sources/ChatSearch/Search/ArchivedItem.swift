@@ -54,7 +54,7 @@ public struct ArchivedItem: Sendable, Hashable {
         item.fileName, item.fileSize, item.previewUri, item.previewTitle, item.previewDescription, item.duration,
         item.quoteSourceId, item.quoteText, item.reactions, item.status,
         member.displayName AS memberName, member.localAlias AS memberAlias, member.isUser AS memberIsUser,
-        item.filePath, item.moreFiles, item.wallClock
+        item.filePath, item.moreFiles, item.wallClock, chat.readTs, chat.readId
         FROM item JOIN chat ON chat.id = item.chatId LEFT JOIN member ON member.id = item.memberId
         """
 
@@ -70,7 +70,8 @@ public struct ArchivedItem: Sendable, Hashable {
         let flags = ItemFlags(rawValue: row[7])
         isEdited = flags.contains(.edited)
         isDeleted = flags.contains(.deleted)
-        isUnread = flags.contains(.unread)
+        // Unread: flagged, and after the chat's read mark (see ReadMark).
+        isUnread = flags.contains(.unread) && !ReadMark(ts: row[24], id: row[25]).covers(ts: row[3], id: id)
         isPinned = flags.contains(.pinned)
         if let f: String = row[8] { file = FileRef(name: f, size: row[9], path: row[21]) }
         isFloatingTime = flags.contains(.floatingTime)

@@ -121,7 +121,8 @@ package enum MessageSearch {
         let lower = max(compiled.minRowid, above.map { $0 + 1 } ?? Int64.min)
         let unread =
             compiled.requiresUnread
-            ? " AND EXISTS (SELECT 1 FROM item WHERE item.id = itemFts.rowid AND item.flags & 4 <> 0)" : ""
+            ? " AND EXISTS (SELECT 1 FROM item JOIN chat ON chat.id = item.chatId WHERE item.id = itemFts.rowid AND \(ReadMark.unreadSQL(item: "item", chat: "chat")))"
+            : ""
         return try Int64.fetchAll(
             db.cachedStatement(
                 sql:

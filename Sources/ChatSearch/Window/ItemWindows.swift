@@ -79,10 +79,15 @@ package enum ItemWindows {
                 + page(before: nil, after: a, count: n, newestFirst: false)
             nav = true
         case .initial(let n):
+            // The oldest unread item: the first flagged one after the chat's read mark.
+            let mark = try ReadMark.of(chat: chatId, db)
             if let unread = try Int64.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT id FROM item WHERE chatId = ? AND flags & 4 = 4 ORDER BY ts, id LIMIT 1"),
-                arguments: [chatId])
+                    sql: """
+                        SELECT id FROM item INDEXED BY item_unreadAll
+                        WHERE chatId = ? AND flags & 4 = 4 AND (ts, id) > (?, ?) ORDER BY ts, id LIMIT 1
+                        """),
+                arguments: [chatId, mark.ts, mark.id])
             {
                 return try window(chat: chat, .around(unread, count: n), content: content, search: search, in: db)
             }
@@ -111,10 +116,14 @@ package enum ItemWindows {
                     try Int.fetchOne(
                         db.cachedStatement(sql: "SELECT pos FROM item WHERE id = ?"), arguments: [newest.id]) ?? 0
                 let total: Int? = max(0, last - here)
+                // Unread after the newest shown item and after the chat's read mark.
+                let mark = try ReadMark.of(chat: chatId, db)
+                let shown = ReadMark(ts: newest.timestamp.milliseconds, id: newest.id)
+                let from = mark.covers(ts: shown.ts, id: shown.id) ? mark : shown
                 let unread = try Int.fetchOne(
                     db.cachedStatement(
                         sql: "SELECT count(*) FROM item WHERE chatId = ? AND (ts, id) > (?, ?) AND flags & 4 = 4"),
-                    arguments: [chatId, newest.timestamp.milliseconds, newest.id])
+                    arguments: [chatId, from.ts, from.id])
                 info = NavigationInfo(afterTotal: total ?? 0, afterUnread: unread ?? 0)
             } else {
                 info = NavigationInfo(afterTotal: 0, afterUnread: 0)
