@@ -2,10 +2,10 @@ import GRDB
 
 /// A chat's read mark: every item at or before `(ts, id)` is read, whatever its `unread` flag says.
 ///
-/// Marking a chat read moves the mark (`chat.readTs`, `chat.readId`) and subtracts what it
-/// covers from the counters, counted in the partial unread indexes: it touches one chat row and
-/// no item, so it costs the same for 10 unread items as for 10,000 (rewriting each item's flags
-/// touched about one page per item, since a chat's items are spread over the file).
+/// Marking a chat read moves the mark (`chat.readTs`, `chat.readId`) and recounts what stays
+/// unread after it in the partial unread indexes: it writes one chat row and no item, so reading
+/// a chat to its end costs the same with 10 unread items as with 10,000 (rewriting each item's
+/// flags cost about one page write per item).
 ///
 /// An item is unread when its flag is set and it lies after its chat's mark. Everything that
 /// reads read state follows that rule: ``ReadMark/unreadSQL(item:chat:)`` in SQL and
@@ -47,32 +47,33 @@ package struct ReadMark: Sendable, Equatable {
         return ReadMark(ts: r[0], id: r[1])
     }
 
-    /// Moves the chat's mark forward to `through` (never back) and takes the items it newly
-    /// covers off the chat's and the archive's unread counters.
+    /// Moves the chat's mark forward to `through` (never back) and sets the chat's unread
+    /// counters to what stays unread after it; the archive's count loses the difference.
     ///
-    /// - Complexity: O(log n) plus the unread entries newly covered, read from the partial
-    ///   unread indexes; no item row is written.
+    /// - Complexity: O(log n) plus the unread items after the new mark, counted in the partial
+    ///   unread indexes (none when a chat is read to its end); no item row is written.
     package static func advance(chat: Int64, through: ReadMark, _ db: Database) throws {
         let old = try of(chat: chat, db)
         guard (through.ts, through.id) > (old.ts, old.id) else { return }
-        let range = "chatId = ?1 AND (ts, id) > (?2, ?3) AND (ts, id) <= (?4, ?5)"
-        let arguments: StatementArguments = [chat, old.ts, old.id, through.ts, through.id]
+        // What the chat counts now is what lies after the old mark; what stays is what lies
+        // after the new one (counted there: an app marks read up to about the newest item).
+        let after = "chatId = ?1 AND (ts, id) > (?2, ?3)"
+        let arguments: StatementArguments = [chat, through.ts, through.id]
         let unread =
             try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE \(range) AND flags & 4 = 4"),
+                db.cachedStatement(sql: "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE \(after) AND flags & 4 = 4"),
                 arguments: arguments) ?? 0
         let mentions =
             try Int64.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadMention WHERE \(range) AND flags & 38 = 36"),
+                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadMention WHERE \(after) AND flags & 38 = 36"),
                 arguments: arguments) ?? 0
+        let before = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT unreadCount FROM chat WHERE id = ?"), arguments: [chat]) ?? 0
         try db.cachedStatement(
-            sql: """
-                UPDATE chat SET readTs = ?2, readId = ?3, unreadCount = unreadCount - ?4, unreadMentions = unreadMentions - ?5
-                WHERE id = ?1
-                """
+            sql: "UPDATE chat SET readTs = ?2, readId = ?3, unreadCount = ?4, unreadMentions = ?5 WHERE id = ?1"
         ).execute(arguments: [chat, through.ts, through.id, unread, mentions])
-        try ArchiveCounters.add(-unread, to: ArchiveCounters.unreadItems, db)
+        try ArchiveCounters.add(unread - before, to: ArchiveCounters.unreadItems, db)
     }
 
     /// Applies the chat's mark to the flags it covers and removes it. Counters do not change:
