@@ -51,6 +51,9 @@ extension Archive {
 
     /// Marks read every unread item of the chat up to `item` by `(ts, id)`, or every one when
     /// `item` is `nil`.
+    ///
+    /// - Complexity: O(log n) plus the unread items that stay after `item`: the chat's read
+    ///   mark moves, no item is rewritten.
     public func markRead(chat: String, through item: String? = nil) async throws {
         try await liveWrite { db in try LiveEdits.markRead(chat: chat, through: item, db) }
     }
