@@ -131,4 +131,20 @@ import Testing
         #expect(!hit.snippet.unicodeScalars.contains("\u{FFFD}"))
         #expect(hit.snippet.contains("[needle]"))
     }
+
+    /// A hit found only in a hyperlink's hidden target (`[label](url)`) marks the link's shown
+    /// text, so that it never opens without a highlight; a word of the shown text marks itself.
+    @Test func aMatchInAHiddenLinkTargetMarksTheLinkText() async throws {
+        let text = "Schau mal: [東京の地図 📍](https://maps.example.org/tokyo-station) und [שלום](https://salam.example.net/ar) bis später"
+        let (archive, _) = try TestArchive.make(
+            jsonl: [Lines.chat("l"), Lines.item("l", "1", ts: "2024-05-01T10:00:00Z", text: text)].joined(
+                separator: "\n"))
+        for (query, shown) in [("tokyo", ["東京の地図 📍"]), ("maps.example.org", ["東京の地図 📍"]), ("salam", ["שלום"])] {
+            let hit = try #require(try await archive.search(query).hits.first, "\(query)")
+            #expect(Self.substrings(hit.item.text, hit.ranges) == shown, "\(query): \(hit.item.text)")
+            #expect(hit.snippet.contains("[" + shown[0] + "]"), "\(hit.snippet)")
+        }
+        let plain = try #require(try await archive.search("später").hits.first)
+        #expect(Self.substrings(plain.item.text, plain.ranges) == ["später"])
+    }
 }

@@ -1,4 +1,5 @@
 import ChatText
+import ChatModel
 
 /// Finds the places in a display text that a query matched, with the same analyser that
 /// indexed it, so highlights always agree with the match.
@@ -47,6 +48,28 @@ struct Highlighter: Sendable {
         if let lastPrefix { allPrefixes.insert(lastPrefix) }
         // Phrases need every token's position: all the text is analysed for them.
         matcher = TokenMatcher(words: all, prefixes: allPrefixes, needles: phrases.isEmpty ? Array(needles) : [])
+    }
+
+    /// The shown text of each hyperlink whose hidden target (`[label](url)`) the query matches:
+    /// what a hit found only by such a target marks. Sorted; spans outside the text are skipped.
+    func hiddenLinkMatches(in text: String, spans: [StoredSpan]) -> [Match] {
+        let utf16 = text.utf16
+        var out: [Match] = []
+        for s in spans.sorted(by: { $0.start < $1.start }) {
+            guard case .hyperLink(_, let target)? = s.format, 0 <= s.start, s.start < s.end, s.end <= utf16.count,
+                !matches(in: target).isEmpty
+            else { continue }
+            let lower = utf16.index(utf16.startIndex, offsetBy: s.start)
+            let upper = utf16.index(utf16.startIndex, offsetBy: s.end)
+            // Offsets inside a surrogate pair have no UTF-8 position: such a span is skipped.
+            guard let l8 = lower.samePosition(in: text.utf8), let u8 = upper.samePosition(in: text.utf8),
+                out.last.map({ $0.utf16.upperBound <= s.start }) ?? true
+            else { continue }
+            let start8 = text.utf8.distance(from: text.utf8.startIndex, to: l8)
+            let end8 = text.utf8.distance(from: text.utf8.startIndex, to: u8)
+            out.append(Match(utf16: s.start..<s.end, utf8: start8..<end8))
+        }
+        return out
     }
 
     /// UTF-16 `[start, end)` ranges of every matched occurrence, sorted; overlapping ones merged.

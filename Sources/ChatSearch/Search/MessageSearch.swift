@@ -99,9 +99,17 @@ package enum MessageSearch {
             }
         }
         let items = try ArchivedItem.fetch(ids, db)
-        let hits = items.map { item -> SearchHit in
-            let matches = compiled.highlighter.matches(in: item.text)
-            return SearchHit(
+        var matches = items.map { compiled.highlighter.matches(in: $0.text) }
+        // A hit found only in a link's hidden target marks the link's shown text.
+        let unmarked = zip(items, matches).filter { $0.1.isEmpty }.map(\.0.id)
+        if !unmarked.isEmpty {
+            let spans = try ItemWindows.spans(of: unmarked, db)
+            for k in items.indices where matches[k].isEmpty {
+                matches[k] = compiled.highlighter.hiddenLinkMatches(in: items[k].text, spans: spans[items[k].id] ?? [])
+            }
+        }
+        let hits = zip(items, matches).map { item, matches in
+            SearchHit(
                 item: item, ranges: matches.map(\.utf16), snippet: Highlighter.snippet(item.text, matches: matches))
         }
         return SearchPage(hits: hits, nextCursor: next)
