@@ -59,6 +59,8 @@ struct Bench: ParsableCommand {
             "With --dir and --reuse: only measure live writes, observation and mention autocomplete (adds to the archive)."
     )
     var live = false
+    @Flag(help: "With --live: only time single-message upserts (for profiling the write path alone).")
+    var upsertOnly = false
 
     func run() throws {
         let fm = FileManager.default
@@ -143,7 +145,7 @@ struct Bench: ParsableCommand {
                 return
             }
             if live {
-                try LiveBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
+                try LiveBench(archive: archive, repeats: repeats, seed: seed, upsertOnly: upsertOnly).run(into: &report)
                 if json { print(report.json) } else { print(report.table) }
                 return
             }

@@ -11,6 +11,8 @@ struct LiveBench {
     let archive: Archive
     let repeats: Int
     let seed: UInt64
+    /// Only single-message upserts (a clean profile of the write path).
+    var upsertOnly = false
 
     private var writer: any DatabaseWriter { archive.database.writer }
 
@@ -64,6 +66,14 @@ struct LiveBench {
             "live: first write after opening (quick check of the file, once per open)",
             "\(fmt(Clock.seconds(since: firstStart) * 1_000)) ms")
 
+        if upsertOnly {
+            let one = try Latency.measure(repeats: repeats) { _ in
+                try upsert([nextItem(big, text: "another new message, plain text \(rng.next() % 1000)")])
+                return 1
+            }
+            report.latencies.append((name: "live: upsert one new message", ours: one, baseline: nil, baselineName: ""))
+            return
+        }
         // 1. One new message per transaction; 4. found by search as soon as the call returns.
         var found = 0
         let one = try Latency.measure(repeats: repeats) { i in
