@@ -1,5 +1,4 @@
 import ChatArchive
-import ChatSearch
 import ChatTestSupport
 import ChatText
 import Foundation
@@ -148,14 +147,6 @@ import Testing
                 }
                 let found = try await archive.members(chat: g, matching: q, limit: 1000).map(\.memberId)
                 #expect(found == expected, "\(g) \(q)")
-                // A page of the newest writers first (a window of 16 of the 120 members, so
-                // that the walk of the window and the indexes behind it both answer).
-                for limit in [1, 3, 10] {
-                    let page = try await queue.read { db in
-                        try MemberSearch.members(chat: g, matching: q, limit: limit, recentWindow: 16, in: db)
-                    }
-                    #expect(page.map(\.memberId) == Array(expected.prefix(limit)), "\(g) \(q) \(limit)")
-                }
             }
         }
     }

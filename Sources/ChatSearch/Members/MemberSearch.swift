@@ -66,14 +66,13 @@ package enum MemberSearch {
     /// each, members who wrote most recently come first. The user and members who left are not
     /// listed. An empty query lists the most recent writers.
     ///
-    /// - Complexity: word starts, then matches inside words, each first among the chat's 2,000
-    ///   newest writers (a walk of a covering index), which is all it takes when they hold a
-    ///   page of matches; else every match: from the trigram index of names (memberNameGram)
-    ///   when the query has 3 characters, or 2 for word starts (a line break and the query make
-    ///   the trigram), by a walk of every member of the chat when it is shorter.
-    package static func members(
-        chat: String, matching query: String, limit: Int = 10, recentWindow: Int = recentWindowSize, in db: Database
-    ) throws -> [ChatMember] {
+    /// - Complexity: for a query of 3 or more characters, the members of any chat whose names
+    ///   hold its trigrams (memberNameGram), narrowed to the chat and to real matches; for a
+    ///   shorter one, a walk over the chat's members in a covering index, newest writers first,
+    ///   stopping at `limit` word-start matches.
+    package static func members(chat: String, matching query: String, limit: Int = 10, in db: Database) throws
+        -> [ChatMember]
+    {
         guard
             let chatId = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat])
@@ -83,73 +82,48 @@ package enum MemberSearch {
         let n = max(1, min(limit, 1_000))
         let key = TextNormalizer.normalize(query.trimmingSpaces)
         let columns = "sourceId, displayName, fullName, localAlias, lastTs"
-        // The walk follows member_recent (chatId, lastTs DESC, …), newest writers first.
-        let recent = "FROM member INDEXED BY member_recent WHERE chatId = ?1 AND isUser = 0 AND hasLeft = 0"
-        let order = "ORDER BY lastTs DESC, id"
+        // The walk follows member_recent (chatId, lastTs DESC, …): word-start matches first,
+        // stopping at a page; matches inside words only when the page is not full.
+        let recent = "FROM member INDEXED BY member_recent WHERE chatId = ? AND isUser = 0 AND hasLeft = 0"
+        let order = "ORDER BY lastTs DESC, id LIMIT ?"
         var out: [ChatMember] = []
-        func fetch(_ sql: String, _ args: StatementArguments, prefix: Bool) throws -> Int {
+        func fetch(_ sql: String, _ args: StatementArguments, prefix: Bool?) throws {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: args)
-            var count = 0
             while let r = try rows.next() {
                 let ts: Int64? = r[4]
                 out.append(
                     ChatMember(
                         memberId: r[0], displayName: r[1], fullName: r[2], localAlias: r[3],
-                        lastActivity: ts.map { Timestamp(milliseconds: $0) }, isWordPrefixMatch: prefix))
-                count += 1
+                        lastActivity: ts.map { Timestamp(milliseconds: $0) }, isWordPrefixMatch: prefix ?? r[5]))
             }
-            return count
         }
-        if key.isEmpty {
-            _ = try fetch("SELECT \(columns) \(recent) \(order) LIMIT ?2", [chatId, n], prefix: true)
+        if let phrase = ChatList.trigramPhrase(key) {
+            // Candidates from the trigram index (a superset of the names containing the query),
+            // kept when they are in the chat and really contain it; word starts first.
+            try fetch(
+                """
+                SELECT \(columns), instr(m.searchKey, char(10) || ?1) > 0 AS prefix
+                FROM memberNameGram g JOIN member m ON m.id = g.rowid
+                WHERE memberNameGram MATCH ?2 AND m.chatId = ?3 AND m.isUser = 0 AND m.hasLeft = 0
+                    AND (instr(m.searchKey, ?1) > 0 OR instr(m.nameKey, ?1) > 0)
+                ORDER BY prefix DESC, m.lastTs DESC, m.id LIMIT ?4
+                """, [key, phrase, chatId, n], prefix: nil)
             return out
         }
-        let isPrefix = "instr(searchKey, char(10) || ?2) > 0"
-        let isInside = "instr(searchKey, char(10) || ?2) = 0 AND (instr(searchKey, ?2) > 0 OR instr(nameKey, ?2) > 0)"
-        // The newest writers of a big group first: when they hold a page of matches, nobody
-        // older can come before them. Else every match, from the trigram index of names when
-        // the query (or a word start and it) has 3 characters, by a walk of every member when not.
-        let window = try recentWindowCondition(chatId, size: recentWindow, db)
-        for (condition, prefix) in [(isPrefix, true), (isInside, false)] {
-            let room = n - out.count
-            guard room > 0 else { break }
-            if let window {
-                let bounded = "SELECT \(columns) \(recent) AND \(window.sql) AND \(condition) \(order) LIMIT ?3"
-                if try fetch(bounded, [chatId, key, room, window.lastTs], prefix: prefix) == room { continue }
-                out.removeLast(out.count - (n - room))
-            }
-            let needle = prefix ? "\n" + key : key
-            if let phrase = ChatList.trigramPhrase(needle) {
-                _ = try fetch(
-                    """
-                    SELECT \(columns) FROM member WHERE id IN (SELECT rowid FROM memberNameGram WHERE memberNameGram MATCH ?4)
-                        AND chatId = ?1 AND isUser = 0 AND hasLeft = 0 AND \(condition) \(order) LIMIT ?3
-                    """, [chatId, key, room, phrase], prefix: prefix)
-            } else {
-                _ = try fetch("SELECT \(columns) \(recent) AND \(condition) \(order) LIMIT ?3", [chatId, key, room], prefix: prefix)
-            }
+        if key.isEmpty {
+            try fetch("SELECT \(columns) \(recent) \(order)", [chatId, n], prefix: true)
+            return out
+        }
+        try fetch(
+            "SELECT \(columns) \(recent) AND instr(searchKey, char(10) || ?) > 0 \(order)", [chatId, key, n],
+            prefix: true)
+        if out.count < n {
+            try fetch(
+                """
+                SELECT \(columns) \(recent) AND instr(searchKey, char(10) || ?) = 0
+                    AND (instr(searchKey, ?) > 0 OR instr(nameKey, ?) > 0) \(order)
+                """, [chatId, key, key, key, n - out.count], prefix: false)
         }
         return out
-    }
-
-    /// Members of a chat walked before the indexes are asked: the newest writers.
-    static let recentWindowSize = 2_000
-
-    /// The condition "among the chat's `size` newest writers, whole `lastTs`
-    /// groups only" (its `?4` is the returned `lastTs`), or `nil` when the chat is not bigger.
-    private static func recentWindowCondition(_ chatId: Int64, size: Int, _ db: Database) throws -> (
-        sql: String, lastTs: Int64?
-    )? {
-        guard
-            let edge = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT lastTs FROM member INDEXED BY member_recent WHERE chatId = ? AND isUser = 0 AND hasLeft = 0
-                        ORDER BY lastTs DESC LIMIT 1 OFFSET ?
-                        """), arguments: [chatId, size])
-        else { return nil }
-        // Members whose lastTs ties with the edge may lie on either side of it: left out.
-        guard let ts = edge[0] as Int64? else { return ("lastTs IS NOT NULL AND ?4 IS NULL", nil) }
-        return ("lastTs > ?4", ts)
     }
 }
