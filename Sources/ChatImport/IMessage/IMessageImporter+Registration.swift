@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+extension IMessageImporter: RegisteredImporter {
+    /// The tables whose names identify an iMessage database.
+    static let identifyingTables: Set<String> = ["message", "chat", "handle", "chat_message_join"]
+
+    /// The iMessage databases of `container` (SQLite files whose schema has `message`, `chat`,
+    /// `handle` and `chat_message_join`), each followed by its `-wal`/`-shm` when present.
+    ///
+    /// A database on disk is asked for its tables through an immutable, read-only connection,
+    /// which neither locks nor writes the file; inside a zip, the table definitions are looked
+    /// for in the first 64 KiB.
+    package static func recognise(_ container: any ExportContainer) throws -> [String] {
+        var found: [String] = []
+        let names = Set(container.entryNames)
+        for name in Sniff.candidates(container) where !isSideFile(name) {
+            guard Sniff.prefix(container, name).starts(with: SimplexImporter.sqliteMagic),
+                hasMessagesSchema(container, name)
+            else { continue }
+            found.append(name)
+            found += sideFileSuffixes.map { name + $0 }.filter(names.contains)
+        }
+        return found
+    }
+
+    private static func hasMessagesSchema(_ container: any ExportContainer, _ name: String) -> Bool {
+        let base = (container as? SniffingContainer)?.base ?? container
+        if let folder = base as? FolderContainer, let tables = tables(atPath: folder.filePath(of: name)) {
+            return identifyingTables.isSubset(of: tables)
+        }
+        return definesTables(Sniff.prefix(container, name))
+    }
+
+    /// The table names of the database at `path`, or `nil` when it cannot be opened.
+    private static func tables(atPath path: String) -> Set<String>? {
+        var config = Configuration()
+        config.readonly = true
+        config.label = "imessage-sniff"
+        guard let queue = try? DatabaseQueue(path: "file:\(uriPath(path))?immutable=1", configuration: config) else {
+            return nil
+        }
+        let names = try? queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        return names.map { Set($0.map { $0.lowercased() }) }
+    }
+
+    /// Whether a database's first bytes hold the definitions of the identifying tables.
+    static func definesTables(_ prefix: [UInt8]) -> Bool {
+        let text = String(decoding: prefix, as: UTF8.self)
+        return identifyingTables.allSatisfy { text.contains("CREATE TABLE \($0) (") || text.contains("CREATE TABLE \($0)(") }
+    }
+
+    /// `path` percent-encoded for a `file:` URI.
+    private static func uriPath(_ path: String) -> String {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/-_.~")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+}
