@@ -6,7 +6,7 @@ extension IMessageImporter: RegisteredImporter {
     static let identifyingTables: Set<String> = ["message", "chat", "handle", "chat_message_join"]
 
     /// The iMessage databases of `container` (SQLite files whose schema has `message`, `chat`,
-    /// `handle` and `chat_message_join`), each followed by its `-wal`/`-shm` when present.
+    /// `handle` and `chat_message_join`) and their `-wal`/`-shm` files, sorted.
     ///
     /// A database on disk is asked for its tables through an immutable, read-only connection,
     /// which neither locks nor writes the file; inside a zip, the table definitions are looked
@@ -21,7 +21,7 @@ extension IMessageImporter: RegisteredImporter {
             found.append(name)
             found += sideFileSuffixes.map { name + $0 }.filter(names.contains)
         }
-        return found
+        return found.sorted()
     }
 
     private static func hasMessagesSchema(_ container: any ExportContainer, _ name: String) -> Bool {
