@@ -7,13 +7,14 @@ import Testing
     @Test func namesFollowTheDetectionOrderOnce() {
         #expect(
             FormatDetector.formatNames == [
-                "simplex", "slack", "discord", "meta", "telegram", "matrix", "signal", "whatsapp", "jsonl",
+                "imessage", "simplex", "slack", "discord", "meta", "telegram", "matrix", "signal", "whatsapp", "jsonl",
             ])
         #expect(
             FormatRegistry.formats.map(\.name) == [
-                "simplex", "slack", "discord", "meta", "telegram", "simplex", "matrix", "signal", "whatsapp", "jsonl",
+                "imessage", "simplex", "slack", "discord", "meta", "telegram", "simplex", "matrix", "signal", "whatsapp",
+                "jsonl",
             ])
-        #expect(FormatRegistry.format(named: "imessage") == nil)
+        #expect(FormatRegistry.format(named: "icq") == nil)
     }
 
     @Test func everyRegisteredFormatRecognisesItsSampleAndNoOther() throws {
@@ -24,6 +25,7 @@ import Testing
             ("jsonl", corpusRoot + "/sample"), ("matrix", corpusRoot + "/matrix"),
             ("signal", corpusRoot + "/signal/desktop"),
             ("meta", corpusRoot + "/meta/facebook-2024"), ("meta", corpusRoot + "/meta/instagram-2024"),
+            ("imessage", corpusRoot + "/imessage"),
         ]
         for (name, path) in samples {
             let container = SniffingContainer(try FormatDetector.openContainer(path: path))

@@ -65,6 +65,21 @@ private let olderSchema = """
         #expect(found.sorted() == ["imessage", "imessage", "telegram"])
     }
 
+    @Test func aZipOfTheFolderReadsLikeTheFolder() throws {
+        var zip = TestZip()
+        let container = try FolderContainer(path: messagesFolder)
+        for name in container.entryNames { zip.add("Messages/" + name, bytes: try container.readAll(name)) }
+        let path = try zip.write(named: "Messages.zip")
+        let zipped = try IMessageFixture.read(path)
+        let folder = try IMessageFixture.read(messagesFolder)
+        #expect(zipped.items.map(\.sourceId) == folder.items.map(\.sourceId))
+        #expect(zipped.items.map(\.content) == folder.items.map(\.content))
+        #expect(
+            zipped.items.compactMap(\.file?.path) == [
+                "Messages/Attachments/ab/12/B1E4C0DE-0001-4000-8000-00000000A001/IMG_0001.HEIC"
+            ])
+    }
+
     @Test func otherSQLiteFilesAndOtherExportsAreNotClaimed() throws {
         let folder = TestTemporary.folder("imessage-other")
         try IMessageFixture.execute(
@@ -77,9 +92,9 @@ private let olderSchema = """
                 try IMessageImporter.recognise(FormatDetector.openContainer(path: corpusRoot + "/" + other)).isEmpty,
                 "\(other)")
         }
-        // The table definitions are found in a prefix too (a database inside a zip).
-        let prefix = try FolderContainer(path: messagesFolder).prefix(of: "chat.db", limit: 64 << 10)
-        #expect(IMessageImporter.definesTables(prefix))
+        // The table definitions are found in the bytes too (a database inside a zip).
+        let bytes = try FolderContainer(path: messagesFolder).prefix(of: "chat.db", limit: 4 << 20)
+        #expect(IMessageImporter.definesTables(bytes), "the schema of the fixture")
         #expect(!IMessageImporter.definesTables(Array("CREATE TABLE message (x)".utf8)))
     }
 
@@ -164,7 +179,7 @@ private let olderSchema = """
         let update = try archive.ingestSync([later])
         #expect(update.itemsAdded == 1)
         #expect(update.itemsUpdated == 4)  // edited again, unsent, read, a new tapback
-        #expect(update.itemsUnchanged == 17)
+        #expect(update.itemsUnchanged == 18)
 
         let red = try await archive.search("red rope")
         #expect(red.hits.map(\.item.sourceId) == [IMessageFixture.guid(6)])

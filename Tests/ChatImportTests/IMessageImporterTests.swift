@@ -261,10 +261,10 @@ enum IMessageFixture {
 
     @Test func everyTruncationIsNilOrTheTextNeverACrash() {
         let full = IMessageFixture.typedStream("Bring the blue rope 🧗")
-        let end = full.count - 9  // the string ends before the attribute runs
-        for n in 0..<full.count {
-            let text = TypedStreamDecoder.text(Array(full.prefix(n)))
-            if n < end { #expect(text == nil, "\(n)") }
+        let end = full.count - 11  // the string's last byte; the attribute runs follow it
+        for n in 0...full.count {
+            let expected = n >= end ? "Bring the blue rope 🧗" : nil
+            #expect(TypedStreamDecoder.text(Array(full.prefix(n))) == expected, "\(n)")
         }
     }
 
@@ -272,14 +272,15 @@ enum IMessageFixture {
         let header: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]
         let cases: [(String, [UInt8])] = [
             ("empty", []), ("not a typedstream", Array("bplist00".utf8)), ("header only", header),
-            ("endless nesting", header + [0x84, 0x01, 0x40] + [UInt8](repeating: 0x84, count: 100_000)),
+            // Objects without a class, each holding an object ("@" by reference): deeper and deeper.
+            ("endless nesting", header + [0x84, 0x01, 0x40] + Array([[UInt8]](repeating: [0x84, 0x85, 0x92], count: 50_000).joined())),
             (
                 "endless class chain",
                 header + [0x84, 0x01, 0x40, 0x84] + Array([[UInt8]](repeating: [0x84, 0x84, 0x01, 0x41, 0x00], count: 20_000).joined())
             ),
             ("reference out of range", header + [0x84, 0x01, 0x40, 0x84, 0xF0]),
             ("type reference out of range", header + [0xA0]),
-            ("length past the end", Array(IMessageFixture.typedStream("x").prefix(74)) + [0x82, 0xFF, 0xFF, 0xFF, 0x7F]),
+            ("length past the end", Array(IMessageFixture.typedStream("x").prefix(121)) + [0x82, 0xFF, 0xFF, 0xFF, 0x7F]),
             ("struct type", header + [0x84, 0x03, 0x7B, 0x61, 0x7D]),
         ]
         for (name, bytes) in cases {
@@ -310,17 +311,17 @@ enum IMessageFixture {
         ("nanoseconds, just above the threshold", Int64(1_000_000_000_001), "2001-01-01T00:16:40Z"),
     ])
     func bothUnits(name: String, value: Int64, expected: String) {
-        #expect(AppleTime.timestamp(DatabaseValue(value: value))?.rfc3339 == expected, "\(name)")
+        #expect(AppleTime.timestamp(value.databaseValue)?.rfc3339 == expected, "\(name)")
     }
 
     @Test func unsetAndAbsurdValuesAreNil() {
-        #expect(AppleTime.timestamp(DatabaseValue(value: Int64(0))) == nil)
+        #expect(AppleTime.timestamp(Int64(0).databaseValue) == nil)
         #expect(AppleTime.timestamp(nil) == nil)
-        #expect(AppleTime.timestamp(DatabaseValue(value: "soon")) == nil)
-        #expect(AppleTime.timestamp(DatabaseValue(value: Int64.max)) == nil)
-        #expect(AppleTime.timestamp(DatabaseValue(value: Int64.min)) == nil)
-        #expect(AppleTime.timestamp(DatabaseValue(value: 900_000_000_000)) == nil)  // year 30 000 in seconds
-        #expect(AppleTime.timestamp(DatabaseValue(value: Double(736_250_400_000_000_000)))?.rfc3339 == "2024-05-01T10:00:00Z")
-        #expect(AppleTime.timestamp(DatabaseValue(value: Double.nan)) == nil)
+        #expect(AppleTime.timestamp("soon".databaseValue) == nil)
+        #expect(AppleTime.timestamp(Int64.max.databaseValue) == nil)
+        #expect(AppleTime.timestamp(Int64.min.databaseValue) == nil)
+        #expect(AppleTime.timestamp(Int64(900_000_000_000).databaseValue) == nil)  // year 30 000 in seconds
+        #expect(AppleTime.timestamp(Double(736_250_400_000_000_000).databaseValue)?.rfc3339 == "2024-05-01T10:00:00Z")
+        #expect(AppleTime.timestamp(Double.nan.databaseValue) == nil)
     }
 }

@@ -9,8 +9,9 @@ extension IMessageImporter: RegisteredImporter {
     /// `handle` and `chat_message_join`) and their `-wal`/`-shm` files, sorted.
     ///
     /// A database on disk is asked for its tables through an immutable, read-only connection,
-    /// which neither locks nor writes the file; inside a zip, the table definitions are looked
-    /// for in the first 64 KiB.
+    /// which neither locks nor writes the file. Inside a zip, the table definitions are looked
+    /// for in the entry's first 4 MiB (SQLite scatters its schema over the file's pages), and a
+    /// SQLite entry named as the Messages app names its database is taken as one.
     package static func recognise(_ container: any ExportContainer) throws -> [String] {
         var found: [String] = []
         let names = Set(container.entryNames)
@@ -29,8 +30,15 @@ extension IMessageImporter: RegisteredImporter {
         if let folder = base as? FolderContainer, let tables = tables(atPath: folder.filePath(of: name)) {
             return identifyingTables.isSubset(of: tables)
         }
-        return definesTables(Sniff.prefix(container, name))
+        if knownNames.contains(Sniff.baseName(name)) { return true }
+        return definesTables((try? container.prefix(of: name, limit: schemaScanLimit)) ?? [])
     }
+
+    /// The names the Messages app gives its database: `chat.db` on a Mac, `sms.db` on an
+    /// iPhone, and its hashed name in an iPhone backup.
+    static let knownNames: Set<String> = ["chat.db", "sms.db", "3d0d7e5fb2ce288813306e4d4636395e047a3d28"]
+    /// How much of a zipped database is searched for the table definitions.
+    static let schemaScanLimit = 4 << 20
 
     /// The table names of the database at `path`, or `nil` when it cannot be opened.
     private static func tables(atPath path: String) -> Set<String>? {
@@ -46,7 +54,7 @@ extension IMessageImporter: RegisteredImporter {
         return names.map { Set($0.map { $0.lowercased() }) }
     }
 
-    /// Whether a database's first bytes hold the definitions of the identifying tables.
+    /// Whether a database's bytes hold the definitions of the identifying tables.
     static func definesTables(_ prefix: [UInt8]) -> Bool {
         let text = String(decoding: prefix, as: UTF8.self)
         return identifyingTables.allSatisfy { text.contains("CREATE TABLE \($0) (") || text.contains("CREATE TABLE \($0)(") }

@@ -45,7 +45,8 @@ struct IMessageItemReader {
     // MARK: Queries
 
     /// Messages joined to their chats (a message in two chats comes twice, one in none once),
-    /// tapbacks left out, ordered by time whatever the unit of each `date`.
+    /// tapbacks left out, ordered by time whatever the unit of each `date`; messages without a
+    /// date come last (they take the time of the message before them).
     private func messageQuery() -> String {
         let tapbackFilter =
             schema.has("message", "associated_message_type")
@@ -56,7 +57,8 @@ struct IMessageItemReader {
             SELECT m.*, m.ROWID AS \(Column.rowId), j.chat_id AS \(Column.chatId)
             FROM message m LEFT JOIN chat_message_join j ON j.message_id = m.ROWID
             \(tapbackFilter)
-            ORDER BY CASE WHEN abs(\(date)) > 1e12 THEN \(date) / 1e9 ELSE \(date) END, m.ROWID, j.chat_id
+            ORDER BY COALESCE(\(date), 0) = 0, CASE WHEN abs(\(date)) > 1e12 THEN \(date) / 1e9 ELSE \(date) END,
+              m.ROWID, j.chat_id
             """
     }
 
