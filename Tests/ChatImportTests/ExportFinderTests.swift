@@ -78,14 +78,15 @@ import Testing
         }
         #expect(
             found.map(\.0) == [
-                "discord", "hostile", "matrix", "facebook-2023", "facebook-2024", "facebook-2024-later",
+                "discord", "hostile", "imessage", "matrix", "facebook-2023", "facebook-2024", "facebook-2024-later",
                 "instagram-2022",
                 "instagram-2024",
                 "sample", "sample-bad", "signal", "simplex", "slack", "telegram", "whatsapp",
             ])
         #expect(
             found.map(\.1) == [
-                "discord", "jsonl", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal",
+                "discord", "jsonl", "imessage", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl",
+                "signal",
                 "simplex",
                 "slack", "telegram",
                 "whatsapp",
