@@ -9,12 +9,14 @@ import Testing
 @Suite struct IngestFolderOfExportsTests {
     static let corpus = TestArchive.corpusPath
     static let parts = [
-        "discord", "hostile", "imessage", "matrix", "meta/facebook-2023", "meta/facebook-2024", "meta/facebook-2024-later",
+        "discord", "hostile", "imessage", "matrix", "meta/facebook-2023", "meta/facebook-2024",
+        "meta/facebook-2024-later",
         "meta/instagram-2022",
         "meta/instagram-2024", "sample", "sample-bad", "signal", "simplex", "slack", "telegram", "whatsapp",
     ]
     static let formats = [
-        "discord", "jsonl", "imessage", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal", "simplex",
+        "discord", "jsonl", "imessage", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal",
+        "simplex",
         "slack",
         "telegram",
         "whatsapp",

@@ -11,7 +11,8 @@ import Testing
             ])
         #expect(
             FormatRegistry.formats.map(\.name) == [
-                "imessage", "simplex", "slack", "discord", "meta", "telegram", "simplex", "matrix", "signal", "whatsapp",
+                "imessage", "simplex", "slack", "discord", "meta", "telegram", "simplex", "matrix", "signal",
+                "whatsapp",
                 "jsonl",
             ])
         #expect(FormatRegistry.format(named: "icq") == nil)

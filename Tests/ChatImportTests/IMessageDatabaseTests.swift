@@ -87,7 +87,9 @@ private let olderSchema = """
             at: folder + "/notes.sqlite")
         #expect(try IMessageImporter.recognise(FolderContainer(path: folder)).isEmpty)
         #expect((try? FormatDetector.detect(path: folder + "/notes.sqlite"))?.format != "imessage")
-        for other in ["sample/chats-1.jsonl", "telegram/single-chat", "signal/desktop", "slack", "whatsapp/android-en-GB"] {
+        for other in [
+            "sample/chats-1.jsonl", "telegram/single-chat", "signal/desktop", "slack", "whatsapp/android-en-GB",
+        ] {
             #expect(
                 try IMessageImporter.recognise(FormatDetector.openContainer(path: corpusRoot + "/" + other)).isEmpty,
                 "\(other)")

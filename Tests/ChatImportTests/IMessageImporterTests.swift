@@ -125,7 +125,8 @@ enum IMessageFixture {
         #expect(m.direction == .snd && m.memberSourceId == "me")
         #expect(m.status == .read)
         #expect(m.reactions == [Reaction(emoji: "❤️", count: 1)])
-        #expect(try item(IMessageFixture.group, 15).content.text == "שלום לכולם! נתראה בשבת 🙂")  // plain NSAttributedString
+        // A plain NSAttributedString.
+        #expect(try item(IMessageFixture.group, 15).content.text == "שלום לכולם! נתראה בשבת 🙂")
         // More than 127 bytes: the length is 0x81 and two bytes.
         #expect(
             try item(IMessageFixture.group, 16).content.text
@@ -273,14 +274,21 @@ enum IMessageFixture {
         let cases: [(String, [UInt8])] = [
             ("empty", []), ("not a typedstream", Array("bplist00".utf8)), ("header only", header),
             // Objects without a class, each holding an object ("@" by reference): deeper and deeper.
-            ("endless nesting", header + [0x84, 0x01, 0x40] + Array([[UInt8]](repeating: [0x84, 0x85, 0x92], count: 50_000).joined())),
+            (
+                "endless nesting",
+                header + [0x84, 0x01, 0x40] + Array([[UInt8]](repeating: [0x84, 0x85, 0x92], count: 50_000).joined())
+            ),
             (
                 "endless class chain",
-                header + [0x84, 0x01, 0x40, 0x84] + Array([[UInt8]](repeating: [0x84, 0x84, 0x01, 0x41, 0x00], count: 20_000).joined())
+                header + [0x84, 0x01, 0x40, 0x84]
+                    + Array([[UInt8]](repeating: [0x84, 0x84, 0x01, 0x41, 0x00], count: 20_000).joined())
             ),
             ("reference out of range", header + [0x84, 0x01, 0x40, 0x84, 0xF0]),
             ("type reference out of range", header + [0xA0]),
-            ("length past the end", Array(IMessageFixture.typedStream("x").prefix(121)) + [0x82, 0xFF, 0xFF, 0xFF, 0x7F]),
+            (
+                "length past the end",
+                Array(IMessageFixture.typedStream("x").prefix(121)) + [0x82, 0xFF, 0xFF, 0xFF, 0x7F]
+            ),
             ("struct type", header + [0x84, 0x03, 0x7B, 0x61, 0x7D]),
         ]
         for (name, bytes) in cases {

@@ -57,7 +57,9 @@ extension IMessageImporter: RegisteredImporter {
     /// Whether a database's bytes hold the definitions of the identifying tables.
     static func definesTables(_ prefix: [UInt8]) -> Bool {
         let text = String(decoding: prefix, as: UTF8.self)
-        return identifyingTables.allSatisfy { text.contains("CREATE TABLE \($0) (") || text.contains("CREATE TABLE \($0)(") }
+        return identifyingTables.allSatisfy {
+            text.contains("CREATE TABLE \($0) (") || text.contains("CREATE TABLE \($0)(")
+        }
     }
 
     /// `path` percent-encoded for a `file:` URI.

@@ -103,7 +103,8 @@ struct IMessageItemReader {
         var guid: String = row["guid"] ?? ""
         if guid.isEmpty {
             guid = "rowid-\(rowId)"
-            try sink.report(.warning(location, "message without a guid; keyed by its ROWID, which a later copy may change"))
+            try sink.report(
+                .warning(location, "message without a guid; keyed by its ROWID, which a later copy may change"))
         }
         let (timestamp, isTimeUnknown) = try time(row, location)
         var item: Item
@@ -194,7 +195,8 @@ struct IMessageItemReader {
             return (t, false)
         }
         let value = (row["date"] as DatabaseValue?).map { "\($0)" } ?? "(none)"
-        try sink.report(.warning(location, "unreadable or implausible date \(value); using the previous message's time"))
+        try sink.report(
+            .warning(location, "unreadable or implausible date \(value); using the previous message's time"))
         return (previous, true)
     }
 
