@@ -7,17 +7,24 @@ import ChatModel
 /// `~/Library/Messages/Attachments/ab/12/<GUID>/IMG_0001.HEIC` (iOS: `~/Library/SMS/…`). The
 /// part from `Attachments/` on is looked for beside the database in the container (the
 /// database sits in `~/Library/Messages`, its attachments in the `Attachments` folder beside
-/// it); a file the container does not hold (not copied, offloaded to iCloud) keeps its name
-/// and size only.
+/// it). In an iPhone backup, whose database is `3d/3d0d7e5f…`, a file
+/// `~/Library/SMS/Attachments/…` is stored as `<h2>/<sha1>` at the backup's root, `sha1` being
+/// the SHA-1 of `MediaDomain-Library/SMS/Attachments/…` and `h2` its first two digits. A file
+/// the container does not hold (not copied, offloaded to iCloud) keeps its name and size only.
 struct IMessageAttachments {
     /// The folder of the database entry in the container (`""` for its root).
     let base: String
-    /// The container's entries under an `Attachments` folder.
+    /// The root of the iPhone backup holding the database, when it is one.
+    let backupRoot: String?
+    /// The container's entries.
     let entries: Set<String>
 
     init(databaseEntry: String, entries: [String]) {
-        base = databaseEntry.split(separator: "/").dropLast().joined(separator: "/")
-        self.entries = Set(entries.filter { $0.hasPrefix("Attachments/") || $0.contains("/Attachments/") })
+        let parts = databaseEntry.split(separator: "/").map(String.init)
+        base = parts.dropLast().joined(separator: "/")
+        let isBackup = parts.suffix(2) == ["3d", IMessageImporter.backupDatabaseName]
+        backupRoot = isBackup ? parts.dropLast(2).joined(separator: "/") : nil
+        self.entries = Set(entries)
     }
 
     /// One attachment row's fields.
@@ -42,6 +49,7 @@ struct IMessageAttachments {
 
     /// The container entry of a stored file name, when the container holds it.
     func path(_ stored: String) -> String? {
+        if let backupRoot { return backupPath(stored, root: backupRoot) }
         let parts = stored.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard let start = parts.lastIndex(of: "Attachments") else { return nil }
         let relative = parts[start...]
@@ -50,6 +58,19 @@ struct IMessageAttachments {
         }
         let joined = relative.joined(separator: "/")
         let candidate = base.isEmpty ? joined : base + "/" + joined
+        return entries.contains(candidate) ? candidate : nil
+    }
+
+    /// The hashed entry of a file in an iPhone backup, when the backup holds it.
+    private func backupPath(_ stored: String, root: String) -> String? {
+        var relative = Substring(stored)
+        for prefix in ["~/", "/var/mobile/", "/private/var/mobile/"] where relative.hasPrefix(prefix) {
+            relative = relative.dropFirst(prefix.count)
+        }
+        guard relative.hasPrefix("Library/") else { return nil }
+        let hash = SHA1Digest.hex(Array(("MediaDomain-" + relative).utf8))
+        let name = hash.prefix(2) + "/" + hash
+        let candidate = root.isEmpty ? name : root + "/" + name
         return entries.contains(candidate) ? candidate : nil
     }
 

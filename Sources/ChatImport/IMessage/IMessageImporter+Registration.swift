@@ -15,14 +15,38 @@ extension IMessageImporter: RegisteredImporter {
     package static func recognise(_ container: any ExportContainer) throws -> [String] {
         var found: [String] = []
         let names = Set(container.entryNames)
-        for name in Sniff.candidates(container) where !isSideFile(name) {
+        // An iPhone backup holds far more files than are sniffed: its sms.db is looked up by name.
+        let backupDatabases = container.entryNames.filter {
+            $0 == "3d/" + backupDatabaseName || $0.hasSuffix("/3d/" + backupDatabaseName)
+        }
+        var candidates = Sniff.candidates(container)
+        candidates += backupDatabases.filter { !candidates.contains($0) }
+        for name in candidates where !isSideFile(name) {
             guard Sniff.prefix(container, name).starts(with: SimplexImporter.sqliteMagic),
                 hasMessagesSchema(container, name)
             else { continue }
             found.append(name)
             found += sideFileSuffixes.map { name + $0 }.filter(names.contains)
         }
+        if found.isEmpty, let manifest = encryptedBackupManifest(container) {
+            throw ImportError(
+                "\(container.displayName(of: manifest)): this iPhone backup is encrypted, so its messages cannot be "
+                    + "read: make an unencrypted backup (Finder or iTunes: uncheck “Encrypt local backup”), then import it"
+            )
+        }
         return found.sorted()
+    }
+
+    /// The `Manifest.db` of an encrypted iPhone backup in `container` (a `Manifest.db` that is
+    /// not SQLite, beside a `Manifest.plist`).
+    static func encryptedBackupManifest(_ container: any ExportContainer) -> String? {
+        let names = Set(container.entryNames)
+        return container.entryNames.first { name in
+            guard Sniff.baseName(name) == "Manifest.db" else { return false }
+            let plist = String(name.dropLast("Manifest.db".count)) + "Manifest.plist"
+            let head = (try? container.prefix(of: name, limit: SimplexImporter.sqliteMagic.count)) ?? []
+            return names.contains(plist) && !head.isEmpty && head != SimplexImporter.sqliteMagic
+        }
     }
 
     private static func hasMessagesSchema(_ container: any ExportContainer, _ name: String) -> Bool {
@@ -36,7 +60,7 @@ extension IMessageImporter: RegisteredImporter {
 
     /// The names the Messages app gives its database: `chat.db` on a Mac, `sms.db` on an
     /// iPhone, and its hashed name in an iPhone backup.
-    static let knownNames: Set<String> = ["chat.db", "sms.db", "3d0d7e5fb2ce288813306e4d4636395e047a3d28"]
+    static let knownNames: Set<String> = ["chat.db", "sms.db", backupDatabaseName]
     /// How much of a zipped database is searched for the table definitions.
     static let schemaScanLimit = 4 << 20
 

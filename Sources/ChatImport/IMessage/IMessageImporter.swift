@@ -16,6 +16,10 @@ package struct IMessageImporter: ArchiveImporter {
     package static let formatDescription =
         "iMessage (chat.db or sms.db: a SQLite database with message, chat, handle and chat_message_join tables)"
 
+    /// The name of `sms.db` in an iPhone backup (the SHA-1 of `HomeDomain-Library/SMS/sms.db`),
+    /// in the backup's folder `3d`.
+    static let backupDatabaseName = "3d0d7e5fb2ce288813306e4d4636395e047a3d28"
+
     /// The files SQLite keeps beside a database.
     static let sideFileSuffixes = ["-wal", "-shm", "-journal"]
 
