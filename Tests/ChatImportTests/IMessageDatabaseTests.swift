@@ -120,6 +120,15 @@ private let olderSchema = """
         #expect(FormatDetector.formatNames.contains("imessage"))
     }
 
+    @Test func tablesAreReadThroughAnImmutableConnectionWhateverThePath() throws {
+        let folder = TestTemporary.folder("imessage path with spaces – ünï %20 #?")
+        try FileManager.default.copyItem(atPath: messagesFolder + "/chat.db", toPath: folder + "/renamed.sqlite")
+        let tables = try #require(IMessageImporter.tables(atPath: folder + "/renamed.sqlite"))
+        #expect(IMessageImporter.identifyingTables.isSubset(of: tables))
+        #expect(try FormatDetector.detect(path: folder).format == "imessage")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["renamed.sqlite"])
+    }
+
     @Test func readingLeavesTheUsersFilesAlone() throws {
         let folder = try IMessageFixture.copy()
         let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()

@@ -65,7 +65,7 @@ extension IMessageImporter: RegisteredImporter {
     static let schemaScanLimit = 4 << 20
 
     /// The table names of the database at `path`, or `nil` when it cannot be opened.
-    private static func tables(atPath path: String) -> Set<String>? {
+    static func tables(atPath path: String) -> Set<String>? {
         var config = Configuration()
         config.readonly = true
         config.label = "imessage-sniff"
