@@ -320,6 +320,7 @@ import Testing
         ("sample/chats-1.jsonl", "telegram"), ("sample/chats-1.jsonl", "simplex"), ("sample/chats-1.jsonl", "discord"),
         ("sample/chats-1.jsonl", "slack"), ("discord/dm", "telegram"), ("simplex/android-group.json", "discord"),
         ("telegram/single-chat/result.json", "meta"), ("sample/chats-1.jsonl", "meta"),
+        ("sample/chats-1.jsonl", "imessage"),
     ])
     func aFileForcedToTheWrongFormatFailsInWords(fixture: String, format: String) async throws {
         let f = try Fixture()

@@ -9,12 +9,14 @@ import Testing
 @Suite struct IngestFolderOfExportsTests {
     static let corpus = TestArchive.corpusPath
     static let parts = [
-        "discord", "hostile", "matrix", "meta/facebook-2023", "meta/facebook-2024", "meta/facebook-2024-later",
+        "discord", "hostile", "imessage", "matrix", "meta/facebook-2023", "meta/facebook-2024",
+        "meta/facebook-2024-later",
         "meta/instagram-2022",
         "meta/instagram-2024", "sample", "sample-bad", "signal", "simplex", "slack", "telegram", "whatsapp",
     ]
     static let formats = [
-        "discord", "jsonl", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal", "simplex",
+        "discord", "jsonl", "imessage", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal",
+        "simplex",
         "slack",
         "telegram",
         "whatsapp",
@@ -46,7 +48,7 @@ import Testing
         #expect(report.skippedFiles.map { String($0.path.dropFirst(Self.corpus.count + 1)) } == Self.skippedOutside)
         #expect(report.skippedFiles.allSatisfy { !$0.reason.isEmpty })
         let readmes = report.exports.flatMap(\.skipped).filter { $0.path.hasSuffix("README.md") }
-        #expect(readmes.count == 5)
+        #expect(readmes.count == 6)
         // Bad lines of sample-bad are reported with their line numbers, not fatal to the rest.
         #expect(report.errors.contains { $0.location.file.hasSuffix("sample-bad/bad.jsonl") && $0.location.line == 4 })
         #expect(!report.stoppedEarly && !report.interrupted)
@@ -58,7 +60,9 @@ import Testing
         #expect(
             try whole.database.writer.read { db in
                 try String.fetchAll(db, sql: "SELECT DISTINCT format FROM ingestSource ORDER BY format")
-            } == ["discord", "jsonl", "matrix", "meta", "signal", "simplex", "slack", "telegram", "whatsapp"])
+            } == [
+                "discord", "imessage", "jsonl", "matrix", "meta", "signal", "simplex", "slack", "telegram", "whatsapp",
+            ])
     }
 
     @Test func theCommandLineSaysPerExportWhatItWasReadAsAndWhatWasSkipped() throws {

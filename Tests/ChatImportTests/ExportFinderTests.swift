@@ -7,13 +7,15 @@ import Testing
     @Test func namesFollowTheDetectionOrderOnce() {
         #expect(
             FormatDetector.formatNames == [
-                "simplex", "slack", "discord", "meta", "telegram", "matrix", "signal", "whatsapp", "jsonl",
+                "imessage", "simplex", "slack", "discord", "meta", "telegram", "matrix", "signal", "whatsapp", "jsonl",
             ])
         #expect(
             FormatRegistry.formats.map(\.name) == [
-                "simplex", "slack", "discord", "meta", "telegram", "simplex", "matrix", "signal", "whatsapp", "jsonl",
+                "imessage", "simplex", "slack", "discord", "meta", "telegram", "simplex", "matrix", "signal",
+                "whatsapp",
+                "jsonl",
             ])
-        #expect(FormatRegistry.format(named: "imessage") == nil)
+        #expect(FormatRegistry.format(named: "icq") == nil)
     }
 
     @Test func everyRegisteredFormatRecognisesItsSampleAndNoOther() throws {
@@ -24,6 +26,7 @@ import Testing
             ("jsonl", corpusRoot + "/sample"), ("matrix", corpusRoot + "/matrix"),
             ("signal", corpusRoot + "/signal/desktop"),
             ("meta", corpusRoot + "/meta/facebook-2024"), ("meta", corpusRoot + "/meta/instagram-2024"),
+            ("imessage", corpusRoot + "/imessage"),
         ]
         for (name, path) in samples {
             let container = SniffingContainer(try FormatDetector.openContainer(path: path))
@@ -76,14 +79,15 @@ import Testing
         }
         #expect(
             found.map(\.0) == [
-                "discord", "hostile", "matrix", "facebook-2023", "facebook-2024", "facebook-2024-later",
+                "discord", "hostile", "imessage", "matrix", "facebook-2023", "facebook-2024", "facebook-2024-later",
                 "instagram-2022",
                 "instagram-2024",
                 "sample", "sample-bad", "signal", "simplex", "slack", "telegram", "whatsapp",
             ])
         #expect(
             found.map(\.1) == [
-                "discord", "jsonl", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal",
+                "discord", "jsonl", "imessage", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl",
+                "signal",
                 "simplex",
                 "slack", "telegram",
                 "whatsapp",

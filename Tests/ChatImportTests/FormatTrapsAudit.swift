@@ -155,3 +155,15 @@
 // | (8) unsent and share-only messages kept | facebook-2024 | M `sharesCallsUnsentPlaceholdersAndEvents` |
 // | (9) IG display names, `original_content_owner` handle | instagram-2024 | M `instagram2024` |
 // | CDN and bare-name uris, `..` uris, truncated file, bad records | facebook-2023, inline | M `facebookUntil2023`, `badInputKeepsWhatItCan` |
+//
+// ## iMessage (IMessageFormat article); `I` = `IMessageImporterTests.swift`, `ID` = `IMessageDatabaseTests.swift`
+//
+// The full table, trap by trap with the rows of `Corpus/imessage/chat.sql`, is in `Corpus/imessage/README.md`.
+//
+// | trap | fixture | test |
+// |---|---|---|
+// | recognised by its tables, beside other exports; other SQLite not claimed; encrypted refused | imessage/Messages, built in tests | ID `IMessageDetectionTests` |
+// | text NULL → typedstream; truncated and hostile blobs | rows 2, 6, 9, 15, 16; built in tests | I `attributedBodyTextWhenTextIsNull`, `TypedStreamDecoderTests` |
+// | ns vs s per value; WAL read; user's files untouched | rows 1, 23; built in tests | I `AppleTimeTests`, ID `messagesStillInTheWriteAheadLogAreRead`, `readingLeavesTheUsersFilesAlone` |
+// | tapbacks → reactions; edits, unsends, replies, events, attachments | rows 3–21 | I `tapbacks…`, `editedAndUnsentMessages`, `replyQuotesItsTarget`, `groupEvents`, `attachments…` |
+// | schema drift; re-import; a later copy updates | built in tests | ID `anOlderDatabase…`, `ingestTwiceAddsNothingAndALaterCopyUpdates` |

@@ -21,12 +21,14 @@ enum FormatSamples {
         case "matrix": return corpusRoot + "/matrix/with-attachments"
         case "signal": return corpusRoot + "/signal/desktop"
         case "meta": return corpusRoot + "/meta/facebook-2024"
+        case "imessage": return corpusRoot + "/imessage/Messages"
         default: throw ImportError("no sample for \(format)")
         }
     }
 
     static let all = [
         "jsonl", "telegram", "whatsapp", "simplex-json", "simplex-db", "discord", "slack", "matrix", "signal", "meta",
+        "imessage",
     ]
 
     /// What the importer alone reads, stopping at the first problem as `--strict` does.

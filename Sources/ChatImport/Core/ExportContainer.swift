@@ -102,6 +102,9 @@ package final class FolderContainer: ExportContainer {
         try FileByteStream(path: root + "/" + name)
     }
 
+    /// The path on disk of an entry.
+    package func filePath(of name: String) -> String { root + "/" + name }
+
     package func size(of name: String) -> Int64? {
         (try? FileManager.default.attributesOfItem(atPath: root + "/" + name)[.size] as? NSNumber)?.int64Value
     }

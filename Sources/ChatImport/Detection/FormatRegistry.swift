@@ -7,6 +7,8 @@
 package enum FormatRegistry {
     /// The formats in detection order.
     package static let formats: [ImportFormat] = [
+        // Before SimpleX's database test, which claims a lone SQLite file whatever its tables.
+        ImportFormat(IMessageImporter.self),
         ImportFormat(
             name: SimplexImporter.formatName, description: SimplexImporter.databaseDescription,
             recognise: { try SimplexImporter.recogniseDatabase($0) },

@@ -38,8 +38,10 @@ struct DemoCommand: AsyncParsableCommand {
         /// Whether a chat id comes from this sample's format (importers prefix theirs).
         func owns(_ chatSourceId: String) -> Bool {
             format == "jsonl"
-                ? !["simplex:", "telegram:", "whatsapp:", "discord:", "slack:", "matrix:", "signal:", "meta:"].contains
-                { chatSourceId.hasPrefix($0) }
+                ? ![
+                    "simplex:", "telegram:", "whatsapp:", "discord:", "slack:", "matrix:", "signal:", "meta:",
+                    "imessage:",
+                ].contains { chatSourceId.hasPrefix($0) }
                 : chatSourceId.hasPrefix(format + ":")
         }
     }
@@ -54,6 +56,7 @@ struct DemoCommand: AsyncParsableCommand {
         Sample(format: "matrix", path: "matrix/with-attachments", query: "greenhouse"),
         Sample(format: "signal", path: "signal/desktop/signal-export-2026-01-01-00-00-00", query: "ropes"),
         Sample(format: "meta", path: "meta/facebook-2024", query: "café"),
+        Sample(format: "imessage", path: "imessage/Messages", query: "crag"),
     ]
 
     func pad(_ s: String) -> String { s + String(repeating: " ", count: max(1, 10 - s.count)) }

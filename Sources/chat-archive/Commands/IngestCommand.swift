@@ -8,7 +8,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "auto, jsonl, simplex, telegram, whatsapp, discord or slack.")
+    @Option(help: "auto, jsonl, simplex, telegram, whatsapp, discord, slack, matrix, signal, meta or imessage.")
     var format = "auto"
 
     @Option(
