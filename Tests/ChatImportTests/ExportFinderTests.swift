@@ -104,7 +104,7 @@ import Testing
         #expect(sample.skipped.map { ($0.path as NSString).lastPathComponent } == ["README.md"])
         #expect(sample.skipped.first?.reason.contains("not read") == true)
         let whatsapp = try #require(search.exports.first { $0.detection.format == "whatsapp" })
-        #expect(whatsapp.skipped.map { ($0.path as NSString).lastPathComponent } == ["make_fixtures.py"])
+        #expect(whatsapp.skipped.map { ($0.path as NSString).lastPathComponent } == ["README.md", "make_fixtures.py"])
         // Every locale variant is found by content, Japanese and Arabic headers included.
         #expect(whatsapp.detection.entries.contains("locale-variants/WhatsApp Chat with Hanako.txt"))
         #expect(whatsapp.detection.entries.contains("locale-variants/WhatsApp Chat with Sara.txt"))
