@@ -91,6 +91,14 @@ struct LiveBench {
             return 1
         }
         report.latencies.append((name: "live: upsert one new message", ours: oneAlone, baseline: nil, baselineName: ""))
+        // What the call costs around its transaction: an async read of nothing through the same
+        // database, waited for the same way.
+        let hop = try Latency.measure(repeats: repeats) { _ in
+            try awaited { archive in _ = try await archive.database.writer.write { _ in 0 } }
+            return 1
+        }
+        report.latencies.append(
+            (name: "live: empty write transaction through the same call path", ours: hop, baseline: nil, baselineName: ""))
         report.latencies.append(
             (name: "live: upsert one + search finds it", ours: one, baseline: nil, baselineName: ""))
         report.note("live: search right after upsert", "found \(found) of \(repeats + 1) new messages at once")
