@@ -161,7 +161,8 @@ import Testing
         ("/api/chats?filter=odd", 400), ("/api/chats?cursor=nope", 400), ("/api/chats?q=hik&cursor=c0.1", 400),
         ("/api/chats?cursor=%27%3B%20DROP%20TABLE%20chat%3B%20--", 400), ("/api/chats?ids=a&q=hik", 400),
         ("/api/chats?ids=a&cursor=c0.1.1", 400), ("/api/chats?ids=a&filter=groups", 400),
-        ("/api/chats?ids=" + (0...200).map { "c\($0)" }.joined(separator: ","), 400), ("/api/nothing", 404), ("/api/media/abc", 400), ("/api/media/1?n=-1", 400),
+        ("/api/chats?ids=" + (0...200).map { "c\($0)" }.joined(separator: ","), 400), ("/api/nothing", 404),
+        ("/api/media/abc", 400), ("/api/media/1?n=-1", 400),
     ])
     func badRequestsAnswerAnErrorDocument(uri: String, status: Int) async throws {
         let f = try ServerFixture()
@@ -180,7 +181,9 @@ import Testing
     func chatPagesHoldTheWholeListOnce(params: String) async throws {
         let f = try ServerFixture()
         try await f.test { client in
-            let whole = try await client.execute(uri: "/api/chats?limit=10000" + params, method: .get, headers: authorised()) {
+            let whole = try await client.execute(
+                uri: "/api/chats?limit=10000" + params, method: .get, headers: authorised()
+            ) {
                 r in
                 let v = try JSONParser.parse(Array(r.body.text.utf8))
                 #expect(v["nextCursor"] == .null)

@@ -49,7 +49,10 @@ import Testing
                 ["chats", "a", "--limit", "2", "--cursor", nameCursor],
                 "/api/chats?q=a&limit=2&cursor=\(Self.q(nameCursor))"
             ),
-            (["chats", "--ids", #"g-hiking,nope,b-cafe,a\,b"#], "/api/chats?ids=\(Self.q(#"g-hiking,nope,b-cafe,a\,b"#))"),
+            (
+                ["chats", "--ids", #"g-hiking,nope,b-cafe,a\,b"#],
+                "/api/chats?ids=\(Self.q(#"g-hiking,nope,b-cafe,a\,b"#))"
+            ),
             (["chats", "--filter", "tag:friends"], "/api/chats?filter=\(Self.q("tag:friends"))"),
             (["search", "Heinestraße"], "/api/search?q=\(Self.q("Heinestraße"))"),
             (["search", "trip", "--limit", "2", "--order", "relevance"], "/api/search?q=trip&limit=2&order=relevance"),

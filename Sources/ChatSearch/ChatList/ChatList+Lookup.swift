@@ -17,7 +17,8 @@ extension ChatList {
         // The ids travel as one JSON array argument: any number of them, any characters.
         let list = try JSONStreamEncoder.string(unique)
         let found = try rows(
-            page: "SELECT chat.id, 0 AS loose, chat.lastTs FROM json_each(?) AS wanted JOIN chat ON chat.sourceId = wanted.value",
+            page:
+                "SELECT chat.id, 0 AS loose, chat.lastTs FROM json_each(?) AS wanted JOIN chat ON chat.sourceId = wanted.value",
             arguments: [list], in: db)
         var byId: [String: ChatRow] = [:]
         for (row, _) in found { byId[row.chatId] = row }
