@@ -198,6 +198,9 @@ extension WebAssets {
           let chatsSeq = 0, chatsLoadingSeq = -1;
           async function loadChats() {
             const seq = ++chatsSeq;
+            // The shown list's cursor belongs to the old query: no more pages of it.
+            state.chatCursor = null;
+            for (const n of $('chat-list').querySelectorAll('.list-end')) { chatSentinel.unobserve(n); n.remove(); }
             const body = await api('chats', { q: state.chatQuery, filter: state.filter, limit: CHAT_PAGE });
             if (seq !== chatsSeq) return;
             renderChats(body);
