@@ -137,6 +137,7 @@ def browse(driver, url, base, token):
     check(shown < 3000, "the chat list shows within 3 s here (%.0f ms)" % shown)
     rows = driver.find_elements(By.CSS_SELECTOR, "#chat-list .chat-row")
     check(len(rows) >= 10, "the chat list has %d rows" % len(rows))
+    wait.until(lambda d: d.execute_script("return document.body.dataset.tabsShown === 'true'"))
     tabs = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#filter-tabs .tab")]
     check(any(t.startswith("Groups") for t in tabs) and any(t.startswith("Unread") for t in tabs), "filter tabs with counts: %s" % tabs)
     shot(driver, "01-chat-list")

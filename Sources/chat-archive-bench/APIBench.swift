@@ -39,7 +39,7 @@ struct APIBench {
         let next = (try? JSONParser.parse(Array(cursor.utf8)))?["nextCursor"]?.stringValue ?? ""
         // The chat list as the app asks it: pages of `page` rows; a later page starts after
         // the 5,000th row (or the middle of a smaller list).
-        let page = "80"
+        let page = "60"
         let deep = Self.blocking {
             await api.respond(route: "chats", query: ["limit": String(max(1, min(5_000, chatIds.count / 2)))])
         }.body
@@ -58,8 +58,8 @@ struct APIBench {
             return String(name.prefix(3))
         }
         let routes: [(String, String, () -> [String: String])] = [
-            ("api chats (first page, 80 rows)", "chats", { ["limit": page] }),
-            ("api chats?cursor= (80 rows after the 5,000th)", "chats", { ["limit": page, "cursor": later] }),
+            ("api chats (first page, 60 rows)", "chats", { ["limit": page] }),
+            ("api chats?cursor= (60 rows after the 5,000th)", "chats", { ["limit": page, "cursor": later] }),
             ("api chats?q= (3 letters of a name, first page)", "chats", { ["q": fragment(), "limit": page] }),
             ("api chats?ids= (the chats of 50 hits)", "chats", { ["ids": hitChats()] }),
             ("api search?q= (1% word, page 1)", "search", { ["q": word, "limit": "50"] }),

@@ -10,8 +10,13 @@ extension WebAssets {
           // scrolls near its end. `?pageSize=N` in the app's address sets it (5…500), for tests.
           const CHAT_PAGE = (() => {
             const n = Number(new URLSearchParams(location.search).get('pageSize'));
-            return Number.isInteger(n) && n >= 5 && n <= 500 ? n : 80;
+            return Number.isInteger(n) && n >= 5 && n <= 500 ? n : 60;
           })();
+          // Asked before anything else is set up (date formats, handlers): the first page of the
+          // chat list is what the user waits for. start() shows them.
+          const firstChats = api('chats', { limit: CHAT_PAGE });
+          const firstCounts = api('counts');
+          firstChats.catch(() => {});
           const TEXT_LIMIT = 16000;
           const state = {
             filter: 'all', chatQuery: '', chats: [], chatCursor: null, chat: null, items: [], loadingBefore: false, loadingAfter: false,
@@ -217,11 +222,12 @@ extension WebAssets {
           }
           async function start() {
             const seq = ++chatsSeq;
-            const [first, tabCounts] = await Promise.all([api('chats', { limit: CHAT_PAGE }), api('counts')]);
+            // The list shows as soon as its first page comes; the tabs when their counts do.
+            firstCounts.then((c) => { renderTabs(counts(c)); document.body.dataset.tabsShown = 'true'; }).catch(() => {});
+            const first = await firstChats;
             if (seq === chatsSeq) renderChats(first);
             window.chatListShownMs = performance.now();
             document.body.dataset.chatListShown = 'true';
-            renderTabs(counts(tabCounts));
             api('stats').then((s) => { $('archive-stats').textContent = s.items.toLocaleString() + ' messages'; }).catch(() => {});
           }
 
