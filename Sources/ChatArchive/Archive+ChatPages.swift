@@ -5,7 +5,7 @@ extension Archive {
     /// One page of the chat list, in the order of ``chats(matching:filter:limit:)``, and the
     /// cursor of the next page.
     ///
-    /// Pass `nil` for the first page, then the previous page's ``ChatListPage/nextCursor`` with
+    /// Pass `nil` for the first page, then the previous page's `ChatListPage.nextCursor` with
     /// the same query and filter: every chat the list holds comes on exactly one page.
     ///
     /// ```swift
