@@ -118,6 +118,7 @@ def run(info, tmp):
     driver = webdriver.Chrome(options=options, service=service) if service else webdriver.Chrome(options=options)
     try:
         browse(driver, url, base, token)
+        pages(driver, base, token)
     finally:
         driver.quit()
 
@@ -136,6 +137,7 @@ def browse(driver, url, base, token):
     check(shown < 3000, "the chat list shows within 3 s here (%.0f ms)" % shown)
     rows = driver.find_elements(By.CSS_SELECTOR, "#chat-list .chat-row")
     check(len(rows) >= 10, "the chat list has %d rows" % len(rows))
+    wait.until(lambda d: d.execute_script("return document.body.dataset.tabsShown === 'true'"))
     tabs = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#filter-tabs .tab")]
     check(any(t.startswith("Groups") for t in tabs) and any(t.startswith("Unread") for t in tabs), "filter tabs with counts: %s" % tabs)
     shot(driver, "01-chat-list")
@@ -162,6 +164,11 @@ def browse(driver, url, base, token):
     g.send_keys(query)
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#hit-list .hit")) == len(hits))
     check(len(driver.find_elements(By.CSS_SELECTOR, "#hit-list mark")) >= len(hits), "hits show their matches in <mark>")
+    named = json.loads(http(base + "/api/chats?ids=" + urllib.parse.quote(",".join(
+        sorted({h["chatId"].replace("\\", "\\\\").replace(",", "\\,") for h in hits}))), token)[1])["chats"]
+    names = {c["chatId"]: c["localAlias"] or c["displayName"] or c["fullName"] or c["chatId"] for c in named}
+    shown_names = [n.text for n in driver.find_elements(By.CSS_SELECTOR, "#hit-list .hit-chat")]
+    check(shown_names == [names.get(h["chatId"]) for h in hits], "hits are named by their chats: %s" % shown_names)
     shot(driver, "03-search")
     g.send_keys(Keys.ARROW_DOWN)
     g.send_keys(Keys.ENTER)
@@ -255,6 +262,50 @@ def browse(driver, url, base, token):
     time.sleep(0.3)
     shot(driver, "11-phone-list")
     check(not driver.execute_script("return window.__pwned"), "still nothing ran at the end")
+
+
+def pages(driver, base, token):
+    """With a page of 20 rows, the chat list loads the next page as it scrolls to its end, and
+    name search pages the same way: every chat once, in the API's order."""
+    driver.set_window_size(1280, 860)
+    wait = WebDriverWait(driver, 20)
+    driver.get(base + "/?pageSize=20")
+    wait.until(lambda d: d.execute_script("return document.body.dataset.chatListShown === 'true'"))
+    shown = lambda d: d.execute_script("return [...document.querySelectorAll('#chat-list .chat-row')].map(b => b.dataset.chat)")
+
+    def scroll_to_end(expected):
+        for _ in range(60):
+            if len(shown(driver)) >= len(expected):
+                break
+            driver.execute_script("const l = document.getElementById('chat-list'); l.scrollTop = l.scrollHeight")
+            time.sleep(0.15)
+        time.sleep(0.5)
+        return shown(driver)
+
+    whole = [c["chatId"] for c in json.loads(http(base + "/api/chats?limit=10000", token)[1])["chats"]]
+    first = shown(driver)
+    # The first page, and the next ones only when the list's end comes near the view.
+    check(20 <= len(first) < len(whole) and len(whole) > 40 and first == whole[:len(first)],
+          "the list starts with a page of 20 rows (%d shown of %d chats)" % (len(first), len(whole)))
+    rows = scroll_to_end(whole)
+    check(rows == whole, "scrolling the chat list to its end loads every page: %d of %d rows, in order, once" % (len(rows), len(whole)))
+    shot(driver, "12-chat-list-paged")
+
+    query = "a"
+    matching = [c["chatId"] for c in json.loads(http(base + "/api/chats?limit=10000&q=" + query, token)[1])["chats"]]
+    driver.execute_script("const s = document.getElementById('chat-search'); s.value = arguments[0]; s.dispatchEvent(new Event('input'))", query)
+    wait.until(lambda d: shown(d)[:20] == matching[:20])
+    rows = scroll_to_end(matching)
+    check(len(matching) > 20 and rows == matching, "name search pages too: %d of %d rows" % (len(rows), len(matching)))
+    # Keyboard: ↓ from the last row asks for the next page when the sentinel is its neighbour.
+    driver.execute_script("const s = document.getElementById('chat-search'); s.value = ''; s.dispatchEvent(new Event('input'))")
+    wait.until(lambda d: shown(d)[:20] == whole[:20])
+    time.sleep(0.5)
+    before = len(shown(driver))
+    driver.execute_script("const r = document.querySelectorAll('#chat-list .chat-row'); r[r.length - 1].focus()")
+    ActionChains(driver).send_keys(Keys.ARROW_DOWN).perform()
+    wait.until(lambda d: len(shown(d)) > before)
+    check(len(set(shown(driver))) == len(shown(driver)), "no chat is listed twice")
 
 
 if __name__ == "__main__":

@@ -179,7 +179,7 @@ public final class Archive: Sendable {
 
     /// Runs a read, turning SQLite's errors into `ArchiveError`s (a damaged page is
     /// `ArchiveError/Code/corrupt`, never a partial answer).
-    private func reading<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+    func reading<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
         if let damage = database.damage { throw damage }
         return try await ArchiveError.mapping(path: database.path) { try await database.writer.read(body) }
     }

@@ -14,7 +14,7 @@ struct APIBench {
     func run(into report: inout BenchReport) throws {
         let api = ArchiveAPI(archive: archive)
         let db = archive.database.writer
-        let (big, names, word): (String, [String], String) = try db.read { db in
+        let (big, names, word, chatIds): (String, [String], String, [String]) = try db.read { db in
             let big = try String.fetchOne(db, sql: "SELECT sourceId FROM chat ORDER BY itemCount DESC LIMIT 1") ?? ""
             let names = try String.fetchAll(db, sql: "SELECT displayName FROM chat ORDER BY id LIMIT 200")
             // A word in about 1% of the messages, as a person might search.
@@ -26,7 +26,8 @@ struct APIBench {
                     sql:
                         "SELECT term FROM temp.apiVocab WHERE col = 'text' AND length(term) >= 4 AND doc BETWEEN ? AND ? ORDER BY doc DESC LIMIT 1",
                     arguments: [n / 200, max(1, n / 50)]) ?? "the"
-            return (big, names, word)
+            let chatIds = try String.fetchAll(db, sql: "SELECT sourceId FROM chat ORDER BY id")
+            return (big, names, word, chatIds)
         }
         let ids: [Int64] = try db.read { db in
             try Int64.fetchAll(
@@ -36,15 +37,31 @@ struct APIBench {
         guard !ids.isEmpty else { return }
         let cursor = Self.blocking { await api.respond(route: "search", query: ["q": word, "limit": "50"]) }.body
         let next = (try? JSONParser.parse(Array(cursor.utf8)))?["nextCursor"]?.stringValue ?? ""
+        // The chat list as the app asks it: pages of `page` rows; a later page starts after
+        // the 5,000th row (or the middle of a smaller list).
+        let page = "60"
+        let deep = Self.blocking {
+            await api.respond(route: "chats", query: ["limit": String(max(1, min(5_000, chatIds.count / 2)))])
+        }.body
+        let later = (try? JSONParser.parse(Array(deep.utf8)))?["nextCursor"]?.stringValue ?? ""
         var rng = SplitMix(seed: seed)
+        // The chats of a page of 50 search hits, looked up by id to name them.
+        func hitChats() -> String {
+            guard !chatIds.isEmpty else { return "none" }
+            return (0..<50).map { _ in chatIds[Int(rng.next() % UInt64(chatIds.count))] }.map {
+                $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ",", with: "\\,")
+            }.joined(separator: ",")
+        }
         func randomId() -> String { String(ids[Int(rng.next() % UInt64(ids.count))]) }
         func fragment() -> String {
             let name = names.isEmpty ? "abc" : names[Int(rng.next() % UInt64(names.count))]
             return String(name.prefix(3))
         }
         let routes: [(String, String, () -> [String: String])] = [
-            ("api chats (the list, 500 rows)", "chats", { ["limit": "500"] }),
-            ("api chats?q= (3 letters of a name)", "chats", { ["q": fragment(), "limit": "500"] }),
+            ("api chats (first page, 60 rows)", "chats", { ["limit": page] }),
+            ("api chats?cursor= (60 rows after the 5,000th)", "chats", { ["limit": page, "cursor": later] }),
+            ("api chats?q= (3 letters of a name, first page)", "chats", { ["q": fragment(), "limit": page] }),
+            ("api chats?ids= (the chats of 50 hits)", "chats", { ["ids": hitChats()] }),
             ("api search?q= (1% word, page 1)", "search", { ["q": word, "limit": "50"] }),
             ("api search?q=&cursor= (page 2)", "search", { ["q": word, "limit": "50", "cursor": next] }),
             ("api items?initial=40 (biggest chat)", "items", { ["chat": big, "initial": "40"] }),

@@ -158,7 +158,11 @@ import Testing
         ("/api/items?chat=g-hiking&around=1&aroundSource=1003", 400), ("/api/search", 400),
         ("/api/search?q=x&order=random", 400),
         ("/api/search?q=x&content=gif", 400), ("/api/search?q=x&limit=0", 400), ("/api/search?q=x&chat=nope", 404),
-        ("/api/chats?filter=odd", 400), ("/api/nothing", 404), ("/api/media/abc", 400), ("/api/media/1?n=-1", 400),
+        ("/api/chats?filter=odd", 400), ("/api/chats?cursor=nope", 400), ("/api/chats?q=hik&cursor=c0.1", 400),
+        ("/api/chats?cursor=%27%3B%20DROP%20TABLE%20chat%3B%20--", 400), ("/api/chats?ids=a&q=hik", 400),
+        ("/api/chats?ids=a&cursor=c0.1.1", 400), ("/api/chats?ids=a&filter=groups", 400),
+        ("/api/chats?ids=" + (0...200).map { "c\($0)" }.joined(separator: ","), 400), ("/api/nothing", 404),
+        ("/api/media/abc", 400), ("/api/media/1?n=-1", 400),
     ])
     func badRequestsAnswerAnErrorDocument(uri: String, status: Int) async throws {
         let f = try ServerFixture()
@@ -171,6 +175,64 @@ import Testing
             }
         }
     }
+
+    /// Pages of `/api/chats`, by the cursor each page answers, hold every row of the whole list once.
+    @Test(arguments: ["", "&q=a", "&filter=groups", "&q=hik&filter=groups", "&filter=unread"])
+    func chatPagesHoldTheWholeListOnce(params: String) async throws {
+        let f = try ServerFixture()
+        try await f.test { client in
+            let whole = try await client.execute(
+                uri: "/api/chats?limit=10000" + params, method: .get, headers: authorised()
+            ) {
+                r in
+                let v = try JSONParser.parse(Array(r.body.text.utf8))
+                #expect(v["nextCursor"] == .null)
+                return (v["chats"]?.arrayValue ?? []).compactMap { $0["chatId"]?.stringValue }
+            }
+            var paged: [String] = []
+            var cursor = ""
+            repeat {
+                let next = try await client.execute(
+                    uri: "/api/chats?limit=3\(params)&cursor=\(cursor)", method: .get, headers: authorised()
+                ) { r in
+                    #expect(r.status == .ok, "\(r.body.text)")
+                    let v = try JSONParser.parse(Array(r.body.text.utf8))
+                    let rows = (v["chats"]?.arrayValue ?? []).compactMap { $0["chatId"]?.stringValue }
+                    paged += rows
+                    return v["nextCursor"]?.stringValue ?? ""
+                }
+                cursor = try #require(next.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            } while !cursor.isEmpty && paged.count <= whole.count
+            #expect(!whole.isEmpty || params.contains("unread"))
+            #expect(paged == whole)
+        }
+    }
+
+    /// `ids=` names the chats of search hits wherever they are in the list, commas escaped.
+    @Test func idsLookUpNamedRows() async throws {
+        let f = try ServerFixture()
+        try await f.test { client in
+            let ids = Self.q(#"b-cafe,nope,g-hiking,b-cafe,x\,y"#)
+            try await client.execute(uri: "/api/chats?ids=\(ids)", method: .get, headers: authorised()) { r in
+                #expect(r.status == .ok)
+                let v = try JSONParser.parse(Array(r.body.text.utf8))
+                #expect(v["chats"]?.arrayValue?.map { $0["chatId"]?.stringValue } == ["b-cafe", "g-hiking"])
+                #expect(v["chats"]?.arrayValue?.last?["displayName"]?.stringValue == "Hiking club")
+                #expect(v["nextCursor"] == .null)
+            }
+            let most = (0..<200).map { "c\($0)" }.joined(separator: ",") + ",g-hiking"
+            try await client.execute(uri: "/api/chats?ids=\(most)", method: .get, headers: authorised()) { r in
+                #expect(r.status == .badRequest)
+            }
+            let bound = (0..<199).map { "c\($0)" }.joined(separator: ",") + ",g-hiking"
+            try await client.execute(uri: "/api/chats?ids=\(bound)", method: .get, headers: authorised()) { r in
+                #expect(r.status == .ok)
+                #expect(r.body.text.contains("g-hiking"))
+            }
+        }
+    }
+
+    static func q(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s }
 
     @Test func twoHundredConcurrentRequestsAllSucceed() async throws {
         let f = try ServerFixture()

@@ -36,12 +36,23 @@ import Testing
         let f = try ServerFixture()
         let hit = try #require(try await f.archive.search("Heinestraße").hits.first)
         let around = String(hit.item.id)
+        let cursor = try #require(try await f.archive.chats(limit: 4, after: nil).nextCursor)
+        let nameCursor = try #require(try await f.archive.chats(matching: "a", limit: 2, after: nil).nextCursor)
         // (CLI arguments, API request) pairs; scripts beyond Latin in the queries.
         let cases: [([String], String)] = [
             (["chats"], "/api/chats"),
             (["chats", "--filter", "groups", "--limit", "3"], "/api/chats?filter=groups&limit=3"),
             (["chats", "hik"], "/api/chats?q=hik"),
             (["chats", "--counts"], "/api/counts"),
+            (["chats", "--limit", "4", "--cursor", cursor], "/api/chats?limit=4&cursor=\(Self.q(cursor))"),
+            (
+                ["chats", "a", "--limit", "2", "--cursor", nameCursor],
+                "/api/chats?q=a&limit=2&cursor=\(Self.q(nameCursor))"
+            ),
+            (
+                ["chats", "--ids", #"g-hiking,nope,b-cafe,a\,b"#],
+                "/api/chats?ids=\(Self.q(#"g-hiking,nope,b-cafe,a\,b"#))"
+            ),
             (["chats", "--filter", "tag:friends"], "/api/chats?filter=\(Self.q("tag:friends"))"),
             (["search", "Heinestraße"], "/api/search?q=\(Self.q("Heinestraße"))"),
             (["search", "trip", "--limit", "2", "--order", "relevance"], "/api/search?q=trip&limit=2&order=relevance"),

@@ -74,12 +74,28 @@ import Testing
         let chats = try json(try run(["chats", "--archive", archive, "--json", "--filter", "business"]).out)
         #expect(chats["chats"]?.arrayValue?.map { $0["chatId"]?.stringValue } == ["b-cafe"])
 
+        // The chat list by pages: each page's nextCursor gives the next, every chat once.
+        var listed: [String] = []
+        var cursor: [String] = []
+        for _ in 0..<20 {
+            let page = try json(try run(["chats", "--archive", archive, "--json", "--limit", "5"] + cursor).out)
+            listed += page["chats"]?.arrayValue?.compactMap { $0["chatId"]?.stringValue } ?? []
+            guard let next = page["nextCursor"]?.stringValue else { break }
+            cursor = ["--cursor", next]
+        }
+        #expect(listed.count == 13)
+        #expect(Set(listed).count == 13)
+        let human = try run(["chats", "--archive", archive, "--limit", "2"])
+        #expect(human.out.contains("more: --cursor c"))
+        let named = try json(try run(["chats", "--archive", archive, "--json", "--ids", "b-cafe,nope,g-hiking"]).out)
+        #expect(named["chats"]?.arrayValue?.map { $0["chatId"]?.stringValue } == ["b-cafe", "g-hiking"])
+
         let paged = try json(try run(["search", "--archive", archive, "--json", "--limit", "3", "trip"]).out)
         #expect(paged["hits"]?.arrayValue?.count == 3)
         #expect(paged["nextCursor"]?.stringValue != nil)
 
-        let human = try run(["search", "--archive", archive, "hikes"])
-        #expect(human.out.contains("[hikes]"))
+        let hikes = try run(["search", "--archive", archive, "hikes"])
+        #expect(hikes.out.contains("[hikes]"))
         #expect(try run(["check", "--archive", archive]).status == 0)
     }
 
@@ -97,6 +113,8 @@ import Testing
         ])
         #expect(strict.status == 1)
         #expect(try run(["search", "--archive", archive, "--order", "sideways", "x"]).status == 2)
+        #expect(try run(["chats", "--archive", archive, "--cursor", "c0.1"]).status == 2)
+        #expect(try run(["chats", "--archive", archive, "--ids", "a", "--filter", "groups"]).status == 2)
         #expect(try run(["items", "--archive", archive, "--chat", "bad-1", "--around", "1"]).status == 1)
     }
 

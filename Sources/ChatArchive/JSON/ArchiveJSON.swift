@@ -11,6 +11,9 @@ package enum ArchiveJSON {
         return text(Document(chats: rows))
     }
 
+    /// A page of the chat list: `{"chats": [...], "nextCursor": ...}`.
+    package static func chats(_ page: ChatListPage) -> String { text(page) }
+
     /// The chat-list tabs' counts.
     package static func chatCounts(_ counts: ChatFilterCounts) -> String { text(counts) }
 

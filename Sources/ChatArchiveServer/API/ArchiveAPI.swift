@@ -45,6 +45,8 @@ package struct ArchiveAPI: Sendable {
             return .error(400, "badRequest", e.message)
         } catch let e as SearchError {
             return .error(404, "notFound", e.message)
+        } catch let e as ArchiveError where e.code == .invalidCursor {
+            return .error(400, "badRequest", e.message)
         } catch let e as ArchiveError {
             return .error(404, "notFound", e.message)
         } catch {
@@ -64,13 +66,26 @@ package struct ArchiveAPI: Sendable {
         return APIResponse(status: 200, body: ArchiveJSON.members(people))
     }
 
-    /// `GET /api/chats?q=&filter=&limit=`: `chat-archive chats [Q] --filter F --limit N --json`.
+    /// `GET /api/chats?q=&filter=&limit=&cursor=`: `chat-archive chats [Q] --filter F --limit N
+    /// --cursor C --json`; `GET /api/chats?ids=A,B`: `chat-archive chats --ids A,B --json`.
     func chats(_ q: [String: String]) async throws -> APIResponse {
         let filterName = nonEmpty(q["filter"]) ?? "all"
+        if let list = q["ids"] {
+            guard nonEmpty(q["q"]) == nil, nonEmpty(q["cursor"]) == nil, filterName == "all" else {
+                throw BadRequest(message: "ids cannot be combined with q, filter or cursor")
+            }
+            let ids = ChatList.lookupIds(list)
+            guard ids.count <= ChatList.maxLookupIds else {
+                throw BadRequest(message: "ids takes at most \(ChatList.maxLookupIds) ids")
+            }
+            let page = ChatListPage(rows: try await archive.chats(ids: ids), nextCursor: nil)
+            return APIResponse(status: 200, body: ArchiveJSON.chats(page))
+        }
         guard let filter = ChatFilter(filterName) else { throw BadRequest(message: "unknown filter \(filterName)") }
         let limit = try positive(q, "limit", default: 100)
-        let rows = try await archive.chats(matching: nonEmpty(q["q"]), filter: filter, limit: limit)
-        return APIResponse(status: 200, body: ArchiveJSON.chats(rows))
+        let page = try await archive.chats(
+            matching: nonEmpty(q["q"]), filter: filter, limit: limit, after: nonEmpty(q["cursor"]))
+        return APIResponse(status: 200, body: ArchiveJSON.chats(page))
     }
 
     /// `GET /api/search?q=&chat=&content=&limit=&cursor=&order=&includeDeleted=`: `chat-archive search`.

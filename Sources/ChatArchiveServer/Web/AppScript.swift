@@ -6,9 +6,20 @@ extension WebAssets {
         (function () {
           const $ = (id) => document.getElementById(id);
           const PAGE = 40;
+          // Chat-list rows per request: enough to fill a tall window; more load as the list
+          // scrolls near its end. `?pageSize=N` in the app's address sets it (5…500), for tests.
+          const CHAT_PAGE = (() => {
+            const n = Number(new URLSearchParams(location.search).get('pageSize'));
+            return Number.isInteger(n) && n >= 5 && n <= 500 ? n : 60;
+          })();
+          // Asked before anything else is set up (date formats, handlers): the first page of the
+          // chat list is what the user waits for. start() shows them.
+          const firstChats = api('chats', { limit: CHAT_PAGE });
+          const firstCounts = api('counts');
+          firstChats.catch(() => {});
           const TEXT_LIMIT = 16000;
           const state = {
-            filter: 'all', chatQuery: '', chats: [], chat: null, items: [], loadingBefore: false, loadingAfter: false,
+            filter: 'all', chatQuery: '', chats: [], chatCursor: null, chat: null, items: [], loadingBefore: false, loadingAfter: false,
             hasBefore: false, hasAfter: false, inChat: { query: '', content: null, hits: [], index: -1, more: false },
             global: { query: '', hits: [], cursor: null, loading: false, selected: -1, seq: 0 }, marks: null, chatSeq: 0, windowSeq: 0
           };
@@ -151,28 +162,72 @@ extension WebAssets {
             li.append(b);
             return li;
           }
-          function renderChats(rows) {
+          // The chats of the current query and tab: rows as pages arrive, a sentinel after the
+          // last row while more pages exist. Rows already shown are skipped (the keyset cursor
+          // yields each chat once; this also keeps a chat that moved during a live ingest once).
+          const chatSentinel = new IntersectionObserver((entries) => {
+            if (entries.some((e) => e.isIntersecting)) moreChats().catch(() => {});
+          }, { root: $('chat-list'), rootMargin: '0px 0px 600px 0px' });
+          let shownChats = new Set();
+          function appendChats(rows, cursor) {
             const list = $('chat-list');
+            const old = list.querySelector('.list-end');
+            if (old) { chatSentinel.unobserve(old); old.remove(); }
             const frag = document.createDocumentFragment();
-            for (const r of rows) frag.append(chatRow(r));
-            list.replaceChildren(frag);
-            if (!rows.length) list.append(el('li', 'empty', state.chatQuery ? 'No chats match.' : 'No chats.'));
+            for (const r of rows) {
+              if (shownChats.has(r.chatId)) continue;
+              shownChats.add(r.chatId);
+              state.chats.push(r);
+              frag.append(chatRow(r));
+            }
+            list.append(frag);
+            state.chatCursor = cursor || null;
+            if (state.chatCursor) {
+              // A new sentinel each page: observing it reports at once whether it is near the view.
+              const end = el('li', 'list-end');
+              end.setAttribute('aria-hidden', 'true');
+              list.append(end);
+              chatSentinel.observe(end);
+            }
           }
-          let chatsSeq = 0;
+          function renderChats(body) {
+            const list = $('chat-list');
+            for (const n of list.querySelectorAll('.list-end')) chatSentinel.unobserve(n);
+            list.replaceChildren();
+            shownChats = new Set();
+            state.chats = [];
+            appendChats(body.chats, body.nextCursor);
+            if (!body.chats.length) list.append(el('li', 'empty', state.chatQuery ? 'No chats match.' : 'No chats.'));
+          }
+          // A new query or tab starts a new sequence: answers of older ones are dropped.
+          let chatsSeq = 0, chatsLoadingSeq = -1;
           async function loadChats() {
             const seq = ++chatsSeq;
-            const body = await api('chats', { q: state.chatQuery, filter: state.filter, limit: 500 });
+            // The shown list's cursor belongs to the old query: no more pages of it.
+            state.chatCursor = null;
+            for (const n of $('chat-list').querySelectorAll('.list-end')) { chatSentinel.unobserve(n); n.remove(); }
+            const body = await api('chats', { q: state.chatQuery, filter: state.filter, limit: CHAT_PAGE });
             if (seq !== chatsSeq) return;
-            state.chats = body.chats;
-            renderChats(body.chats);
+            renderChats(body);
+          }
+          async function moreChats() {
+            const seq = chatsSeq, cursor = state.chatCursor;
+            if (!cursor || chatsLoadingSeq === seq) return;
+            chatsLoadingSeq = seq;
+            try {
+              const body = await api('chats', { q: state.chatQuery, filter: state.filter, limit: CHAT_PAGE, cursor: cursor });
+              if (seq !== chatsSeq || cursor !== state.chatCursor) return;
+              appendChats(body.chats, body.nextCursor);
+            } finally { if (chatsLoadingSeq === seq) chatsLoadingSeq = -1; }
           }
           async function start() {
-            const [all, tabCounts] = await Promise.all([api('chats', { limit: 500 }), api('counts')]);
-            state.chats = all.chats;
-            renderChats(all.chats);
+            const seq = ++chatsSeq;
+            // The list shows as soon as its first page comes; the tabs when their counts do.
+            firstCounts.then((c) => { renderTabs(counts(c)); document.body.dataset.tabsShown = 'true'; }).catch(() => {});
+            const first = await firstChats;
+            if (seq === chatsSeq) renderChats(first);
             window.chatListShownMs = performance.now();
             document.body.dataset.chatListShown = 'true';
-            renderTabs(counts(tabCounts));
             api('stats').then((s) => { $('archive-stats').textContent = s.items.toLocaleString() + ' messages'; }).catch(() => {});
           }
 
@@ -532,14 +587,23 @@ extension WebAssets {
             if (to < text.length) box.append(document.createTextNode('…'));
             return box;
           }
-          const chatNames = new Map();
+          // Rows of the chats hits are in, looked up by id whatever their place in the list.
+          const hitChats = new Map();
+          function lookupIds(ids) { return ids.map((id) => id.replace(/[\\,]/g, '\\$&')).join(','); }
+          async function lookupChats(ids) {
+            const missing = [...new Set(ids)].filter((id) => !hitChats.has(id));
+            for (let k = 0; k < missing.length; k += 200) {
+              const body = await api('chats', { ids: lookupIds(missing.slice(k, k + 200)) });
+              for (const r of body.chats) hitChats.set(r.chatId, r);
+            }
+          }
           function hitNode(h, k) {
             const li = el('li', 'hit');
             li.setAttribute('role', 'option');
             li.setAttribute('aria-selected', String(k === state.global.selected));
             li.dataset.index = k;
             const top = el('div', 'hit-top');
-            top.append(el('bdi', 'hit-chat', chatNames.get(h.chatId) || h.chatId), el('bdi', 'hit-sender', h.sender || ''),
+            top.append(el('bdi', 'hit-chat', hitChats.has(h.chatId) ? chatName(hitChats.get(h.chatId)) : h.chatId), el('bdi', 'hit-sender', h.sender || ''),
               el('span', 'hit-time', listTime(h.ts)));
             li.append(top, hitText(h));
             li.addEventListener('click', () => openHit(k));
@@ -549,11 +613,9 @@ extension WebAssets {
             const h = state.global.hits[k];
             if (!h) return;
             selectHit(k);
-            let c = state.chats.find((x) => x.chatId === h.chatId);
-            if (!c) {
-              const rows = await api('chats', { limit: 500 });
-              c = rows.chats.find((x) => x.chatId === h.chatId) || { chatId: h.chatId, displayName: h.chatId, type: 'group' };
-            }
+            if (!hitChats.has(h.chatId)) await lookupChats([h.chatId]).catch(() => {});
+            const c = hitChats.get(h.chatId) || state.chats.find((x) => x.chatId === h.chatId) ||
+              { chatId: h.chatId, displayName: h.chatId, type: 'group' };
             openChat(c, h.id, { id: h.id, ranges: h.ranges });
           }
           function selectHit(k) {
@@ -583,10 +645,9 @@ extension WebAssets {
             try {
               const body = await api('search', { q: g.query, limit: 50, cursor: g.cursor });
               if (seq !== g.seq) return;
-              if (!chatNames.size || body.hits.some((h) => !chatNames.has(h.chatId))) {
-                const rows = await api('chats', { limit: 1000 });
-                for (const r of rows.chats) chatNames.set(r.chatId, chatName(r));
-              }
+              // Hits name their chats; without the names (a failed lookup) they show the ids.
+              await lookupChats(body.hits.map((h) => h.chatId)).catch(() => {});
+              if (seq !== g.seq) return;
               const start = g.hits.length;
               g.hits = g.hits.concat(body.hits);
               g.cursor = body.nextCursor;
@@ -653,6 +714,7 @@ extension WebAssets {
                 const li = t.parentElement;
                 const next = e.key === 'ArrowDown' ? li.nextElementSibling : li.previousElementSibling;
                 if (next && next.firstElementChild) next.firstElementChild.focus();
+                else if (e.key === 'ArrowDown') moreChats().catch(() => {});
               }
             });
           }

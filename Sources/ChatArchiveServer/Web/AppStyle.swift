@@ -43,6 +43,7 @@ extension WebAssets {
         .chat-list, .search-results { flex: 1; overflow-y: auto; }
         .chat-row { display: flex; gap: 12px; align-items: center; width: 100%; padding: 9px 14px; border: 0; background: none; text-align: left; cursor: pointer; }
         .chat-row:hover { background: var(--panel); }
+        .list-end { height: 1px; }
         .chat-row[aria-current=true] { background: var(--selected); }
         .avatar { width: 48px; height: 48px; border-radius: 50%; flex-shrink: 0; display: flex; align-items: center; justify-content: center;
           color: #fff; font-weight: 600; font-size: 17px; background: var(--avatar, #8e8e93); user-select: none; overflow: hidden; }

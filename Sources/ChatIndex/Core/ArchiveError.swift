@@ -28,6 +28,8 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible {
         case unknownItem
         /// Any other input or output failure.
         case io
+        /// A paging cursor that no page of the list returned (mistyped, or cut short).
+        case invalidCursor
     }
 
     /// What kind of failure this is.

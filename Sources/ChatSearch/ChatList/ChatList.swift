@@ -157,18 +157,55 @@ package enum ChatList {
     package static func chats(matching query: String?, filter: ChatFilter = .all, limit: Int = 100, in db: Database)
         throws -> [ChatRow]
     {
+        try page(matching: query, filter: filter, limit: limit, after: nil, in: db).rows
+    }
+
+    /// One page of ``chats(matching:filter:limit:in:)``: the rows after `cursor` in the list's
+    /// order (from the start when `nil`), and the cursor of the next page.
+    ///
+    /// - Complexity: index speed at any depth without a name query (the cursor is a range on
+    ///   `chat_lastTs`); with one, the matching names are found and sorted as for the first page.
+    package static func page(
+        matching query: String?, filter: ChatFilter = .all, limit: Int = 100, after cursor: ChatListCursor?,
+        in db: Database
+    ) throws -> ChatListPage {
         let (cond, condArgs) = filter.condition
         let q = (query ?? "").trimmingSpaces
         let lim = max(1, min(limit, 100_000))
+        // One row more than the page tells whether a next page exists.
+        let fetch = lim + 1
         // Two steps in one statement: choose the page of chats, then join the previews and tags
         // of those rows only (not of every chat that matched). `ORDER BY lastTs DESC, id DESC`
         // puts chats without activity last (SQLite sorts NULL lowest), which is what lets the
-        // activity-ordered indexes stop at a page.
+        // activity-ordered indexes stop at a page. The list's order is (loose, lastTs DESC,
+        // id DESC); a cursor is the position of the last row shown in it.
         var page: String
         var args: [DatabaseValueConvertible]
         if q.isEmpty {
-            page = "SELECT id, 0 AS loose, lastTs FROM chat WHERE \(cond) ORDER BY lastTs DESC, id DESC LIMIT ?"
-            args = condArgs + [lim]
+            // Every row is a direct one (loose 0): after a loose position nothing is left.
+            if cursor?.isLoose == true { return ChatListPage(rows: [], nextCursor: nil) }
+            if let cursor, let ts = cursor.lastTs {
+                // The rest of the chats with activity, by a range on the index, then those without.
+                page = """
+                    SELECT * FROM (
+                        SELECT id, 0 AS loose, lastTs FROM chat
+                        WHERE \(cond) AND lastTs <= ? AND (lastTs < ? OR id < ?) ORDER BY lastTs DESC, id DESC LIMIT ?)
+                    UNION ALL
+                    SELECT * FROM (
+                        SELECT id, 0, lastTs FROM chat WHERE \(cond) AND lastTs IS NULL ORDER BY lastTs DESC, id DESC LIMIT ?)
+                    LIMIT ?
+                    """
+                args = condArgs + [ts, ts, cursor.id, fetch] + condArgs + [fetch, fetch]
+            } else if let cursor {
+                page = """
+                    SELECT id, 0 AS loose, lastTs FROM chat WHERE \(cond) AND lastTs IS NULL AND id < ?
+                    ORDER BY lastTs DESC, id DESC LIMIT ?
+                    """
+                args = condArgs + [cursor.id, fetch]
+            } else {
+                page = "SELECT id, 0 AS loose, lastTs FROM chat WHERE \(cond) ORDER BY lastTs DESC, id DESC LIMIT ?"
+                args = condArgs + [fetch]
+            }
         } else {
             // Folded names are compared as bytes (instr: no pattern, no case rules).
             let key = TextNormalizer.normalize(q)
@@ -179,32 +216,51 @@ package enum ChatList {
                 // The trigram index yields every chat holding each trigram of the query in order:
                 // a superset of the chats containing it, narrowed by instr, so only candidates are
                 // tested and sorted.
+                let (after, afterArgs) = ChatListCursor.condition(after: cursor)
                 page = """
-                    SELECT chat.id, instr(chat.nameKey, ?) = 0 AS loose, chat.lastTs
-                    FROM chatNameGram JOIN chat ON chat.id = chatNameGram.rowid
-                    WHERE chatNameGram MATCH ? AND \(cond) AND (instr(chat.nameKey, ?) > 0 OR instr(chat.translitKey, ?) > 0)
-                    ORDER BY loose, chat.lastTs DESC, chat.id DESC LIMIT ?
+                    SELECT id, loose, lastTs FROM (
+                        SELECT chat.id AS id, instr(chat.nameKey, ?) = 0 AS loose, chat.lastTs AS lastTs
+                        FROM chatNameGram JOIN chat ON chat.id = chatNameGram.rowid
+                        WHERE chatNameGram MATCH ? AND \(cond)
+                            AND (instr(chat.nameKey, ?) > 0 OR instr(chat.translitKey, ?) > 0))
+                    WHERE \(after)
+                    ORDER BY loose, lastTs DESC, id DESC LIMIT ?
                     """
-                args = [key, phrase] + condArgs + [key, translit, lim]
+                args = [key, phrase] + condArgs + [key, translit] + afterArgs + [fetch]
             } else {
                 // Too short for trigrams: walk the names newest first (chat_recentNames) and stop
                 // at a page of direct matches; loose matches are looked for only when the direct
                 // ones do not fill the page.
+                let (direct, directArgs) = ChatListCursor.condition(after: cursor, isLoose: false)
+                let (loose, looseArgs) = ChatListCursor.condition(after: cursor, isLoose: true)
                 page = """
                     SELECT * FROM (
                         SELECT id, 0 AS loose, lastTs FROM chat
-                        WHERE \(cond) AND instr(nameKey, ?) > 0 ORDER BY lastTs DESC, id DESC LIMIT ?)
+                        WHERE \(cond) AND instr(nameKey, ?) > 0 AND \(direct) ORDER BY lastTs DESC, id DESC LIMIT ?)
                     UNION ALL
                     SELECT * FROM (
                         SELECT id, 1, lastTs FROM chat
-                        WHERE \(cond) AND instr(translitKey, ?) > 0 AND instr(nameKey, ?) = 0 ORDER BY lastTs DESC, id DESC LIMIT ?)
+                        WHERE \(cond) AND instr(translitKey, ?) > 0 AND instr(nameKey, ?) = 0 AND \(loose)
+                        ORDER BY lastTs DESC, id DESC LIMIT ?)
                     LIMIT ?
                     """
-                args = condArgs + [key, lim] + condArgs + [translit, key, lim, lim]
+                args =
+                    condArgs + [key] + directArgs + [fetch] + condArgs + [translit, key] + looseArgs + [fetch, fetch]
             }
         }
+        var rows = try self.rows(page: page, arguments: args, in: db)
+        guard rows.count > lim else { return ChatListPage(rows: rows.map(\.row), nextCursor: nil) }
+        rows.removeLast(rows.count - lim)
+        return ChatListPage(rows: rows.map(\.row), nextCursor: rows.last?.position.text)
+    }
+
+    /// The rows `page` (a statement yielding `id, loose, lastTs` of chats) chooses, in the list's
+    /// order, each with its position in the list.
+    static func rows(page: String, arguments: [DatabaseValueConvertible], in db: Database) throws
+        -> [(row: ChatRow, position: ChatListCursor)]
+    {
         // Rows are decoded straight from the statement (a cursor): fetchAll would first copy
-        // every row with its 22 column names.
+        // every row with its 23 column names.
         let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
@@ -214,15 +270,18 @@ package enum ChatList {
                         chat.draft, page.loose,
                         (SELECT group_concat(tag, char(10)) FROM chatTag WHERE chatTag.chatId = chat.id),
                         last.flags, last.text, last.contentType, last.dir, last.fileName,
-                        lastMember.displayName, lastMember.localAlias
+                        lastMember.displayName, lastMember.localAlias, chat.id
                     FROM page JOIN chat ON chat.id = page.id
                     LEFT JOIN item AS last ON last.id = chat.lastItemId
                     LEFT JOIN member AS lastMember ON lastMember.id = last.memberId
                     ORDER BY page.loose, page.lastTs DESC, page.id DESC
                     """),
-            arguments: StatementArguments(args))
-        var chats: [ChatRow] = []
-        while let row = try rows.next() { chats.append(try makeRow(row, db)) }
+            arguments: StatementArguments(arguments))
+        var chats: [(row: ChatRow, position: ChatListCursor)] = []
+        while let row = try rows.next() {
+            let position = ChatListCursor(isLoose: (row[13] as Int) == 1, lastTs: row[11], id: row[22])
+            chats.append((try makeRow(row, db), position))
+        }
         return chats
     }
 

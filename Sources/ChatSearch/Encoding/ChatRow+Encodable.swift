@@ -38,3 +38,15 @@ extension ChatPreview: Encodable {
         try c.encode(text, forKey: .text)
     }
 }
+
+extension ChatListPage: Encodable {
+    private enum Key: String, CodingKey { case chats, nextCursor }
+
+    /// `{"chats": [...], "nextCursor": ...}` (`null` on the last page), as `chats --json` and
+    /// `/api/chats` answer.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(rows, forKey: .chats)
+        try c.encode(nextCursor, forKey: .nextCursor)
+    }
+}

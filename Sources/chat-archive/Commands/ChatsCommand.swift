@@ -11,8 +11,18 @@ struct ChatsCommand: AsyncParsableCommand {
     @Option(help: "all, unread, favorites, contacts, groups, business, notes, reports or tag:NAME.")
     var filter = "all"
 
-    @Option(help: "At most this many chats.")
+    @Option(help: "At most this many chats (a page).")
     var limit = 100
+
+    @Option(help: "The nextCursor of the previous page (same query and --filter).")
+    var cursor: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Only the chats with these ids, in this order (unknown ids skipped).",
+            discussion: "Ids separated by commas; write a comma inside an id as \\, and a backslash as \\\\.",
+            valueName: "id,id,..."))
+    var ids: String?
 
     @Argument(help: "Part of a chat's name, alias or full name.")
     var query: String?
@@ -23,6 +33,17 @@ struct ChatsCommand: AsyncParsableCommand {
     func validate() throws {
         guard ChatFilter(filter) != nil else { throw ValidationError("unknown --filter \(filter)") }
         guard limit > 0 else { throw ValidationError("--limit must be positive") }
+        if let cursor, ChatListCursor(cursor) == nil {
+            throw ValidationError("--cursor must be the nextCursor of a previous page")
+        }
+        if let ids {
+            guard query == nil, cursor == nil, filter == "all", !counts else {
+                throw ValidationError("--ids cannot be combined with a query, --filter, --cursor or --counts")
+            }
+            guard ChatList.lookupIds(ids).count <= ChatList.maxLookupIds else {
+                throw ValidationError("--ids takes at most \(ChatList.maxLookupIds) ids")
+            }
+        }
     }
 
     func run() async throws {
@@ -42,13 +63,20 @@ struct ChatsCommand: AsyncParsableCommand {
                 for (tag, n) in c.tags.sorted(by: { $0.key < $1.key }) { print("tag:\(tag)\t\(n)") }
                 return
             }
-            let rows = try await archive.chats(matching: query, filter: ChatFilter(filter) ?? .all, limit: limit)
+            let page: ChatListPage
+            if let ids {
+                page = ChatListPage(rows: try await archive.chats(ids: ChatList.lookupIds(ids)), nextCursor: nil)
+            } else {
+                page = try await archive.chats(
+                    matching: query, filter: ChatFilter(filter) ?? .all, limit: limit, after: cursor)
+            }
             if global.json {
-                print(ArchiveJSON.chats(rows))
+                print(ArchiveJSON.chats(page))
                 return
             }
-            if rows.isEmpty { print("no chats") }
-            for r in rows { print(HumanFormat.chatRow(r)) }
+            if page.rows.isEmpty { print("no chats") }
+            for r in page.rows { print(HumanFormat.chatRow(r)) }
+            if let next = page.nextCursor { print(Terminal.dim("more: --cursor \(next)")) }
         }
     }
 }
