@@ -28,12 +28,8 @@ package struct IMessageImporter: ArchiveImporter {
 
     /// Reads the iMessage database at `source` (the file, or a folder holding it).
     package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let container = try FormatDetector.openContainer(path: source.path)
-        let entries = try Self.recognise(container)
-        guard !entries.isEmpty else {
-            throw ImportError("\(source.path): no iMessage database found (chat.db from ~/Library/Messages, or sms.db)")
-        }
-        try read(container, entries: entries, into: sink, options: source.options)
+        try readRecognised(
+            source, into: sink, missing: "no iMessage database found (chat.db from ~/Library/Messages, or sms.db)")
     }
 
     /// Reads the given databases of `container` (their side files, when listed, are skipped).

@@ -93,12 +93,8 @@ package struct MetaImporter: ArchiveImporter {
 
     /// Reads the export at `source.path` (a folder, or a zip).
     package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let container = try FormatDetector.openContainer(path: source.path)
-        let entries = try Self.recognise(container)
-        guard !entries.isEmpty else {
-            throw ImportError("\(source.path): no Messenger or Instagram thread files (message_1.json) found")
-        }
-        try read(container, entries: entries, into: sink, options: source.options)
+        try readRecognised(
+            source, into: sink, missing: "no Messenger or Instagram thread files (message_1.json) found")
     }
 
     /// Reads the thread files `entries` of `container`, as ``recognise(_:)`` named them.

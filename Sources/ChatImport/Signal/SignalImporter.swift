@@ -106,13 +106,8 @@ package struct SignalImporter: ArchiveImporter {
 
     /// Reads the Signal export at `source` (its folder, a zip of it, or `main.jsonl` itself).
     package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let container = try FormatDetector.openContainer(path: source.path)
-        let entries = try Self.recognise(container)
-        guard !entries.isEmpty else {
-            throw ImportError(
-                "\(source.path): no Signal main.jsonl found (in Signal: Settings → Chats → Export chat history)")
-        }
-        try read(container, entries: entries, into: sink, options: source.options)
+        try readRecognised(
+            source, into: sink, missing: "no Signal main.jsonl found (in Signal: Settings → Chats → Export chat history)")
     }
 
     /// Reads the given `main.jsonl` entries of `container`, each on its own (the ids inside one
