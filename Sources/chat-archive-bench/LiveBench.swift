@@ -98,7 +98,10 @@ struct LiveBench {
             return 1
         }
         report.latencies.append(
-            (name: "live: empty write transaction through the same call path", ours: hop, baseline: nil, baselineName: ""))
+            (
+                name: "live: empty write transaction through the same call path", ours: hop, baseline: nil,
+                baselineName: ""
+            ))
         report.latencies.append(
             (name: "live: upsert one + search finds it", ours: one, baseline: nil, baselineName: ""))
         report.note("live: search right after upsert", "found \(found) of \(repeats + 1) new messages at once")
@@ -150,13 +153,17 @@ struct LiveBench {
             // Untimed: every item of the chat unread again, behind the writer's back (flags set,
             // the chat's read mark removed), with the counters `stats` and the chat list show.
             try writer.write { db in
-                let chatId = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [unreadChat])
-                let before = try Int64.fetchOne(db, sql: "SELECT unreadCount FROM chat WHERE id = ?", arguments: [chatId]) ?? 0
-                try db.execute(sql: "UPDATE item SET flags = flags | 4 WHERE chatId = ? AND flags & 4 = 0", arguments: [chatId])
+                let chatId = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [unreadChat])
+                let before =
+                    try Int64.fetchOne(db, sql: "SELECT unreadCount FROM chat WHERE id = ?", arguments: [chatId]) ?? 0
+                try db.execute(
+                    sql: "UPDATE item SET flags = flags | 4 WHERE chatId = ? AND flags & 4 = 0", arguments: [chatId])
                 try db.execute(
                     sql: "UPDATE chat SET unreadCount = itemCount, readTs = ?2, readId = ?2 WHERE id = ?1",
                     arguments: [chatId, Int64.min])
-                let after = try Int64.fetchOne(db, sql: "SELECT unreadCount FROM chat WHERE id = ?", arguments: [chatId]) ?? 0
+                let after =
+                    try Int64.fetchOne(db, sql: "SELECT unreadCount FROM chat WHERE id = ?", arguments: [chatId]) ?? 0
                 try ArchiveCounters.add(after - before, to: ArchiveCounters.unreadItems, db)
             }
         }

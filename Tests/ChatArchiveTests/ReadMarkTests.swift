@@ -12,7 +12,8 @@ import Testing
 
     @Test func aLateUnreadMessageOlderThanTheMarkIsUnread() async throws {
         let archive = try await L.makeGroup()
-        try await archive.upsert(items: (0..<5).map { L.message("g1", "m\($0)", "Nachricht \($0) 東京", at: Int64($0 * 10)) })
+        try await archive.upsert(
+            items: (0..<5).map { L.message("g1", "m\($0)", "Nachricht \($0) 東京", at: Int64($0 * 10)) })
         try await archive.markRead(chat: "g1")
         #expect(try await L.row(archive).unreadCount == 0)
         // Sent before the newest read message, received now: unread, and the chat opens at it.
@@ -75,7 +76,8 @@ import Testing
                     let minute = freshMinute()
                     let unread = rng.next() % 4 != 0
                     items.append(
-                        L.message("g1", "i\(next)", "\(words[Int(rng.next() % 8)]) n\(next)", at: minute, unread: unread))
+                        L.message(
+                            "g1", "i\(next)", "\(words[Int(rng.next() % 8)]) n\(next)", at: minute, unread: unread))
                     model["i\(next)"] = (minute, unread, false)
                 }
                 try await archive.upsert(items: items)
@@ -83,7 +85,9 @@ import Testing
                 guard let id = pick() else { continue }
                 let minute = rng.next() % 2 == 0 ? model[id]?.minute ?? 0 : freshMinute()
                 let unread = rng.next() % 2 == 0
-                try await archive.upsert(items: [L.message("g1", id, "edited \(words[Int(rng.next() % 8)])", at: minute, unread: unread)])
+                try await archive.upsert(items: [
+                    L.message("g1", id, "edited \(words[Int(rng.next() % 8)])", at: minute, unread: unread)
+                ])
                 model[id] = (minute, unread, false)
             case 3:
                 let through = rng.next() % 4 == 0 ? nil : pick()

@@ -135,7 +135,8 @@ import Testing
     /// A hit found only in a hyperlink's hidden target (`[label](url)`) marks the link's shown
     /// text, so that it never opens without a highlight; a word of the shown text marks itself.
     @Test func aMatchInAHiddenLinkTargetMarksTheLinkText() async throws {
-        let text = "Schau mal: [東京の地図 📍](https://maps.example.org/tokyo-station) und [שלום](https://salam.example.net/ar) bis später"
+        let text =
+            "Schau mal: [東京の地図 📍](https://maps.example.org/tokyo-station) und [שלום](https://salam.example.net/ar) bis später"
         let (archive, _) = try TestArchive.make(
             jsonl: [Lines.chat("l"), Lines.item("l", "1", ts: "2024-05-01T10:00:00Z", text: text)].joined(
                 separator: "\n"))

@@ -107,7 +107,8 @@ package struct SignalImporter: ArchiveImporter {
     /// Reads the Signal export at `source` (its folder, a zip of it, or `main.jsonl` itself).
     package func read(_ source: ImportSource, into sink: any ImportSink) throws {
         try readRecognised(
-            source, into: sink, missing: "no Signal main.jsonl found (in Signal: Settings → Chats → Export chat history)")
+            source, into: sink,
+            missing: "no Signal main.jsonl found (in Signal: Settings → Chats → Export chat history)")
     }
 
     /// Reads the given `main.jsonl` entries of `container`, each on its own (the ids inside one

@@ -61,15 +61,17 @@ package struct ReadMark: Sendable, Equatable {
         let arguments: StatementArguments = [chat, through.ts, through.id]
         let unread =
             try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE \(after) AND flags & 4 = 4"),
+                db.cachedStatement(
+                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE \(after) AND flags & 4 = 4"),
                 arguments: arguments) ?? 0
         let mentions =
             try Int64.fetchOne(
                 db.cachedStatement(
                     sql: "SELECT count(*) FROM item INDEXED BY item_unreadMention WHERE \(after) AND flags & 38 = 36"),
                 arguments: arguments) ?? 0
-        let before = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT unreadCount FROM chat WHERE id = ?"), arguments: [chat]) ?? 0
+        let before =
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT unreadCount FROM chat WHERE id = ?"), arguments: [chat]) ?? 0
         try db.cachedStatement(
             sql: "UPDATE chat SET readTs = ?2, readId = ?3, unreadCount = ?4, unreadMentions = ?5 WHERE id = ?1"
         ).execute(arguments: [chat, through.ts, through.id, unread, mentions])

@@ -157,7 +157,8 @@ package enum LiveEdits {
         } else {
             guard
                 let newest = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT ts, id FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
+                    db.cachedStatement(
+                        sql: "SELECT ts, id FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
                     arguments: [chatId])
             else { return }
             bound = ReadMark(ts: newest[0], id: newest[1])

@@ -16,7 +16,8 @@ struct CompiledQuery {
             sql = "\(select) JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
             if excludesDeleted { sql += " AND i.flags & \(ItemFlags.deleted.rawValue) = 0" }
             if requiresUnread {
-                sql += " AND i.flags & 4 = 4 AND (i.ts, i.id) > (SELECT readTs, readId FROM chat WHERE chat.id = i.chatId)"
+                sql +=
+                    " AND i.flags & 4 = 4 AND (i.ts, i.id) > (SELECT readTs, readId FROM chat WHERE chat.id = i.chatId)"
             }
         }
         return sql + (ascending ? " ORDER BY f.rowid ASC" : " ORDER BY f.rowid DESC LIMIT ?")

@@ -1,5 +1,5 @@
-import ChatText
 import ChatModel
+import ChatText
 
 /// Finds the places in a display text that a query matched, with the same analyser that
 /// indexed it, so highlights always agree with the match.
