@@ -116,22 +116,47 @@ public enum JSONValue: Sendable, Hashable {
     /// Appends `s` as a JSON string literal.
     package static func writeString(_ s: String, to out: inout String) {
         out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
+        var s = s
+        // Runs of bytes that need no escape are appended whole (a scalar at a time cost about
+        // half of a chat list's encoding).
+        s.withUTF8 { b in
+            var runStart = 0
+            var i = 0
+            func flush(upTo end: Int) {
+                if end > runStart {
+                    out += String(decoding: UnsafeBufferPointer(rebasing: b[runStart..<end]), as: UTF8.self)
                 }
             }
+            while i < b.count {
+                let c = b[i]
+                let escape: String
+                var width = 1
+                switch c {
+                case 0x22: escape = "\\\""
+                case 0x5C: escape = "\\\\"
+                case 0x0A: escape = "\\n"
+                case 0x0D: escape = "\\r"
+                case 0x09: escape = "\\t"
+                case 0..<0x20: escape = "\\u00" + hexDigit(c >> 4) + hexDigit(c & 0xF)
+                case 0xE2 where i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9):
+                    // U+2028 and U+2029: valid in JSON, but line ends in JavaScript source.
+                    escape = b[i + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                    width = 3
+                default:
+                    i += 1
+                    continue
+                }
+                flush(upTo: i)
+                out += escape
+                i += width
+                runStart = i
+            }
+            flush(upTo: b.count)
         }
         out += "\""
+    }
+
+    private static func hexDigit(_ v: UInt8) -> String {
+        String(UnicodeScalar(v < 10 ? 0x30 + v : 0x57 + v))
     }
 }
