@@ -145,6 +145,26 @@ import Testing
         return (result, afterMs, inRebuild && result.signal == SIGKILL)
     }
 
+    /// What a creation killed before its end leaves (a `.creating-PID` file of a process that
+    /// is gone) is removed by the next creation, and the archive appears only when complete.
+    @Test func aKilledCreationLeavesNoArchiveAndItsLeftoversAreRemoved() async throws {
+        let dir = TestTemporary.folder("creation")
+        let path = dir + "/archive.sqlite"
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let leftover = path + ".creating-\(gone.processIdentifier)"
+        try Data("SQLite format 3\0 half a file".utf8).write(to: URL(fileURLWithPath: leftover))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let archive = try Archive(path: path)
+        #expect(try await archive.stats().items == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+        #expect(!names.contains { $0.contains(".creating-") }, "\(names)")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
     @Test func killedIngestsAndRebuildsLeaveAHealthyArchiveThatResumes() throws {
         let dir = TestTemporary.folder("crash")
         let corpus = dir + "/corpus.jsonl"
@@ -192,20 +212,30 @@ import Testing
             killedIn[phase, default: 0] += 1
             let partial = (try? Self.archiveKeys(archive))?.rows
 
-            // 1. The archive opens read-only as it is, and for writing (an interrupted rebuild
-            // is redone on opening for writing).
-            let read = try ChildProcess.run(cli, ["stats", "--json", "--archive", archive])
-            #expect(read.status == 0, "kill \(kills): the archive does not open read-only: \(read.err)")
-            let open = try ChildProcess.run(
-                cli,
-                [
-                    "ingest", "--json", "--archive", archive,
-                    try TestArchive.writeFile(Lines.chat("crash-reopen") + "\n", name: "reopen.jsonl"),
-                ])
-            #expect(open.status == 0, "kill \(kills): the archive does not open: \(open.err)")
-            // 2. `check` passes.
-            let check = try ChildProcess.run(cli, ["check", "--json", "--archive", archive])
-            #expect(check.status == 0, "kill \(kills): check fails: \(check.out) \(check.err)")
+            // An archive is created whole or not at all: killed before it was linked into
+            // place, the ingest leaves nothing at the path (and no half-made archive).
+            var opened = "n/a (no archive)"
+            var checked = "n/a"
+            if FileManager.default.fileExists(atPath: archive) {
+                // 1. The archive opens read-only as it is, and for writing (an interrupted rebuild
+                // is redone on opening for writing).
+                let read = try ChildProcess.run(cli, ["stats", "--json", "--archive", archive])
+                #expect(read.status == 0, "kill \(kills): the archive does not open read-only: \(read.err)")
+                let open = try ChildProcess.run(
+                    cli,
+                    [
+                        "ingest", "--json", "--archive", archive,
+                        try TestArchive.writeFile(Lines.chat("crash-reopen") + "\n", name: "reopen.jsonl"),
+                    ])
+                #expect(open.status == 0, "kill \(kills): the archive does not open: \(open.err)")
+                // 2. `check` passes.
+                let check = try ChildProcess.run(cli, ["check", "--json", "--archive", archive])
+                #expect(check.status == 0, "kill \(kills): check fails: \(check.out) \(check.err)")
+                opened = open.status == 0 ? "yes" : "NO"
+                checked = check.status == 0 ? "ok" : "FAILED"
+            } else {
+                log("kill \(kills): before the archive existed")
+            }
             // 3. A resumed ingest ends with exactly the source's items, no duplicates.
             let resumeStart = DispatchTime.now().uptimeNanoseconds
             let resume = try ChildProcess.run(cli, ["ingest", "--json", "--archive", archive, corpus])
@@ -216,6 +246,10 @@ import Testing
                     duration[.ingest, default: 1], Double(DispatchTime.now().uptimeNanoseconds - resumeStart) / 1e9)
             }
             #expect(resume.status == 0, "kill \(kills): the resumed ingest fails: \(resume.err)")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+                $0.contains(".creating-")
+            }
+            #expect(leftovers.isEmpty, "kill \(kills): \(leftovers) left beside the archive")
             let (keys, rows) = try Self.archiveKeys(archive)
             #expect(rows == keys.count, "kill \(kills): \(rows - keys.count) duplicate items")
             #expect(
@@ -225,8 +259,8 @@ import Testing
             complete = keys == source
             log(
                 "kill \(kills): \(phase.rawValue), SIGKILL after \(afterMs) ms\(inRebuild ? " (during the rebuild)" : ""); "
-                    + "items at the kill: \(partial.map(String.init) ?? "n/a"); opens: \(open.status == 0 ? "yes" : "NO"); "
-                    + "check: \(check.status == 0 ? "ok" : "FAILED"); resumed ingest: \(rows) items, \(rows - keys.count) duplicates, "
+                    + "items at the kill: \(partial.map(String.init) ?? "n/a"); opens: \(opened); "
+                    + "check: \(checked); resumed ingest: \(rows) items, \(rows - keys.count) duplicates, "
                     + "\(keys == source ? "exactly the source's items" : "MISMATCH")")
         }
         #expect(killedIn[.ingest, default: 0] >= 1)

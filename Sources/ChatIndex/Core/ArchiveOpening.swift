@@ -35,15 +35,7 @@ enum ArchiveOpening {
                 try? FileManager.default.createDirectory(
                     atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
-            let fd = openFile(path, O_CREAT | O_RDWR | O_EXCL | O_CLOEXEC, 0o600)
-            // EEXIST: another program created it in the meantime; it is set up under the lock below.
-            guard fd >= 0 || errno == EEXIST else {
-                let err = errno
-                throw ArchiveError(
-                    err == EACCES || err == EROFS || err == EPERM ? .readOnly : .io,
-                    "cannot create the archive \(path): \(String(cString: strerror(err)))")
-            }
-            if fd >= 0 { close(fd) }
+            try createWhole(path, config: config)
         }
         // Setting up a new archive and migrating an old one happen under an exclusive lock on
         // the file (flock, which SQLite's own locks ignore), so that two programs opening it at
@@ -91,6 +83,61 @@ enum ArchiveOpening {
             let upToDate = try pool.read { db in try checkSchema(db, migrator: migrator, path: path) }
             if !upToDate { try migrator.migrate(pool) }
             return (pool, nil, nil)
+        }
+    }
+
+    /// Creates a new archive at `path` all at once: set up and migrated under a name of its
+    /// own beside it, then linked to `path` only if nothing is there yet (another program may
+    /// have created it meanwhile; it is then opened as it is). A program killed while creating
+    /// leaves no half-made archive at `path`, only a `.creating-PID` file that the next
+    /// creation in the folder removes.
+    private static func createWhole(_ path: String, config: Configuration) throws {
+        removeAbandonedStaging(of: path)
+        let staging = path + ".creating-\(getpid())"
+        let fd = openFile(staging, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let err = errno
+            throw ArchiveError(
+                err == EACCES || err == EROFS || err == EPERM ? .readOnly : .io,
+                "cannot create the archive \(path): \(String(cString: strerror(err)))")
+        }
+        close(fd)
+        defer { removeStaging(staging) }
+        try ArchiveError.mapping(path: path, doing: "create") {
+            let queue = try DatabaseQueue(path: staging, configuration: config)
+            // Page size before the first table, and before WAL.
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA page_size = 8192; VACUUM; PRAGMA journal_mode = WAL")
+            }
+            try Migrations.make().migrate(queue)
+            try queue.close()
+        }
+        if link(staging, path) != 0 {
+            let err = errno
+            // EEXIST: another program created it first. Without hard links (some file
+            // systems), a rename, which only a creation in the same instant could race.
+            guard err != EEXIST else { return }
+            guard access(path, F_OK) != 0, rename(staging, path) == 0 else {
+                throw ArchiveError(.io, "cannot create the archive \(path): \(String(cString: strerror(err)))")
+            }
+        }
+    }
+
+    private static func removeStaging(_ staging: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(staging + suffix) }
+    }
+
+    /// Removes what creations of `path` killed before they ended left beside it.
+    private static func removeAbandonedStaging(of path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let prefix = (path as NSString).lastPathComponent + ".creating-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else {
+            return
+        }
+        for name in names where name.hasPrefix(prefix) {
+            let pidText = name.dropFirst(prefix.count).prefix { $0.isNumber }
+            guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink((folder.isEmpty ? "" : folder + "/") + name)
         }
     }
 
