@@ -44,19 +44,20 @@ public struct ArchiveStats: Sendable, Hashable {
 
 /// Statistics and integrity checks.
 enum ArchiveMaintenance {
-    /// Reads counters instead of scanning: items per source from the chats' `itemCount`, the
-    /// other totals from ``ArchiveCounters`` (both kept by the writer and verified by `check`).
-    /// An archive without the counter table (opened read-only before migrating) is scanned.
-    /// - Complexity: O(chats + members) rows of narrow indexes; no item is read.
+    /// Reads counters instead of scanning: the chats, members, items per source and the other
+    /// totals come from ``ArchiveCounters`` (kept by the writer and by triggers, verified by
+    /// `check`). An archive without them (opened read-only before migrating) is counted.
+    /// - Complexity: O(1) rows read when the counters are there; no item is read.
     static func stats(_ database: ArchiveDatabase) throws -> ArchiveStats {
         try database.writer.read { db in
-            func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
-            var bySource: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT source, sum(itemCount) FROM chat GROUP BY source") {
-                bySource[row[0]] = row[1]
-            }
-            let totals = try ArchiveCounters.stored(db) ?? ArchiveCounters.actual(db)
+            let stored = try ArchiveCounters.stored(db)
+            let totals =
+                if let stored, stored[ArchiveCounters.chats] != nil { stored } else { try ArchiveCounters.actual(db) }
             func total(_ name: String) -> Int { Int(totals[name] ?? 0) }
+            var bySource: [String: Int] = [:]
+            for (name, value) in totals where name.hasPrefix(ArchiveCounters.itemsPrefix) && value != 0 {
+                bySource[String(name.dropFirst(ArchiveCounters.itemsPrefix.count))] = Int(value)
+            }
             let ingests = try Row.fetchAll(db, sql: "SELECT path, format, ingestedAt FROM ingestSource ORDER BY id").map
             {
                 (path: $0["path"] as String, format: $0["format"] as String, at: $0["ingestedAt"] as Int64)
@@ -66,7 +67,7 @@ enum ArchiveMaintenance {
                 ((try? fm.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.int64Value ?? 0
             }
             return ArchiveStats(
-                chats: try count("SELECT count(*) FROM chat"), members: try count("SELECT count(*) FROM member"),
+                chats: total(ArchiveCounters.chats), members: total(ArchiveCounters.members),
                 items: bySource.values.reduce(0, +), deletedItems: total(ArchiveCounters.deletedItems),
                 unreadItems: total(ArchiveCounters.unreadItems),
                 spans: total(ArchiveCounters.spans), mentions: total(ArchiveCounters.mentions),

@@ -47,12 +47,15 @@ import Testing
     /// Stats, the stored counters and full scans agree.
     static func expectExact(_ path: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws {
         let (stored, actual) = try counters(path)
-        #expect(actual.count == 6, sourceLocation: sourceLocation)
+        // Six totals, the chats, the members and one per source (every chat here is JSON Lines).
+        #expect(actual.count == 9, sourceLocation: sourceLocation)
         #expect(stored == actual, sourceLocation: sourceLocation)
         let stats = try await Archive(path: path).stats()
         let scanned = try await ArchiveDatabase(path: path).writer.read { db in
             (
                 items: try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? -1,
+                chats: try Int.fetchOne(db, sql: "SELECT count(*) FROM chat") ?? -1,
+                members: try Int.fetchOne(db, sql: "SELECT count(*) FROM member") ?? -1,
                 deleted: try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE flags & 2") ?? -1,
                 unread: try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE flags & 4") ?? -1,
                 spans: try Int.fetchOne(db, sql: "SELECT count(*) FROM itemSpan") ?? -1,
@@ -62,6 +65,8 @@ import Testing
             )
         }
         #expect(stats.items == scanned.items, sourceLocation: sourceLocation)
+        #expect(stats.itemsBySource == (scanned.items == 0 ? [:] : ["jsonl": scanned.items]), sourceLocation: sourceLocation)
+        #expect(stats.chats == scanned.chats && stats.members == scanned.members, sourceLocation: sourceLocation)
         #expect(stats.deletedItems == scanned.deleted, sourceLocation: sourceLocation)
         #expect(stats.unreadItems == scanned.unread, sourceLocation: sourceLocation)
         #expect(stats.spans == scanned.spans, sourceLocation: sourceLocation)
@@ -98,6 +103,30 @@ import Testing
         let other = TestArchive.temporaryPath("other.sqlite")
         _ = try Archive(path: other).ingestSync([original, edited])
         try await Self.expectExact(other)
+
+        // Live writes: a new chat with a member and items, items deleted, a whole chat deleted.
+        let live = try Archive(path: other)
+        try await live.upsert(
+            chats: [Chat(sourceId: "n1", type: .group, displayName: "Новый чат")],
+            members: [Member(chatSourceId: "n1", sourceId: "x1", displayName: "Şule")],
+            items: (0..<5).map {
+                Item(
+                    chatSourceId: "n1", sourceId: "n\($0)", timestamp: Timestamp(milliseconds: 1_800_000_000_000 + Int64($0)),
+                    direction: .rcv, memberSourceId: "x1", content: MessageContent(type: .text, text: "merhaba dünya \($0) 🌍"))
+            })
+        try await Self.expectExact(other)
+        try await live.delete(chat: "n1", items: ["n0", "n1"])
+        try await Self.expectExact(other)
+        #expect(try await live.stats().items == 28 + 3)
+        try await live.delete(chat: "g1")
+        try await Self.expectExact(other)
+        let left = try await live.stats()
+        #expect(left.chats == 2 && left.members == 1 && left.items == 14 + 3)
+        try await live.delete(chat: "d1")
+        try await live.delete(chat: "n1")
+        let empty = try await live.stats()
+        #expect(empty.chats == 0 && empty.members == 0 && empty.items == 0 && empty.itemsBySource == [:])
+        #expect(try await live.check() == [])
     }
 
     @Test func aWrongCounterIsNamedAndRecounted() async throws {
@@ -107,12 +136,18 @@ import Testing
         ])
         let database = try ArchiveDatabase(path: path, rebuildsStaleIndexes: false)
         try await database.writer.write { db in
-            try db.execute(sql: "UPDATE archiveCounter SET value = value + 5 WHERE name = 'textBytes'")
+            try db.execute(
+                sql: """
+                    UPDATE archiveCounter SET value = value + 5 WHERE name = 'textBytes';
+                    UPDATE archiveCounter SET value = value - 2 WHERE name = 'items:jsonl';
+                    """)
         }
         let problems = try await Archive(path: path, rebuildsStaleIndexes: false).check()
         #expect(problems.count == 1)
         #expect(
-            problems.first?.hasPrefix("the archive's totals shown by `stats` are wrong (text bytes") == true,
+            problems.first?.hasPrefix(
+                "the archive's totals shown by `stats` are wrong (items from jsonl: 26 stored, 28 counted; text bytes")
+                == true,
             "\(problems)")
         #expect(try await Archive(path: path, rebuildsStaleIndexes: false).repair() == [])
         try await Self.expectExact(path)

@@ -21,6 +21,13 @@ package enum ArchiveCounters {
     package static let textBytes = "textBytes"
     /// Rows of `term` (the infix-search vocabulary).
     package static let terms = "terms"
+    /// Rows of `chat` (kept by triggers on the chat table).
+    package static let chats = "chats"
+    /// Rows of `member` (kept by triggers on the member table).
+    package static let members = "members"
+    /// The start of each source's counter, `items:` + the source's format name: the sum of its
+    /// chats' `itemCount` (kept by triggers on the chat table).
+    package static let itemsPrefix = "items:"
 
     /// One row per counter, `(name, value)`, computed from the stored rows by full scans.
     package static let actualSQL = """
@@ -31,6 +38,9 @@ package enum ArchiveCounters {
         UNION ALL SELECT '\(mentions)', count(*) FROM itemMention
         UNION ALL SELECT '\(textBytes)', coalesce(sum(length(CAST(text AS BLOB))), 0) FROM item
         UNION ALL SELECT '\(terms)', count(*) FROM term
+        UNION ALL SELECT '\(chats)', count(*) FROM chat
+        UNION ALL SELECT '\(members)', count(*) FROM member
+        UNION ALL SELECT '\(itemsPrefix)' || source, sum(itemCount) FROM chat GROUP BY source
         """
 
     /// Every counter computed from the stored rows, by name.
@@ -49,6 +59,9 @@ package enum ArchiveCounters {
         case mentions: "mentions"
         case textBytes: "text bytes"
         case terms: "vocabulary terms"
+        case chats: "chats"
+        case members: "members"
+        case let n where n.hasPrefix(itemsPrefix): "items from \(n.dropFirst(itemsPrefix.count))"
         default: name
         }
     }
@@ -57,8 +70,8 @@ package enum ArchiveCounters {
     package static func recount(_ db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO archiveCounter(name, value) \(actualSQL) WHERE true
-                ON CONFLICT(name) DO UPDATE SET value = excluded.value
+                DELETE FROM archiveCounter;
+                INSERT INTO archiveCounter(name, value) \(actualSQL);
                 """)
     }
 

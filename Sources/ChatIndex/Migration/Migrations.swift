@@ -239,6 +239,39 @@ enum Migrations {
                     CREATE INDEX item_unreadMention ON item(chatId, ts, id) WHERE flags & 38 = 36;
                     """)
         }
+        m.registerMigration("v6-countsBySource") { db in
+            // `stats` without scanning the chat list: the number of chats and members, and each
+            // source's items (the sum of its chats' itemCount), kept in archiveCounter by
+            // triggers, so that every writer of chats and members keeps them.
+            let add = "ON CONFLICT(name) DO UPDATE SET value = value + excluded.value"
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO archiveCounter(name, value)
+                        SELECT '\(ArchiveCounters.chats)', count(*) FROM chat
+                        UNION ALL SELECT '\(ArchiveCounters.members)', count(*) FROM member
+                        UNION ALL SELECT '\(ArchiveCounters.itemsPrefix)' || source, sum(itemCount) FROM chat GROUP BY source;
+                    CREATE TRIGGER chat_counts_insert AFTER INSERT ON chat BEGIN
+                        INSERT INTO archiveCounter(name, value)
+                        VALUES ('\(ArchiveCounters.chats)', 1), ('\(ArchiveCounters.itemsPrefix)' || new.source, new.itemCount) \(add);
+                    END;
+                    CREATE TRIGGER chat_counts_update AFTER UPDATE OF itemCount, source ON chat
+                    WHEN old.itemCount IS NOT new.itemCount OR old.source IS NOT new.source BEGIN
+                        INSERT INTO archiveCounter(name, value)
+                        VALUES ('\(ArchiveCounters.itemsPrefix)' || old.source, -old.itemCount),
+                               ('\(ArchiveCounters.itemsPrefix)' || new.source, new.itemCount) \(add);
+                    END;
+                    CREATE TRIGGER chat_counts_delete AFTER DELETE ON chat BEGIN
+                        INSERT INTO archiveCounter(name, value)
+                        VALUES ('\(ArchiveCounters.chats)', -1), ('\(ArchiveCounters.itemsPrefix)' || old.source, -old.itemCount) \(add);
+                    END;
+                    CREATE TRIGGER member_counts_insert AFTER INSERT ON member BEGIN
+                        INSERT INTO archiveCounter(name, value) VALUES ('\(ArchiveCounters.members)', 1) \(add);
+                    END;
+                    CREATE TRIGGER member_counts_delete AFTER DELETE ON member BEGIN
+                        INSERT INTO archiveCounter(name, value) VALUES ('\(ArchiveCounters.members)', -1) \(add);
+                    END;
+                    """)
+        }
         return m
     }
 }

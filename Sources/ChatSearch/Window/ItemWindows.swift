@@ -106,25 +106,7 @@ package enum ItemWindows {
         var info: NavigationInfo? = nil
         if nav {
             if let newest = items.last {
-                // afterTotal from positions (O(1)); afterUnread from the partial unread index.
-                let last =
-                    try Int.fetchOne(
-                        db.cachedStatement(
-                            sql: "SELECT pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
-                        arguments: [chatId]) ?? 0
-                let here =
-                    try Int.fetchOne(
-                        db.cachedStatement(sql: "SELECT pos FROM item WHERE id = ?"), arguments: [newest.id]) ?? 0
-                let total: Int? = max(0, last - here)
-                // Unread after the newest shown item and after the chat's read mark.
-                let mark = try ReadMark.of(chat: chatId, db)
-                let shown = ReadMark(ts: newest.timestamp.milliseconds, id: newest.id)
-                let from = mark.covers(ts: shown.ts, id: shown.id) ? mark : shown
-                let unread = try Int.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT count(*) FROM item WHERE chatId = ? AND (ts, id) > (?, ?) AND flags & 4 = 4"),
-                    arguments: [chatId, from.ts, from.id])
-                info = NavigationInfo(afterTotal: total ?? 0, afterUnread: unread ?? 0)
+                info = try navigationInfo(chat: chatId, newest: ReadMark(ts: newest.timestamp.milliseconds, id: newest.id), db)
             } else {
                 info = NavigationInfo(afterTotal: 0, afterUnread: 0)
             }
@@ -132,6 +114,58 @@ package enum ItemWindows {
         var result = ItemWindow(items: items, navInfo: info)
         result.spans = try spans(of: items.map(\.id), db)
         return result
+    }
+
+    /// What lies after the newest item a window shows: all items, and the unread ones.
+    ///
+    /// - Complexity: O(log n) for `afterTotal` (from positions). `afterUnread` counts entries of
+    ///   the partial unread index on the smaller side of the shown item: after it, or between
+    ///   the chat's read mark and it (then taken from the chat's unread count), so a window in
+    ///   the middle of 20,000 unread items counts at most about half of them.
+    static func navigationInfo(chat: Int64, newest shown: ReadMark, _ db: Database) throws -> NavigationInfo {
+        let last =
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
+                arguments: [chat]) ?? 0
+        let here =
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT pos FROM item WHERE id = ?"), arguments: [shown.id]) ?? 0
+        let afterTotal = max(0, last - here)
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT readTs, readId, unreadCount FROM chat WHERE id = ?"), arguments: [chat])
+        else { return NavigationInfo(afterTotal: afterTotal, afterUnread: 0) }
+        let mark = ReadMark(ts: row[0], id: row[1])
+        let unreadAfterMark: Int = row[2]
+        // Unread after the shown item and after the read mark: everything the chat counts as
+        // unread when the mark lies at or after the shown item.
+        if mark.covers(ts: shown.ts, id: shown.id) {
+            return NavigationInfo(afterTotal: afterTotal, afterUnread: unreadAfterMark)
+        }
+        let markPos =
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT pos FROM item WHERE id = ?"), arguments: [mark.id]) ?? 0
+        let afterUnread =
+            afterTotal <= here - markPos
+            ? try flaggedUnread(chat: chat, after: shown, through: nil, db)
+            : unreadAfterMark - (try flaggedUnread(chat: chat, after: mark, through: shown, db))
+        return NavigationInfo(afterTotal: afterTotal, afterUnread: max(0, afterUnread))
+    }
+
+    /// The items flagged unread in `chat` after `a` and up to `b` (to the end when `nil`),
+    /// counted in the partial unread index by plain key ranges: a row-value comparison would be
+    /// evaluated for every entry and costs twice as much.
+    static func flaggedUnread(chat: Int64, after a: ReadMark, through b: ReadMark?, _ db: Database) throws -> Int {
+        func count(_ condition: String, _ arguments: StatementArguments) throws -> Int {
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE chatId = ? AND flags & 4 = 4 AND "
+                        + condition),
+                arguments: [chat] + arguments) ?? 0
+        }
+        let ties = "ts = ? AND id > ? AND id <= ?"
+        if let b, b.ts == a.ts { return try count(ties, [a.ts, a.id, b.id]) }
+        let first = try count(ties, [a.ts, a.id, Int64.max])
+        guard let b else { return try first + count("ts > ?", [a.ts]) }
+        return try first + count("ts > ? AND ts < ?", [a.ts, b.ts]) + count(ties, [b.ts, Int64.min, b.id])
     }
 
     /// The stored markdown spans of items, by item id.
