@@ -123,6 +123,16 @@ import Testing
                 #expect(initial.items.map(\.sourceId) == [oldest], "step \(step)")
                 #expect(initial.navInfo?.afterUnread == unread.count - 1, "step \(step)")
             }
+            // navInfo around every item: the unread items after it, however the unread ones lie
+            // around the read mark and the window (both sides of the count are taken).
+            if step % 3 == 0 {
+                for (k, item) in window.items.enumerated() {
+                    let around = try await archive.items(chat: "g1", .around(item.id, count: 0))
+                    let after = window.items[(k + 1)...].filter { unread.contains($0.sourceId) }.count
+                    #expect(around.navInfo?.afterUnread == after, "step \(step), item \(item.sourceId)")
+                    #expect(around.navInfo?.afterTotal == window.items.count - k - 1, "step \(step)")
+                }
+            }
         }
     }
 }

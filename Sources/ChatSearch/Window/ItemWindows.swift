@@ -118,10 +118,11 @@ package enum ItemWindows {
 
     /// What lies after the newest item a window shows: all items, and the unread ones.
     ///
-    /// - Complexity: O(log n) for `afterTotal` (from positions). `afterUnread` counts entries of
-    ///   the partial unread index on the smaller side of the shown item: after it, or between
-    ///   the chat's read mark and it (then taken from the chat's unread count), so a window in
-    ///   the middle of 20,000 unread items counts at most about half of them.
+    /// - Complexity: O(log n) for `afterTotal` (from positions), and for `afterUnread` when the
+    ///   shown item lies before the chat's first unread item or after its last (the chat's
+    ///   unread count, or none). Inside that span it counts entries of the partial unread index
+    ///   on the shorter side: after the shown item, or between the read mark and it (then
+    ///   subtracted from the chat's unread count).
     static func navigationInfo(chat: Int64, newest shown: ReadMark, _ db: Database) throws -> NavigationInfo {
         let last =
             try Int.fetchOne(
@@ -136,15 +137,36 @@ package enum ItemWindows {
         else { return NavigationInfo(afterTotal: afterTotal, afterUnread: 0) }
         let mark = ReadMark(ts: row[0], id: row[1])
         let unreadAfterMark: Int = row[2]
-        // Unread after the shown item and after the read mark: everything the chat counts as
-        // unread when the mark lies at or after the shown item.
+        // Everything the chat counts as unread lies after the shown item when the mark covers
+        // it, or when the first unread item after the mark comes after it.
         if mark.covers(ts: shown.ts, id: shown.id) {
             return NavigationInfo(afterTotal: afterTotal, afterUnread: unreadAfterMark)
         }
-        let markPos =
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT pos FROM item WHERE id = ?"), arguments: [mark.id]) ?? 0
+        func edge(_ sql: String, _ arguments: StatementArguments) throws -> (at: ReadMark, pos: Int)? {
+            try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments).map {
+                (ReadMark(ts: $0[0], id: $0[1]), $0[2])
+            }
+        }
+        guard
+            let first = try edge(
+                """
+                SELECT ts, id, pos FROM item WHERE id = (
+                    SELECT id FROM item INDEXED BY item_unreadAll
+                    WHERE chatId = ? AND flags & 4 = 4 AND (ts, id) > (?, ?) ORDER BY ts, id LIMIT 1)
+                """, [chat, mark.ts, mark.id]),
+            !first.at.covers(ts: shown.ts, id: shown.id) || first.at == shown
+        else { return NavigationInfo(afterTotal: afterTotal, afterUnread: unreadAfterMark) }
+        guard
+            let lastUnread = try edge(
+                """
+                SELECT ts, id, pos FROM item WHERE id = (
+                    SELECT id FROM item INDEXED BY item_unreadAll
+                    WHERE chatId = ? AND flags & 4 = 4 ORDER BY ts DESC, id DESC LIMIT 1)
+                """, [chat]),
+            lastUnread.at.covers(ts: shown.ts, id: shown.id), lastUnread.at != shown
+        else { return NavigationInfo(afterTotal: afterTotal, afterUnread: 0) }
         let afterUnread =
-            afterTotal <= here - markPos
+            lastUnread.pos - here <= here - first.pos
             ? try flaggedUnread(chat: chat, after: shown, through: nil, db)
             : unreadAfterMark - (try flaggedUnread(chat: chat, after: mark, through: shown, db))
         return NavigationInfo(afterTotal: afterTotal, afterUnread: max(0, afterUnread))
