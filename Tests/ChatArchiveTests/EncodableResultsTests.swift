@@ -1,4 +1,6 @@
 import ChatArchive
+import ChatModel
+import ChatSearch
 import ChatTestSupport
 import Foundation
 import Testing
@@ -48,6 +50,56 @@ import Testing
             try Self.expectSameJSON(page, "search \(q)")
         }
         try Self.expectSameJSON(try await archive.stats(), "stats")
+    }
+
+    /// The CLI's and the web app's documents for chat pages, search pages and windows are
+    /// written by hand (``JSONBytes``): byte for byte what the `Encodable` conformances write.
+    @Test func theHandWrittenDocumentsAreTheEncodedOnes() async throws {
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        _ = try archive.ingestSync([TestArchive.corpusPath])
+        func same(_ direct: String, _ value: some Encodable, _ what: String) throws {
+            let streamed = try JSONStreamEncoder.string(value)
+            #expect(direct == streamed, "\(what): \(direct.prefix(400)) vs \(streamed.prefix(400))")
+        }
+        let page = try await archive.chats(matching: nil, filter: .all, limit: 1000, after: nil)
+        #expect(page.rows.count > 10)
+        try same(ArchiveJSON.chats(page), page, "chat page")
+        try same(ArchiveJSON.chats(page.rows), ["chats": page.rows], "chat rows")
+        for row in page.rows {
+            let window = try await archive.items(chat: row.chatId, .last(500))
+            try same(ArchiveJSON.items(window), window, "window of \(row.chatId)")
+            let initial = try await archive.items(chat: row.chatId, .initial(10))
+            try same(ArchiveJSON.items(initial), initial, "initial window of \(row.chatId)")
+        }
+        for q in ["a", "the", "привет", "你好", "😀", "http", "café", "script", "is:unread", "has:file"] {
+            let hits = try await archive.search(q, options: SearchOptions(limit: 500))
+            try same(ArchiveJSON.search(hits), hits, "search \(q)")
+        }
+        // Every optional member, strings that need escapes, extreme numbers and times.
+        let odd = "quote \" backslash \\ nul \u{0} bell \u{7} del \u{7F} ls \u{2028} ps \u{2029} ⁨bidi⁩ e\u{301} 👩‍👩‍👧"
+        var item = ArchivedItem(
+            id: Int64.max, chatId: odd, sourceId: "", timestamp: Timestamp(milliseconds: -62_135_596_800_001),
+            direction: .rcv, sender: odd, contentType: .voice, text: odd, isEdited: true, isDeleted: true,
+            isUnread: true, isPinned: true, file: FileRef(name: odd, size: nil, path: nil),
+            preview: LinkPreview(uri: "javascript:alert(1)", title: odd, description: ""), duration: 0,
+            quote: Quote(itemSourceId: nil, text: odd), reactions: [Reaction(emoji: "👍🏽", count: -3)], status: .delivered)
+        item.isFloatingTime = true
+        item.wallClock = odd
+        item.isTimeUnknown = true
+        item.moreFiles = [FileRef(name: "a", size: Int64.min, path: "b/ü"), FileRef(name: "", size: 0, path: nil)]
+        var window = ItemWindow(items: [item], navInfo: NavigationInfo(afterTotal: 0, afterUnread: Int.max))
+        window.spans = [item.id: [StoredSpan(start: 0, end: 4, formatJSON: #"{"type":"bold"}"#)]]
+        try same(ArchiveJSON.items(window), window, "odd window")
+        let hitPage = SearchPage(hits: [SearchHit(item: item, ranges: [0..<1, 3..<9], snippet: odd)], nextCursor: odd)
+        try same(ArchiveJSON.search(hitPage), hitPage, "odd hit")
+        let times = [0, 1, 999, 1_000, 253_402_300_799_999, 253_402_300_800_000, -1].map(Timestamp.init(milliseconds:))
+        for t in times {
+            var plain = ArchivedItem(
+                id: 0, chatId: "c", sourceId: "s", timestamp: t, direction: .snd, contentType: .text, text: "")
+            plain.moreFiles = []
+            let one = ItemWindow(items: [plain], navInfo: nil)
+            try same(ArchiveJSON.items(one), one, "time \(t.milliseconds)")
+        }
     }
 
     @Test func membersAreListedInContractOrder() async throws {

@@ -21,4 +21,10 @@ public struct SearchPage: Sendable, Hashable {
     public var hits: [SearchHit]
     /// Pass as ``SearchOptions/cursor`` to get the next page; `nil` on the last page.
     public var nextCursor: String?
+
+    /// A page of hits.
+    package init(hits: [SearchHit], nextCursor: String?) {
+        self.hits = hits
+        self.nextCursor = nextCursor
+    }
 }
