@@ -89,8 +89,12 @@ struct Bench: ParsableCommand {
                 try Int.fetchOne(db, sql: "SELECT sum(itemCount) FROM chat") ?? 0
             }
             if let sql, timed {
+                // A statement that writes runs as one write transaction per repeat.
+                let writes = !sql.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("SELECT")
                 let l = try Latency.measure(repeats: repeats) { _ in
-                    try archive.database.writer.read { db in try Row.fetchAll(db, sql: sql).count }
+                    writes
+                        ? try archive.database.writer.write { db in try Row.fetchAll(db, sql: sql).count }
+                        : try archive.database.writer.read { db in try Row.fetchAll(db, sql: sql).count }
                 }
                 print("p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms, \(l.hits) rows: \(sql)")
                 return

@@ -254,8 +254,13 @@ enum Migrations {
                         INSERT INTO archiveCounter(name, value)
                         VALUES ('\(ArchiveCounters.chats)', 1), ('\(ArchiveCounters.itemsPrefix)' || new.source, new.itemCount) \(add);
                     END;
-                    CREATE TRIGGER chat_counts_update AFTER UPDATE OF itemCount, source ON chat
-                    WHEN old.itemCount IS NOT new.itemCount OR old.source IS NOT new.source BEGIN
+                    CREATE TRIGGER chat_counts_update AFTER UPDATE OF itemCount ON chat
+                    WHEN old.itemCount IS NOT new.itemCount AND old.source IS new.source BEGIN
+                        INSERT INTO archiveCounter(name, value)
+                        VALUES ('\(ArchiveCounters.itemsPrefix)' || new.source, new.itemCount - old.itemCount) \(add);
+                    END;
+                    CREATE TRIGGER chat_counts_source AFTER UPDATE OF source ON chat
+                    WHEN old.source IS NOT new.source BEGIN
                         INSERT INTO archiveCounter(name, value)
                         VALUES ('\(ArchiveCounters.itemsPrefix)' || old.source, -old.itemCount),
                                ('\(ArchiveCounters.itemsPrefix)' || new.source, new.itemCount) \(add);
