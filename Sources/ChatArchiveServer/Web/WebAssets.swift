@@ -29,6 +29,8 @@ enum WebAssets {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="color-scheme" content="light dark">
         <title>Chat archive</title>
+        <link rel="preload" href="/api/chats?limit=60" as="fetch" crossorigin>
+        <link rel="preload" href="/api/counts" as="fetch" crossorigin>
         <link rel="stylesheet" href="/app.css">
         <script src="/app.js" defer></script>
         </head>
