@@ -14,6 +14,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -128,7 +129,8 @@ def shot(driver, name):
 
 
 def browse(driver, url, base, token):
-    wait = WebDriverWait(driver, 20)
+    # The app re-renders lists as answers arrive: an element gone meanwhile means "look again".
+    wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
     driver.get(url)
     wait.until(lambda d: d.execute_script("return document.body.dataset.chatListShown === 'true'"))
     check("token=" not in driver.current_url, "the token leaves the address bar after the redirect")
@@ -268,7 +270,8 @@ def pages(driver, base, token):
     """With a page of 20 rows, the chat list loads the next page as it scrolls to its end, and
     name search pages the same way: every chat once, in the API's order."""
     driver.set_window_size(1280, 860)
-    wait = WebDriverWait(driver, 20)
+    # The app re-renders lists as answers arrive: an element gone meanwhile means "look again".
+    wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
     driver.get(base + "/?pageSize=20")
     wait.until(lambda d: d.execute_script("return document.body.dataset.chatListShown === 'true'"))
     shown = lambda d: d.execute_script("return [...document.querySelectorAll('#chat-list .chat-row')].map(b => b.dataset.chat)")
