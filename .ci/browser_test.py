@@ -142,6 +142,15 @@ def browse(driver, url, base, token):
     wait.until(lambda d: d.execute_script("return document.body.dataset.tabsShown === 'true'"))
     tabs = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#filter-tabs .tab")]
     check(any(t.startswith("Groups") for t in tabs) and any(t.startswith("Unread") for t in tabs), "filter tabs with counts: %s" % tabs)
+    # Badges are readable: their text does not take the colour of their background.
+    badges = driver.execute_script("""
+        return [...document.querySelectorAll('#chat-list .badge')].map(b => {
+          const s = getComputedStyle(b);
+          return [b.className, b.textContent, s.color, s.backgroundColor];
+        });""")
+    check(any("mention" in b[0] for b in badges), "a row has a mention badge")
+    unreadable = [b for b in badges if b[2] == b[3] or not b[1].strip()]
+    check(not unreadable, "every badge's text differs in colour from its background: %s" % unreadable[:3])
     shot(driver, "01-chat-list")
 
     # Chat-list search as you type.

@@ -60,7 +60,7 @@ extension WebAssets {
         .badge { min-width: 20px; height: 20px; padding: 0 6px; border-radius: 10px; background: var(--accent); color: #fff; font-size: 12px; font-weight: 600;
           display: inline-flex; align-items: center; justify-content: center; flex-shrink: 0; }
         .badge.muted-badge { background: var(--muted); }
-        .badge.mention { padding: 0; width: 20px; }
+        .badge.mention { padding: 0; width: 20px; color: #fff; }
         .mark-icon { color: var(--muted); font-size: 12px; flex-shrink: 0; }
         .mark-icon.fav { color: #f5a623; }
         .empty { margin: auto; text-align: center; color: var(--muted); padding: 24px; }
