@@ -1,5 +1,6 @@
 import ChatArchive
 import ChatIndex
+import ChatSearch
 import ChatTestSupport
 import Foundation
 import Testing
@@ -71,6 +72,65 @@ import Testing
                 #expect(Set(paged.map(\.chatId)).count == paged.count)
             }
         }
+    }
+
+    /// A name fragment in more chats than the trigram path takes (`ChatList.commonCandidates`)
+    /// is answered by walking the names newest first: the same rows, in the same order, paged
+    /// alike, loose matches (through transliteration) after the direct ones.
+    @Test func aFragmentInHundredsOfNamesListsTheSameRows() async throws {
+        var lines: [String] = []
+        // (chat id, seconds of its last item or nil, kind of name).
+        var chats: [(id: String, ts: Int?, kind: Int)] = []
+        let names = ["Family", "Zweitfamilie", "Ｆａｍｉｌｙ", "Other", "Фамилия", "famé", "Kin"]
+        for i in 0..<560 {
+            let kind = i % names.count
+            let id = "f\(i)"
+            lines.append(Lines.chat(id, name: names[kind] + " \(i)"))
+            var ts: Int? = nil
+            if i % 9 != 0 {
+                let s = (i * 7919) % 3_000
+                ts = s
+                let stamp = String(format: "2024-02-01T%02d:%02d:%02dZ", s / 3600, s / 60 % 60, s % 60)
+                lines.append(Lines.item(id, "m", ts: stamp, text: "hallo"))
+            }
+            chats.append((id, ts, kind))
+        }
+        let (a, _) = try TestArchive.make(jsonl: lines.joined(separator: "\n"))
+        // The list's order: direct before loose, newest activity first, then newest chat id
+        // (chats were created in the order above), chats without activity last.
+        func order(direct: Set<Int>, loose: Set<Int>) -> [String] {
+            chats.enumerated().filter { direct.contains($0.element.kind) || loose.contains($0.element.kind) }
+                .sorted { x, y in
+                    let (p, q) = (x.element, y.element)
+                    let (pl, ql) = (loose.contains(p.kind), loose.contains(q.kind))
+                    if pl != ql { return !pl }
+                    if (p.ts == nil) != (q.ts == nil) { return p.ts != nil }
+                    if let a = p.ts, let b = q.ts, a != b { return a > b }
+                    return x.offset > y.offset
+                }.map(\.element.id)
+        }
+        // "fam" is in 320 names (famé folds to fame) and, through transliteration, in the
+        // 80 Cyrillic ones: more than the trigram path takes. "fami" is in 240 names (not famé):
+        // the trigram path. Both against the same model of the list.
+        let cases: [(queries: [String], expected: [String], direct: Int)] = [
+            (["fam", "FAM", "ｆａｍ", "Fam"], order(direct: [0, 1, 2, 5], loose: [4]), 320),
+            (["fami", "FAMI", "ｆａｍｉ"], order(direct: [0, 1, 2], loose: [4]), 240),
+        ]
+        #expect(cases[0].direct > ChatList.commonCandidates && cases[1].direct < ChatList.commonCandidates)
+        for (queries, expected, direct) in cases {
+            for query in queries {
+                let whole = try await a.chats(matching: query, limit: 100_000)
+                #expect(whole.map(\.chatId) == expected, "\(query)")
+                #expect(whole.filter { !$0.isLooseMatch }.count == direct, "\(query)")
+                for limit in [1, 7, 60] {
+                    let paged = try await allPages(a, query, .all, limit: limit)
+                    #expect(paged.map(\.chatId) == expected, "\(query) by \(limit)")
+                }
+            }
+        }
+        // A rarer fragment still takes the trigram index, with the same rules.
+        let rare = try await a.chats(matching: "zweitfam", limit: 100_000)
+        #expect(rare.count == 80 && rare.allSatisfy { !$0.isLooseMatch })
     }
 
     @Test func theFirstPageIsTheListOfTheSameLimit() async throws {

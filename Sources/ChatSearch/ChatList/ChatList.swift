@@ -212,7 +212,7 @@ package enum ChatList {
             // ASCII needs no transliteration (and ICU's transliterator is slow).
             let translit =
                 q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
-            if let phrase = trigramQuery(key, translit) {
+            if let phrase = trigramQuery(key, translit), try !isCommon(phrase, in: db) {
                 // The trigram index yields every chat holding each trigram of the query in order:
                 // a superset of the chats containing it, narrowed by instr, so only candidates are
                 // tested and sorted.
@@ -228,9 +228,10 @@ package enum ChatList {
                     """
                 args = [key, phrase] + condArgs + [key, translit] + afterArgs + [fetch]
             } else {
-                // Too short for trigrams: walk the names newest first (chat_recentNames) and stop
-                // at a page of direct matches; loose matches are looked for only when the direct
-                // ones do not fill the page.
+                // Too short for trigrams, or in so many names that a page of them comes soon:
+                // walk the names newest first (chat_recentNames) and stop at a page of direct
+                // matches; loose matches are looked for only when the direct ones do not fill
+                // the page.
                 let (direct, directArgs) = ChatListCursor.condition(after: cursor, isLoose: false)
                 let (loose, looseArgs) = ChatListCursor.condition(after: cursor, isLoose: true)
                 page = """
@@ -290,6 +291,20 @@ package enum ChatList {
     static func trigramQuery(_ key: String, _ translit: String) -> String? {
         guard let k = trigramPhrase(key), let t = trigramPhrase(translit) else { return nil }
         return key == translit ? k : k + " OR " + t
+    }
+
+    /// Candidates of a trigram query beyond which walking the names newest first is cheaper:
+    /// each candidate costs a lookup of its chat row, and with this many matches the walk meets
+    /// a page of them early.
+    package static let commonCandidates = 300
+
+    /// Whether the trigram index holds at least ``commonCandidates`` chats for `phrase`
+    /// (counted no further than that).
+    static func isCommon(_ phrase: String, in db: Database) throws -> Bool {
+        try Int.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT count(*) FROM (SELECT 1 FROM chatNameGram WHERE chatNameGram MATCH ? LIMIT ?)"),
+            arguments: [phrase, commonCandidates]) ?? 0 >= commonCandidates
     }
 
     /// `s` as an FTS5 phrase for a trigram index, or `nil` when it is too short for trigrams
