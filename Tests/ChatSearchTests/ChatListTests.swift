@@ -189,6 +189,8 @@ import Testing
         var g = SplitMix64(seed: 20_240_501)
         let syllables = [
             "ar", "te", "m", "ан", "тё", "ми", "北", "京", "Ö", "ö", "ss", "ß", " ", "-", "\\\"", "ng", "ia",
+            // Latin spellings of 北 and 北京: loose matches of one- and two-character queries.
+            "bei", "bei jing",
         ]
         func word(_ n: Int) -> String {
             (0..<n).map { _ in syllables[Int(g.next() % UInt64(syllables.count))] }.joined()

@@ -232,21 +232,32 @@ package enum ChatList {
                 // walk the names newest first (chat_recentNames) and stop at a page of direct
                 // matches; loose matches are looked for only when the direct ones do not fill
                 // the page.
+                // A short query in a script with a longer transliteration (家豪, jia hao) finds
+                // its loose matches through the trigram index instead of a second walk.
                 let (direct, directArgs) = ChatListCursor.condition(after: cursor, isLoose: false)
                 let (loose, looseArgs) = ChatListCursor.condition(after: cursor, isLoose: true)
+                let looseSource: String
+                var looseSourceArgs: [DatabaseValueConvertible] = []
+                if translit != key, let phrase = trigramPhrase(translit), try !isCommon(phrase, in: db) {
+                    looseSource = "chatNameGram JOIN chat ON chat.id = chatNameGram.rowid WHERE chatNameGram MATCH ? AND"
+                    looseSourceArgs = [phrase]
+                } else {
+                    looseSource = "chat WHERE"
+                }
                 page = """
                     SELECT * FROM (
                         SELECT id, 0 AS loose, lastTs FROM chat
                         WHERE \(cond) AND instr(nameKey, ?) > 0 AND \(direct) ORDER BY lastTs DESC, id DESC LIMIT ?)
                     UNION ALL
                     SELECT * FROM (
-                        SELECT id, 1, lastTs FROM chat
-                        WHERE \(cond) AND instr(translitKey, ?) > 0 AND instr(nameKey, ?) = 0 AND \(loose)
+                        SELECT chat.id AS id, 1, chat.lastTs AS lastTs FROM \(looseSource)
+                            \(cond) AND instr(chat.translitKey, ?) > 0 AND instr(chat.nameKey, ?) = 0 AND \(loose)
                         ORDER BY lastTs DESC, id DESC LIMIT ?)
                     LIMIT ?
                     """
                 args =
-                    condArgs + [key] + directArgs + [fetch] + condArgs + [translit, key] + looseArgs + [fetch, fetch]
+                    condArgs + [key] + directArgs + [fetch] + looseSourceArgs + condArgs + [translit, key] + looseArgs
+                    + [fetch, fetch]
             }
         }
         var rows = try self.rows(page: page, arguments: args, in: db)
