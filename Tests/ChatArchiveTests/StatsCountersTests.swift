@@ -65,7 +65,9 @@ import Testing
             )
         }
         #expect(stats.items == scanned.items, sourceLocation: sourceLocation)
-        #expect(stats.itemsBySource == (scanned.items == 0 ? [:] : ["jsonl": scanned.items]), sourceLocation: sourceLocation)
+        #expect(
+            stats.itemsBySource == (scanned.items == 0 ? [:] : ["jsonl": scanned.items]), sourceLocation: sourceLocation
+        )
         #expect(stats.chats == scanned.chats && stats.members == scanned.members, sourceLocation: sourceLocation)
         #expect(stats.deletedItems == scanned.deleted, sourceLocation: sourceLocation)
         #expect(stats.unreadItems == scanned.unread, sourceLocation: sourceLocation)
@@ -111,8 +113,10 @@ import Testing
             members: [Member(chatSourceId: "n1", sourceId: "x1", displayName: "Şule")],
             items: (0..<5).map {
                 Item(
-                    chatSourceId: "n1", sourceId: "n\($0)", timestamp: Timestamp(milliseconds: 1_800_000_000_000 + Int64($0)),
-                    direction: .rcv, memberSourceId: "x1", content: MessageContent(type: .text, text: "merhaba dünya \($0) 🌍"))
+                    chatSourceId: "n1", sourceId: "n\($0)",
+                    timestamp: Timestamp(milliseconds: 1_800_000_000_000 + Int64($0)),
+                    direction: .rcv, memberSourceId: "x1",
+                    content: MessageContent(type: .text, text: "merhaba dünya \($0) 🌍"))
             })
         try await Self.expectExact(other)
         try await live.delete(chat: "n1", items: ["n0", "n1"])

@@ -239,7 +239,8 @@ package enum ChatList {
                 let looseSource: String
                 var looseSourceArgs: [DatabaseValueConvertible] = []
                 if translit != key, let phrase = trigramPhrase(translit), try !isCommon(phrase, in: db) {
-                    looseSource = "chatNameGram JOIN chat ON chat.id = chatNameGram.rowid WHERE chatNameGram MATCH ? AND"
+                    looseSource =
+                        "chatNameGram JOIN chat ON chat.id = chatNameGram.rowid WHERE chatNameGram MATCH ? AND"
                     looseSourceArgs = [phrase]
                 } else {
                     looseSource = "chat WHERE"

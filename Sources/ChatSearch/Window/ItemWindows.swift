@@ -106,7 +106,8 @@ package enum ItemWindows {
         var info: NavigationInfo? = nil
         if nav {
             if let newest = items.last {
-                info = try navigationInfo(chat: chatId, newest: ReadMark(ts: newest.timestamp.milliseconds, id: newest.id), db)
+                info = try navigationInfo(
+                    chat: chatId, newest: ReadMark(ts: newest.timestamp.milliseconds, id: newest.id), db)
             } else {
                 info = NavigationInfo(afterTotal: 0, afterUnread: 0)
             }
