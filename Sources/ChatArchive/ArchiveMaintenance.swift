@@ -330,11 +330,13 @@ enum ArchiveMaintenance {
         SELECT count(*) FROM (SELECT pos, row_number() OVER (PARTITION BY chatId ORDER BY ts, id) AS n FROM item) WHERE pos <> n
         """
 
-    /// What the chat-list name index should hold for each chat (see migration v2).
+    /// What the chat-list name indexes should hold for each chat (see migration v2 and
+    /// `ChatNameGrams`).
     private static let chatNamesMismatchSQL = """
         SELECT (SELECT count(*) FROM chatNameGram WHERE rowid NOT IN (SELECT id FROM chat))
             + (SELECT count(*) FROM chat c LEFT JOIN chatNameGram g ON g.rowid = c.id
                WHERE g.rowid IS NULL OR g.name IS NOT c.nameKey OR g.translit IS NOT iif(c.translitKey = c.nameKey, '', c.translitKey))
+            + (\(ChatNameGrams.mismatchSQL))
         """
 
     /// What the member-name index should hold for each member (see migration v4-memberNameGram).
@@ -397,6 +399,7 @@ enum ArchiveMaintenance {
                             DELETE FROM chatNameGram;
                             INSERT INTO chatNameGram(rowid, name, translit)
                                 SELECT id, nameKey, iif(translitKey = nameKey, '', translitKey) FROM chat;
+                            \(ChatNameGrams.rebuildSQL)
                             """)
                 }
             }

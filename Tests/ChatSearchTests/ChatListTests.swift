@@ -183,6 +183,78 @@ import Testing
         #expect(names(try await reopened.chats(matching: "artem")) == ["artemis", "smith", "quieter", "quiet", "cyr"])
     }
 
+    /// The index of one- and two-character name pieces holds exactly every such piece of each
+    /// chat's name key and transliteration key (none across the newline between names), kept by
+    /// its triggers through new chats, renames and deletions; `check` notices a damaged one and
+    /// `repair` rebuilds it.
+    @Test func namePiecesFollowEveryChatAndARepairRebuildsThem() async throws {
+        let chatNames = [
+            "Zoë Łukasz", "東京都 🇯🇵", "สวัสดี", "مرحبا", "שָׁלוֹם", "नमस्ते", "Дмитрий", "Straße", "İstanbul",
+            "ＦＵＬＬ", "e\u{301}te\u{301}", "👩‍👩‍👧 family", "a", "",
+        ]
+        var lines = chatNames.enumerated().map {
+            Lines.chat("p\($0.offset)", name: $0.element, fullName: "Full \($0.offset)")
+        }
+        lines.append(Lines.item("p0", "1", ts: "2024-01-01T00:00:00Z", text: "x"))
+        let (a, _) = try TestArchive.make(jsonl: lines.joined(separator: "\n"))
+        func expectPiecesMatchNames(_ when: String) async throws {
+            let (stored, chats) = try await a.database.writer.read { db in
+                (
+                    try Row.fetchAll(db, sql: "SELECT gram, chatId FROM chatNameShort").map {
+                        "\($0[1] as Int64) \($0[0] as String)"
+                    },
+                    try Row.fetchAll(db, sql: "SELECT id, nameKey, translitKey FROM chat").map {
+                        ($0[0] as Int64, $0[1] as String, $0[2] as String)
+                    }
+                )
+            }
+            var expected = Set<String>()
+            for (id, key, translit) in chats {
+                for text in [key, translit] {
+                    let scalars = Array(text.unicodeScalars)
+                    for width in 1...2 where scalars.count >= width {
+                        for start in 0...(scalars.count - width) {
+                            var piece = String.UnicodeScalarView()
+                            piece.append(contentsOf: scalars[start..<(start + width)])
+                            if !piece.contains("\n") { expected.insert("\(id) \(String(piece))") }
+                        }
+                    }
+                }
+            }
+            #expect(Set(stored) == expected, "\(when)")
+            #expect(stored.count == expected.count, "\(when): no piece twice")
+            #expect(try await a.check() == [], "\(when)")
+        }
+        try await expectPiecesMatchNames("after ingest")
+        // A rename, a new chat and a deletion through the live-write API.
+        try await a.upsert(chats: [
+            Chat(sourceId: "p1", type: .group, displayName: "大阪 Ōsaka"),
+            Chat(sourceId: "new", type: .direct, displayName: "Ἀθῆναι", fullName: "Athína"),
+        ])
+        try await a.delete(chat: "p2")
+        try await expectPiecesMatchNames("after live writes")
+        func direct(_ q: String) async throws -> [String] {
+            names(try await a.chats(matching: q).filter { !$0.isLooseMatch })
+        }
+        #expect(try await direct("大阪") == ["p1"])
+        #expect(try await direct("東") == [])
+        #expect(try await direct("ส") == [])
+        #expect(try await direct("θ") == ["new"])
+        #expect(try await direct("ß") == ["p7"])
+        // Damage: pieces lost and a stray one; check names it, repair rebuilds it.
+        try await a.database.writer.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM chatNameShort WHERE gram IN ('z', 'ö');
+                    INSERT INTO chatNameShort(gram, chatId) VALUES ('qq', 1);
+                    """)
+        }
+        let problems = try await a.check()
+        #expect(problems.count == 1 && problems.first?.contains("chat-name search index") == true, "\(problems)")
+        #expect(try await a.repair() == [])
+        try await expectPiecesMatchNames("after repair")
+    }
+
     /// Both plans agree with a plain substring test of the stored name keys, on seeded random
     /// names and queries in several scripts.
     @Test func nameSearchEqualsASubstringTestOfTheNames() async throws {

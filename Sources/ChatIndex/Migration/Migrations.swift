@@ -277,6 +277,11 @@ enum Migrations {
                     END;
                     """)
         }
+        m.registerMigration("v6-chatNameShort") { db in
+            // Chat-list searches of one or two characters by an index of name pieces
+            // (ChatNameGrams) instead of testing every chat's names.
+            try db.execute(sql: ChatNameGrams.createSQL)
+        }
         return m
     }
 }

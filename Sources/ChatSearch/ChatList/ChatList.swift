@@ -228,37 +228,39 @@ package enum ChatList {
                     """
                 args = [key, phrase] + condArgs + [key, translit] + afterArgs + [fetch]
             } else {
-                // Too short for trigrams, or in so many names that a page of them comes soon:
-                // walk the names newest first (chat_recentNames) and stop at a page of direct
-                // matches; loose matches are looked for only when the direct ones do not fill
-                // the page.
-                // A short query in a script with a longer transliteration (家豪, jia hao) finds
-                // its loose matches through the trigram index instead of a second walk.
+                // Too short for trigrams, or in so many names that a page of them comes soon.
+                // A query of one or two characters takes its candidates from the index of name
+                // pieces (ChatNameGrams); one in many names walks the names newest first
+                // (chat_recentNames) and stops at a page of direct matches. Loose matches are
+                // looked for only when the direct ones do not fill the page: by name pieces, by
+                // trigrams when the transliteration is longer (家豪: jia hao), or by the walk.
                 let (direct, directArgs) = ChatListCursor.condition(after: cursor, isLoose: false)
                 let (loose, looseArgs) = ChatListCursor.condition(after: cursor, isLoose: true)
-                let looseSource: String
-                var looseSourceArgs: [DatabaseValueConvertible] = []
-                if translit != key, let phrase = trigramPhrase(translit), try !isCommon(phrase, in: db) {
-                    looseSource =
-                        "chatNameGram JOIN chat ON chat.id = chatNameGram.rowid WHERE chatNameGram MATCH ? AND"
-                    looseSourceArgs = [phrase]
-                } else {
-                    looseSource = "chat WHERE"
+                let walk: (String, [DatabaseValueConvertible]) = ("chat WHERE", [])
+                let directSource = try shortSource(key, in: db) ?? walk
+                var looseSource = walk
+                if translit.unicodeScalars.count <= 2 {
+                    looseSource = try shortSource(translit, in: db) ?? walk
+                } else if let phrase = trigramPhrase(translit), try !isCommon(phrase, in: db) {
+                    looseSource = (
+                        "chatNameGram JOIN chat ON chat.id = chatNameGram.rowid WHERE chatNameGram MATCH ? AND",
+                        [phrase]
+                    )
                 }
                 page = """
                     SELECT * FROM (
-                        SELECT id, 0 AS loose, lastTs FROM chat
-                        WHERE \(cond) AND instr(nameKey, ?) > 0 AND \(direct) ORDER BY lastTs DESC, id DESC LIMIT ?)
+                        SELECT chat.id AS id, 0 AS loose, chat.lastTs AS lastTs FROM \(directSource.0)
+                            \(cond) AND instr(chat.nameKey, ?) > 0 AND \(direct) ORDER BY lastTs DESC, id DESC LIMIT ?)
                     UNION ALL
                     SELECT * FROM (
-                        SELECT chat.id AS id, 1, chat.lastTs AS lastTs FROM \(looseSource)
+                        SELECT chat.id AS id, 1, chat.lastTs AS lastTs FROM \(looseSource.0)
                             \(cond) AND instr(chat.translitKey, ?) > 0 AND instr(chat.nameKey, ?) = 0 AND \(loose)
                         ORDER BY lastTs DESC, id DESC LIMIT ?)
                     LIMIT ?
                     """
                 args =
-                    condArgs + [key] + directArgs + [fetch] + looseSourceArgs + condArgs + [translit, key] + looseArgs
-                    + [fetch, fetch]
+                    directSource.1 + condArgs + [key] + directArgs + [fetch] + looseSource.1 + condArgs
+                    + [translit, key] + looseArgs + [fetch, fetch]
             }
         }
         var rows = try self.rows(page: page, arguments: args, in: db)
@@ -317,6 +319,19 @@ package enum ChatList {
             db.cachedStatement(
                 sql: "SELECT count(*) FROM (SELECT 1 FROM chatNameGram WHERE chatNameGram MATCH ? LIMIT ?)"),
             arguments: [phrase, commonCandidates]) ?? 0 >= commonCandidates
+    }
+
+    /// The chats whose names hold `gram`, a query of one or two characters, as a FROM clause
+    /// (ending in `WHERE … AND`) with its arguments: `nil` when the walk is cheaper (an empty
+    /// query, or one in ``commonCandidates`` chats or more).
+    static func shortSource(_ gram: String, in db: Database) throws -> (String, [DatabaseValueConvertible])? {
+        guard (1...2).contains(gram.unicodeScalars.count),
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT count(*) FROM (SELECT 1 FROM chatNameShort WHERE gram = ? LIMIT ?)"),
+                arguments: [gram, commonCandidates]) ?? 0 < commonCandidates
+        else { return nil }
+        return ("chat WHERE chat.id IN (SELECT chatId FROM chatNameShort WHERE gram = ?) AND", [gram])
     }
 
     /// `s` as an FTS5 phrase for a trigram index, or `nil` when it is too short for trigrams
