@@ -307,29 +307,43 @@ package enum ChatList {
         return key == translit ? k : k + " OR " + t
     }
 
-    /// Candidates of a trigram query beyond which walking the names newest first is cheaper:
-    /// each candidate costs a lookup of its chat row, and with this many matches the walk meets
-    /// a page of them early.
+    /// The fewest candidates beyond which walking the names newest first is cheaper than
+    /// looking each candidate's chat row up and sorting them.
     package static let commonCandidates = 300
 
-    /// Whether the trigram index holds at least ``commonCandidates`` chats for `phrase`
+    /// Candidates beyond which the walk is cheaper, for this archive's number of chats `n`: a
+    /// candidate costs a chat-row lookup (about ten steps of the walk), and the walk meets a
+    /// page of 60 matches after about 60·n/candidates names, so the two cost the same near
+    /// √(6·n) candidates (300 at 10,000 chats, 950 at 150,000).
+    static func commonCandidates(_ db: Database) throws -> Int {
+        let chats =
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT value FROM archiveCounter WHERE name = ?"),
+                arguments: [ArchiveCounters.chats]) ?? 0
+        return max(commonCandidates, Int((6.0 * Double(chats)).squareRoot()))
+    }
+
+    /// Whether the trigram index holds at least ``commonCandidates(_:)`` chats for `phrase`
     /// (counted no further than that).
     static func isCommon(_ phrase: String, in db: Database) throws -> Bool {
-        try Int.fetchOne(
+        let limit = try commonCandidates(db)
+        return try Int.fetchOne(
             db.cachedStatement(
                 sql: "SELECT count(*) FROM (SELECT 1 FROM chatNameGram WHERE chatNameGram MATCH ? LIMIT ?)"),
-            arguments: [phrase, commonCandidates]) ?? 0 >= commonCandidates
+            arguments: [phrase, limit]) ?? 0 >= limit
     }
 
     /// The chats whose names hold `gram`, a query of one or two characters, as a FROM clause
     /// (ending in `WHERE … AND`) with its arguments: `nil` when the walk is cheaper (an empty
-    /// query, or one in ``commonCandidates`` chats or more).
+    /// query, or one in ``commonCandidates(_:)`` chats or more).
     static func shortSource(_ gram: String, in db: Database) throws -> (String, [DatabaseValueConvertible])? {
-        guard (1...2).contains(gram.unicodeScalars.count),
+        guard (1...2).contains(gram.unicodeScalars.count) else { return nil }
+        let limit = try commonCandidates(db)
+        guard
             try Int.fetchOne(
                 db.cachedStatement(
                     sql: "SELECT count(*) FROM (SELECT 1 FROM chatNameShort WHERE gram = ? LIMIT ?)"),
-                arguments: [gram, commonCandidates]) ?? 0 < commonCandidates
+                arguments: [gram, limit]) ?? 0 < limit
         else { return nil }
         return ("chat WHERE chat.id IN (SELECT chatId FROM chatNameShort WHERE gram = ?) AND", [gram])
     }
