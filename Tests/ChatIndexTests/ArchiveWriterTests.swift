@@ -2,6 +2,7 @@ import ChatArchive
 import ChatTestSupport
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 
 @Suite struct ArchiveWriterTests {
@@ -101,6 +102,36 @@ import Testing
             rebuilt == ingested,
             "only after ingest: \(ingested.subtracting(rebuilt).prefix(10)); only after rebuild: \(rebuilt.subtracting(ingested).prefix(10))"
         )
+        #expect(try await archive.check().isEmpty)
+    }
+
+    /// A rebuild in many small transactions (the WAL stays near one chunk) indexes every item
+    /// once: the same hits, the same vocabulary, a sound index, progress up to the total.
+    @Test func aRebuildInSmallTransactionsIndexesEveryItemOnce() async throws {
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        _ = try archive.ingestSync([TestArchive.corpusPath + "/sample/chats-1.jsonl"])
+        let queries = ["the", "video", "東京", "مرحبا", "prüfung", "e", "*", "from:me", "has:link"]
+        let hits = { (q: String) in try await archive.search(q, options: SearchOptions(limit: 500)).hits.map(\.item.id) }
+        var before: [[Int64]] = []
+        for q in queries { before.append(try await hits(q)) }
+        let terms = {
+            try await archive.database.writer.read { try Set(String.fetchAll($0, sql: "SELECT term FROM term")) }
+        }
+        let vocabulary = try await terms()
+        let items = try await archive.database.writer.read { try Int64.fetchOne($0, sql: "SELECT count(*) FROM item") }
+        let seen = Mutex<[(Int64, Int64)]>([])
+        try archive.database.rebuildIndexes(progress: { done, total in seen.withLock { $0.append((done, total)) } }, chunk: 37)
+        for (k, q) in queries.enumerated() { #expect(try await hits(q) == before[k], "\(q)") }
+        #expect(before.map(\.count).reduce(0, +) > 150, "\(before.map(\.count))")
+        #expect(try await terms() == vocabulary)
+        let rows = try await archive.database.writer.read {
+            try Int64.fetchOne($0, sql: "SELECT count(*) FROM itemFts_docsize")
+        }
+        #expect(rows == items)
+        let progress = seen.withLock { $0 }
+        #expect(progress.count > Int(items ?? 0) / 37)
+        #expect(progress.map(\.0) == progress.map(\.0).sorted())
+        #expect(progress.last.map { $0.0 == $0.1 && $0.1 == items } == true)
         #expect(try await archive.check().isEmpty)
     }
 

@@ -132,6 +132,7 @@ package final class ArchiveWriter {
         guard written > 0 else { return }
         try database.mergeFullTextSegments(maxPasses: Int64(max(4, written / 2_000)), progress: progress) {
             checkpointer.request()
+            try checkpointer.keepLogBounded(database.writer)
         }
     }
 

@@ -74,8 +74,6 @@ final class BatchStore: @unchecked Sendable {
 
     private let terms: TermSet
     private let checkpointer: Checkpointer?
-    /// WAL frames (8 KiB pages) beyond which the writer checkpoints itself between batches.
-    private let walFrameLimit = 16_384
 
     init(database: ArchiveDatabase, startedEmpty: Bool, terms: TermSet, checkpointer: Checkpointer?) {
         self.database = database
@@ -101,14 +99,7 @@ final class BatchStore: @unchecked Sendable {
                 }
                 autocheckpointOff = true
             }
-            if let checkpointer, checkpointer.walFrames > walFrameLimit {
-                // Copy back the little the background checkpoints left, so that this batch's
-                // transaction starts the WAL over instead of growing it.
-                try database.writer.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
-                }
-                checkpointer.walRestarted()
-            }
+            try checkpointer?.keepLogBounded(database.writer)
             try database.writer.write { db in try apply(batch.records, db, exportId: batch.exportId) }
         } catch {
             failure = error
