@@ -111,7 +111,8 @@ import Testing
         let archive = try Archive(path: TestArchive.temporaryPath())
         _ = try archive.ingestSync([TestArchive.corpusPath + "/sample/chats-1.jsonl"])
         let queries = ["the", "video", "東京", "مرحبا", "prüfung", "e", "*", "from:me", "has:link"]
-        let hits = { (q: String) in try await archive.search(q, options: SearchOptions(limit: 500)).hits.map(\.item.id) }
+        let hits = { (q: String) in try await archive.search(q, options: SearchOptions(limit: 500)).hits.map(\.item.id)
+        }
         var before: [[Int64]] = []
         for q in queries { before.append(try await hits(q)) }
         let terms = {
@@ -120,7 +121,8 @@ import Testing
         let vocabulary = try await terms()
         let items = try await archive.database.writer.read { try Int64.fetchOne($0, sql: "SELECT count(*) FROM item") }
         let seen = Mutex<[(Int64, Int64)]>([])
-        try archive.database.rebuildIndexes(progress: { done, total in seen.withLock { $0.append((done, total)) } }, chunk: 37)
+        try archive.database.rebuildIndexes(
+            progress: { done, total in seen.withLock { $0.append((done, total)) } }, chunk: 37)
         for (k, q) in queries.enumerated() { #expect(try await hits(q) == before[k], "\(q)") }
         #expect(before.map(\.count).reduce(0, +) > 150, "\(before.map(\.count))")
         #expect(try await terms() == vocabulary)

@@ -217,9 +217,11 @@ package final class ArchiveDatabase: Sendable {
             try ArchiveDatabase.setMeta(db, "ftsStale", "0")
         }
         // Each chunk leaves a segment, and every term of a query is then looked up in each.
-        try mergeFullTextSegments(maxPasses: max(4, total / 2_000), onPass: {
-            try checkpointPassively()
-        })
+        try mergeFullTextSegments(
+            maxPasses: max(4, total / 2_000),
+            onPass: {
+                try checkpointPassively()
+            })
         progress?(total, total)
     }
 
