@@ -147,6 +147,56 @@ import Testing
         #expect(try await archive.check() == [])
     }
 
+    /// Upserts keep chat and member ids cached from one call to the next; a chat deleted and
+    /// made again, by this archive or by another connection to the file, or a call that
+    /// failed, must never leave a cached id behind.
+    @Test func cachedIdsNeverOutliveTheirRows() async throws {
+        let archive = try await Self.makeGroup()
+        let other = try Archive(path: archive.database.path)
+        var expected: [String] = []
+        func expectOnly(_ step: String) async throws {
+            let row = try await Self.row(archive, "g1")
+            #expect(row.itemCount == expected.count, "\(step)")
+            let window = try await archive.items(chat: "g1", .last(50))
+            #expect(window.items.map(\.sourceId) == expected, "\(step)")
+            #expect(window.items.allSatisfy { $0.sender == "Zoë" }, "\(step) \(window.items.map(\.sender))")
+            #expect(try await archive.search("wanderung").hits.map(\.item.sourceId) == expected.reversed(), "\(step)")
+            #expect(try await archive.check() == [], "\(step)")
+        }
+        func remake(through archive: Archive) async throws {
+            try await archive.delete(chat: "g1")
+            expected = []
+            try await archive.upsert(
+                chats: [Chat(sourceId: "g1", type: .group, displayName: "Hiking club")],
+                members: [Member(chatSourceId: "g1", sourceId: "m2", displayName: "Zoë")], items: [])
+        }
+        try await archive.upsert(items: [Self.message("g1", "a", "wanderung eins", at: 0)])
+        expected = ["a"]
+        try await expectOnly("first")
+        try await remake(through: archive)
+        try await archive.upsert(items: [Self.message("g1", "b", "wanderung zwei", at: 1)])
+        expected = ["b"]
+        try await expectOnly("after a live delete and a new chat")
+        try await remake(through: other)
+        try await archive.upsert(items: [Self.message("g1", "c", "wanderung drei", at: 2)])
+        expected = ["c"]
+        try await expectOnly("after another connection made the chat again")
+        await #expect(throws: ArchiveError.self) {
+            try await archive.upsert(items: [Self.message("nope", "x", "wanderung", at: 3)])
+        }
+        try await archive.upsert(items: [Self.message("g1", "d", "wanderung vier", at: 4)])
+        expected = ["c", "d"]
+        try await expectOnly("after a failed call")
+        _ = try other.ingestSync([
+            try TestArchive.writeFile(
+                Lines.chat("g1", name: "Hiking club") + "\n"
+                    + Lines.item("g1", "e", ts: "2024-05-01T10:05:00Z", text: "wanderung fünf", member: "m2"))
+        ])
+        try await archive.upsert(items: [Self.message("g1", "f", "wanderung sechs", at: 6)])
+        expected = ["c", "d", "e", "f"]
+        try await expectOnly("after another connection's ingest")
+    }
+
     @Test func markReadThroughAnItemByTimeThenAll() async throws {
         let archive = try await Self.makeGroup()
         // Out of order on purpose: "b" is older than "a".

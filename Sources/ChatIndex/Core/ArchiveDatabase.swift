@@ -27,6 +27,8 @@ package final class ArchiveDatabase: Sendable {
     /// Copies the log of live writes back into the file on a thread of its own (`nil` in
     /// memory and read-only): see ``liveWrite(_:)``.
     private let liveCheckpointer: Checkpointer?
+    /// The store of live upserts, with its id caches (see ``LiveStoreSlot``).
+    package let liveStore = LiveStoreSlot()
 
     /// Opens or creates the archive at `path` (created readable by its owner only).
     ///
@@ -118,9 +120,14 @@ package final class ArchiveDatabase: Sendable {
     /// the transaction takes. (An ingest's writer does the same with its own checkpointer.)
     package func liveWrite(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
         let checkpointer = liveCheckpointer
-        try await writer.write { db in
-            if checkpointer != nil { try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
-            try body(db)
+        do {
+            try await writer.write { db in
+                if checkpointer != nil { try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+                try body(db)
+            }
+        } catch {
+            liveStore.forgetCaches()
+            throw error
         }
         guard let checkpointer else { return }
         var st = stat()

@@ -49,19 +49,39 @@ package struct LiveUpsert: @unchecked Sendable {
         self.neededChats = needed
     }
 
-    /// Writes the values in the caller's transaction. Throws ``ArchiveError`` naming the first
-    /// chat that neither exists nor is upserted in the same call (nothing is written then).
+    /// Writes the values in the caller's transaction (a transaction of ``ArchiveDatabase/liveWrite(_:)``,
+    /// through the archive's live store, whose id caches last while no one else writes).
+    /// Throws ``ArchiveError`` naming the first chat that neither exists nor is upserted in the
+    /// same call (nothing is written then).
     package func write(to database: ArchiveDatabase, _ db: Database) throws {
-        for chat in neededChats {
-            guard
-                try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat])
-                    != nil
-            else {
-                throw LiveEdits.unknownChat(chat)
-            }
+        let store = database.liveStore.store(for: database)
+        for chat in neededChats where try store.chatId(chat, db) == nil {
+            throw LiveEdits.unknownChat(chat)
         }
         guard !records.isEmpty else { return }
-        let store = BatchStore(database: database, startedEmpty: false, terms: terms, checkpointer: nil)
+        store.terms = terms
+        store.issues.removeAll()
+        store.summary = IngestSummary()
         try store.apply(records, db)
     }
+}
+
+/// The store of an archive's live upserts, kept from one call to the next: chat and member ids
+/// and the chats' newest positions stay cached while no other writer commits (the store notices
+/// one by `data_version` and its connection's change count, and looks everything up again).
+/// Touched only inside the writer's transactions, which run one at a time.
+package final class LiveStoreSlot: @unchecked Sendable {
+    private var current: BatchStore?
+
+    package init() {}
+
+    func store(for database: ArchiveDatabase) -> BatchStore {
+        if let current { return current }
+        let store = BatchStore(database: database, startedEmpty: false, terms: TermSet(), checkpointer: nil)
+        current = store
+        return store
+    }
+
+    /// After a live write that failed, possibly at its commit: the caches may hold what was rolled back.
+    package func forgetCaches() { current?.forgetCaches() }
 }

@@ -5,7 +5,8 @@ import GRDB
 
 /// The writer thread's side: every database write and every cache of database ids.
 final class BatchStore: @unchecked Sendable {
-    private let database: ArchiveDatabase
+    /// Unowned: the archive keeps its live writes' store (``ArchiveDatabase/liveStore``).
+    private unowned let database: ArchiveDatabase
     /// The archive had no items when this ingest began and no other writer has committed
     /// since: ids need no lookup.
     var startedEmpty: Bool
@@ -72,7 +73,9 @@ final class BatchStore: @unchecked Sendable {
         }
     }
 
-    private let terms: TermSet
+    /// The prepared items' terms, drained into the vocabulary by each transaction (a live
+    /// write hands in its own).
+    var terms: TermSet
     private let checkpointer: Checkpointer?
 
     init(database: ArchiveDatabase, startedEmpty: Bool, terms: TermSet, checkpointer: Checkpointer?) {
@@ -83,6 +86,9 @@ final class BatchStore: @unchecked Sendable {
     }
 
     private var autocheckpointOff = false
+
+    /// Drops every cache at the next transaction (after one that failed or rolled back).
+    func forgetCaches() { lastSeen = nil }
 
     /// Gives the writer connection its automatic checkpoint back.
     func restoreAutocheckpoint() throws {

@@ -31,8 +31,10 @@ final class Checkpointer: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// WAL frames (8 KiB pages, 64 MiB) beyond which ``keepLogBounded(_:)`` starts the log over.
-    static let frameLimit = 8_192
+    /// WAL frames (8 KiB pages, 16 MiB) beyond which ``keepLogBounded(_:)`` starts the log over.
+    /// The figure comes from the last background checkpoint, which lags by up to two batches
+    /// (a batch of 10,000 items wrote 55 MB of log into a 1M-message archive).
+    static let frameLimit = 2_048
 
     /// Keeps the log near ``frameLimit``: once the last background checkpoint saw more frames,
     /// waits for a running one (it holds the checkpoint lock), then copies the rest back from
