@@ -52,6 +52,11 @@ struct Bench: ParsableCommand {
         help:
             "Only measure read latency (p50/p99) while --messages are ingested, against the same reads with no writer.")
     var readersDuringIngest = false
+    @Flag(
+        help:
+            "Measure ingest, the bare baseline and the rebuild only (no queries): the build rows at 10M in minutes, not hours."
+    )
+    var ingestOnly = false
     @Option(help: "With --readers-during-ingest: reader threads.") var readers = 2
     @Option(help: "With --readers-during-ingest: pause of each reader between reads, in ms.") var readerPauseMs = 5
     @Flag(
@@ -202,7 +207,9 @@ struct Bench: ParsableCommand {
         let t1 = Clock.now
         let cpu1 = Memory.cpuSeconds()
         let archive = try Archive(path: archivePath)
+        let walDuringIngest = PeakFileSize(archivePath + "-wal")
         let ingest = try archive.ingestSync([corpusPath])
+        let walPeak = walDuringIngest.stop()
         let ingestSeconds = Clock.seconds(since: t1)
         let ingestCPU = Memory.cpuSeconds() - cpu1
         let rssPeak = Memory.peakRSS()
@@ -214,13 +221,14 @@ struct Bench: ParsableCommand {
         report.row(
             "ingest: chat-archive (read, parse, markdown, normalise, tokenize, write)", seconds: ingestSeconds,
             extra:
-                "\(Int(Double(ingest.itemsAdded) / ingestSeconds)) msg/s, \(fmt(Double(fileBytes) / 1e6 / ingestSeconds)) MB/s, archive \(Files.mb(archiveBytes)) MB (\(fmt(Double(archiveBytes) / Double(summary.textBytes)))× text), peak RSS \(rssPeak / 1_048_576) MB (before \(rssBefore / 1_048_576) MB), CPU \(fmt(ingestCPU)) s"
+                "\(Int(Double(ingest.itemsAdded) / ingestSeconds)) msg/s, \(fmt(Double(fileBytes) / 1e6 / ingestSeconds)) MB/s, archive \(Files.mb(archiveBytes)) MB (\(fmt(Double(archiveBytes) / Double(summary.textBytes)))× text), peak RSS \(rssPeak / 1_048_576) MB (before \(rssBefore / 1_048_576) MB), WAL peak \(Files.mb(walPeak)) MB, CPU \(fmt(ingestCPU)) s"
         )
         report.values["ingestSeconds"] = ingestSeconds
         report.values["ingestMessagesPerSecond"] = Double(ingest.itemsAdded) / ingestSeconds
         report.values["archiveBytes"] = Double(archiveBytes)
         report.values["textBytes"] = Double(summary.textBytes)
         report.values["peakRSSBytes"] = Double(rssPeak)
+        report.values["ingestWALPeakBytes"] = Double(walPeak)
 
         // 3. Baseline: bare FTS5 unicode61 over the same texts, in the same process.
         let texts = try archive.database.writer.read { db in
@@ -290,9 +298,19 @@ struct Bench: ParsableCommand {
 
         // 4. Rebuild of the indexes (what a new analyser version costs).
         let t3 = Clock.now
+        let walDuringRebuild = PeakFileSize(archivePath + "-wal")
         try archive.database.rebuildIndexes()
-        report.row("rebuild FTS + vocabulary from stored text", seconds: Clock.seconds(since: t3), extra: "")
+        let rebuildWALPeak = walDuringRebuild.stop()
+        report.row(
+            "rebuild FTS + vocabulary from stored text", seconds: Clock.seconds(since: t3),
+            extra: "WAL peak \(Files.mb(rebuildWALPeak)) MB")
+        report.values["rebuildWALPeakBytes"] = Double(rebuildWALPeak)
         report.values["rebuildSeconds"] = Clock.seconds(since: t3)
+
+        if ingestOnly {
+            if json { print(report.json) } else { print(report.table) }
+            return
+        }
 
         // 5. Queries.
         try QueryBench(archive: archive, repeats: repeats, seed: seed, trigram: alternativeIndex).run(into: &report)

@@ -95,6 +95,19 @@ import Testing
         #expect(try await archive.check() == [])
     }
 
+    /// A mention by name of the member who is the user counts as mentioning the user, in a
+    /// call long after the members were upserted, with other writes in between.
+    @Test func aMentionByNameOfTheUserIsFoundInLaterCalls() async throws {
+        let archive = try await Self.makeGroup()
+        try await archive.setFavorite(chat: "g1", true)
+        try await archive.upsert(items: [Self.message("g1", "1", "hi @Me look", at: 0)])
+        try await archive.markRead(chat: "g1")
+        try await archive.upsert(items: [Self.message("g1", "2", "hello @Me again", at: 1)])
+        #expect(try await Self.row(archive).unreadMentions == 1)
+        #expect(try await archive.search("mentions:me").hits.map(\.item.sourceId) == ["2", "1"])
+        #expect(try await archive.check() == [])
+    }
+
     @Test func markedDeletedItemsStayAsPlaceholdersAndLeaveSearchAndCounters() async throws {
         let archive = try await Self.makeGroup()
         try await archive.upsert(items: [

@@ -115,23 +115,30 @@ package final class ArchiveDatabase: Sendable {
 
     /// Runs one live write (an app's upsert, edit or mark) as one transaction whose commit never
     /// copies the log back into the file itself: the writer's automatic checkpoint is off, and
-    /// once the log passes 4 MB a passive checkpoint runs on a thread of its own. A commit that
-    /// had to checkpoint 1,000 pages with an fsync took tens of milliseconds; these take what
-    /// the transaction takes. (An ingest's writer does the same with its own checkpointer.)
+    /// a passive checkpoint runs on a thread of its own after each write. A commit that had to
+    /// checkpoint 1,000 pages with an fsync took tens of milliseconds; these take what the
+    /// transaction takes. Before a transaction, once the background pass has copied more than
+    /// 64 MiB, the writer copies the rest itself so that the transaction starts the log over
+    /// (``Checkpointer/restartLogIfDue(_:)``): the log stays near 64 MiB however long an app
+    /// writes. (An ingest's writer does the same with its own checkpointer.)
     package func liveWrite(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
         let checkpointer = liveCheckpointer
         do {
-            try await writer.write { db in
-                if checkpointer != nil { try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
-                try body(db)
+            try await writer.writeWithoutTransaction { db in
+                if let checkpointer {
+                    try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+                    try checkpointer.restartLogIfDue(db)
+                }
+                try db.inTransaction(.immediate) {
+                    try body(db)
+                    return .commit
+                }
             }
         } catch {
             liveStore.forgetCaches()
             throw error
         }
-        guard let checkpointer else { return }
-        var st = stat()
-        if stat(path + "-wal", &st) == 0, st.st_size > 4 << 20 { checkpointer.request() }
+        checkpointer?.request()
     }
 
     /// Runs `body` on a connection that may run FTS5's integrity checks, which are `INSERT`

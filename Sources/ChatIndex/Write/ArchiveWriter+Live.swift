@@ -66,8 +66,9 @@ package struct LiveUpsert: @unchecked Sendable {
     }
 }
 
-/// The store of an archive's live upserts, kept from one call to the next: chat and member ids
-/// and the chats' newest positions stay cached while no other writer commits (the store notices
+/// The store of an archive's live upserts, kept from one call to the next: chat and member ids,
+/// the chats' newest positions and read marks, and the terms known to the vocabulary stay
+/// cached while no other writer commits (the store notices
 /// one by `data_version` and its connection's change count, and looks everything up again).
 /// Touched only inside the writer's transactions, which run one at a time.
 package final class LiveStoreSlot: @unchecked Sendable {
@@ -78,6 +79,7 @@ package final class LiveStoreSlot: @unchecked Sendable {
     func store(for database: ArchiveDatabase) -> BatchStore {
         if let current { return current }
         let store = BatchStore(database: database, startedEmpty: false, terms: TermSet(), checkpointer: nil)
+        store.knownTerms = []
         current = store
         return store
     }

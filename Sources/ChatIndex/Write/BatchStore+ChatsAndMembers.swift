@@ -32,6 +32,15 @@ extension BatchStore {
         if aggregates[id] == nil { aggregates[id] = ChatAggregateDelta() }
     }
 
+    /// The member of the chat that is the user, if any (cached; 0: none).
+    func userMemberId(_ chat: Int64, _ db: Database) throws -> Int64? {
+        if let id = userMember[chat] { return id == 0 ? nil : id }
+        let id = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM member WHERE chatId = ? AND isUser LIMIT 1"), arguments: [chat])
+        userMember[chat] = id ?? 0
+        return id
+    }
+
     func chatId(_ sourceId: String, _ db: Database) throws -> Int64? {
         if let id = chatIds[sourceId] { return id }
         let id = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [sourceId])
@@ -62,7 +71,7 @@ extension BatchStore {
         guard let id else { return nil }
         memberIds[MemberKey(chat: chat, source: m.sourceId)] = id
         memberNames[chat] = nil
-        if m.isUser { userMember[chat] = id }
+        if m.isUser { userMember[chat] = id } else if userMember[chat] == id { userMember[chat] = nil }
         return id
     }
 

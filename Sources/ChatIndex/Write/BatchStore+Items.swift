@@ -34,7 +34,7 @@ extension BatchStore {
                 }
             }
             if target == nil { target = try membersByName(chat: chat, db)[TextNormalizer.normalize(name)] }
-            if let t = target, t == userMember[chat] { isUser = true }
+            if let t = target, t == (try userMemberId(chat, db)) { isUser = true }
             mentionRows.append((name, target, isUser))
         }
 

@@ -32,7 +32,8 @@ final class BatchStore: @unchecked Sendable {
     var chatTail: [Int64: (ts: Int64, id: Int64, pos: Int64)] = [:]
     /// Chats that received an item before their newest one: positions are renumbered.
     var needsRenumber = Set<Int64>()
-    /// The read marks of the chats this batch wrote to (see ``ReadMark``), looked up once per batch.
+    /// The read marks of the chats written to (see ``ReadMark``), looked up once while no other
+    /// writer commits.
     var readMarks: [Int64: ReadMark] = [:]
     /// Rows of this batch's FTS operations that insert a rowid (a later update replaces them).
     var pendingInsert: [Int64: Int] = [:]
@@ -135,6 +136,8 @@ final class BatchStore: @unchecked Sendable {
         memberNames.removeAll()
         userMember.removeAll()
         chatTail.removeAll()
+        readMarks.removeAll()
+        knownTerms?.removeAll()
         return version
     }
 
@@ -158,13 +161,33 @@ final class BatchStore: @unchecked Sendable {
             throw error
         }
         lastSeen = (dataVersion, db.totalChangesCount)
+        trimCaches()
+    }
+
+    /// Terms known to be in the vocabulary, for a store that lives across transactions (an
+    /// app's live writes, ``LiveStoreSlot``): their `INSERT … ON CONFLICT DO NOTHING` is
+    /// skipped. `nil` for an ingest, whose batches hold thousands of terms each.
+    var knownTerms: Set<String>?
+
+    /// Entries beyond which a cache of ids is dropped (and refilled by lookups as needed), so
+    /// that an ingest's memory does not grow with the number of chats and members it has seen.
+    static let cacheLimit = 100_000
+
+    /// Drops the caches that outgrew ``cacheLimit`` (each is refilled from the tables on demand).
+    private func trimCaches() {
+        if userMember.count > Self.cacheLimit { userMember.removeAll() }
+        if chatIds.count > Self.cacheLimit { chatIds.removeAll() }
+        if memberIds.count > Self.cacheLimit { memberIds.removeAll() }
+        if memberNames.count > Self.cacheLimit / 100 { memberNames.removeAll() }
+        if chatTail.count > Self.cacheLimit { chatTail.removeAll() }
+        if readMarks.count > Self.cacheLimit { readMarks.removeAll() }
+        if let known = knownTerms, known.count > Self.cacheLimit { knownTerms = [] }
     }
 
     private func applyRecords(_ records: [ArchiveWriter.Pending], _ db: Database, exportId: Int64?) throws {
         var fts: [FTSOp] = []
         pendingInsert.removeAll(keepingCapacity: true)
         nextSeq.removeAll(keepingCapacity: true)
-        readMarks.removeAll(keepingCapacity: true)
         for record in records {
             switch record {
             case .chat(let c, let nameKey, let translitKey):
@@ -189,7 +212,13 @@ final class BatchStore: @unchecked Sendable {
                 try TokenizedDocument.armed(op.textTokens, op.extraTokens) { try statement.execute() }
             }
         }
-        try TermVocabulary.insert(terms.drain(), into: db)
+        if knownTerms != nil {
+            let fresh = terms.drain().filter { !knownTerms!.contains($0) }
+            try TermVocabulary.insert(fresh, into: db)
+            knownTerms!.formUnion(fresh)
+        } else {
+            try TermVocabulary.insert(terms.drain(), into: db)
+        }
         try renumberPositions(db)
         try updateChatAggregates(db)
         try counters.apply(db)

@@ -50,6 +50,27 @@ final class Checkpointer: @unchecked Sendable {
         walRestarted()
     }
 
+    /// Log frames (8 KiB pages, 64 MiB) beyond which ``restartLogIfDue(_:)`` starts the log
+    /// over. The writer's own checkpoint ends with an fsync of the file (5 ms on this disk):
+    /// at 4 MiB that came every 12 upserts and set their p99; at 64 MiB, about every 180.
+    static let liveFrameLimit = 8_192
+
+    /// For a writer whose transactions cannot wait (an app's live writes), called on the
+    /// writer's connection just before a transaction: when no background pass is running and
+    /// the last one saw more than ``liveFrameLimit`` frames, copies back the few frames written
+    /// since that pass, so that the transaction starts the log over. Without it, a background
+    /// pass never finds the log fully copied at the moment a write begins while writes keep
+    /// coming, and the log of 5,000 upserts grew to 1.8 GB, making every page read look
+    /// through a longer WAL index (`sqlite3WalFindFrame` took 12% of an upsert).
+    func restartLogIfDue(_ db: Database) throws {
+        lock.lock()
+        let due = !running && logFrames > Self.liveFrameLimit
+        lock.unlock()
+        guard due else { return }
+        try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+        walRestarted()
+    }
+
     /// Starts a passive checkpoint unless one is running.
     func request() {
         lock.lock()

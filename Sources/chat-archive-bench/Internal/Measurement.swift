@@ -37,3 +37,32 @@ enum Memory {
         return u.ru_maxrss * 1024
     }
 }
+
+/// The largest size a file reaches while work runs: a thread samples it every 50 ms (the WAL
+/// of an ingest or a rebuild).
+final class PeakFileSize: @unchecked Sendable {
+    private let path: String
+    private let lock = NSLock()
+    private var peak: Int64 = 0
+    private var running = true
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ path: String) {
+        self.path = path
+        Thread.detachNewThread { [self] in
+            while lock.withLock({ running }) {
+                let size = Files.size(path)
+                lock.withLock { peak = max(peak, size) }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            done.signal()
+        }
+    }
+
+    /// Stops sampling and returns the largest size seen.
+    func stop() -> Int64 {
+        lock.withLock { running = false }
+        done.wait()
+        return max(lock.withLock { peak }, Files.size(path))
+    }
+}
