@@ -39,7 +39,10 @@ let package = Package(
         // Layer 3: the SQLite archive.
         .target(
             name: "ChatIndex",
-            dependencies: ["ChatModel", "ChatText", "CChatICU", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "ChatModel", "ChatText", "CChatICU", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         // Layer 4: queries.
         .target(
             name: "ChatSearch",

@@ -106,8 +106,8 @@ final class BatchStore: @unchecked Sendable {
                 }
                 autocheckpointOff = true
             }
-            try checkpointer?.keepLogBounded(database.writer)
             try database.writer.write { db in try apply(batch.records, db, exportId: batch.exportId) }
+            try checkpointer?.keepLogBounded(database.writer)
         } catch {
             failure = error
             lastSeen = nil

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Copies the WAL back into the database on a thread of its own, so that the writer's commits
 /// never stop for it (the writer's automatic checkpoint is off during an ingest). Passive
@@ -31,23 +32,43 @@ final class Checkpointer: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// WAL frames (8 KiB pages, 16 MiB) beyond which ``keepLogBounded(_:)`` starts the log over.
-    /// The figure comes from the last background checkpoint, which lags by up to two batches
-    /// (a batch of 10,000 items wrote 55 MB of log into a 1M-message archive).
-    static let frameLimit = 2_048
+    /// WAL frames (8 KiB pages, 64 MiB) beyond which ``keepLogBounded(_:)`` starts the log over.
+    static let frameLimit = 8_192
 
-    /// Keeps the log near ``frameLimit``: once the last background checkpoint saw more frames,
-    /// waits for a running one (it holds the checkpoint lock), then copies the rest back from
-    /// the writer's own connection, so that the writer's next transaction starts the log over
-    /// instead of growing it. Called between transactions. Without the wait, the writer's copy
-    /// found the lock taken nearly every time while a background pass ran, and the log of a
-    /// 10M-message ingest grew to 2.85 GB. A reader of another program that keeps an old
-    /// snapshot open still holds the log where it is until it ends.
-    func keepLogBounded(_ writer: some DatabaseWriter) throws {
-        guard walFrames > Self.frameLimit else { return }
-        group.wait()
-        try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
-        walRestarted()
+    /// Frames the writer's commits added to the log since it last started over (counted by
+    /// ``pagesWritten(_:)``; touched on the writer's thread only).
+    private var framesSinceRestart = 0
+
+    /// Pages the connection wrote (to the log: its commits' frames) since the last call.
+    static func pagesWritten(_ db: Database) -> Int {
+        var current: Int32 = 0
+        var highwater: Int32 = 0
+        sqlite3_db_status(db.sqliteConnection, SQLITE_DBSTATUS_CACHE_WRITE, &current, &highwater, 1)
+        return Int(current)
+    }
+
+    /// Keeps the log within ``frameLimit`` plus one transaction. Called on the writer's
+    /// connection between transactions: it counts the frames the writer's commits added since
+    /// the log last started over, and past the limit waits for a running background pass (it
+    /// holds the checkpoint lock), then copies the rest back itself, so that the writer's next
+    /// transaction starts the log over instead of growing it. When the background passes alone
+    /// decided (on the frame count they saw, a batch or two late) and the writer did not wait
+    /// for them, the log of a 10M-message ingest grew to 2.85 GB. A reader of another program
+    /// that keeps an old snapshot open holds the log where it is until it ends.
+    ///
+    /// - Returns: the frames the writer's last transaction added.
+    @discardableResult
+    func keepLogBounded(_ writer: some DatabaseWriter) throws -> Int {
+        try writer.writeWithoutTransaction { db in
+            let added = Self.pagesWritten(db)
+            framesSinceRestart += added
+            guard framesSinceRestart > Self.frameLimit else { return added }
+            group.wait()
+            let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+            if let row, (row[0] as Int) == 0, (row[1] as Int) == (row[2] as Int) { framesSinceRestart = 0 }
+            walRestarted()
+            return added
+        }
     }
 
     /// Log frames (8 KiB pages, 64 MiB) beyond which ``restartLogIfDue(_:)`` starts the log
