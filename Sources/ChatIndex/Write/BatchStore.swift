@@ -3,6 +3,10 @@ import ChatText
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The writer thread's side: every database write and every cache of database ids.
 final class BatchStore: @unchecked Sendable {
     /// Unowned: the archive keeps its live writes' store (``ArchiveDatabase/liveStore``).
@@ -88,6 +92,26 @@ final class BatchStore: @unchecked Sendable {
 
     private var autocheckpointOff = false
 
+    private var batchesWritten = 0
+
+    /// Gives the C heap's free pages back to the system. The caller's thread allocates each
+    /// batch and the writer's thread frees it, and glibc keeps what its arenas freed: at 10M
+    /// messages an ingest's resident memory reached 311 MB, of which `malloc_trim` returned
+    /// 88 MB at once. Trimming every fourth batch keeps the peak near what is in use.
+    static func returnFreeMemory() {
+        #if canImport(Glibc)
+            mallocTrim?(0)
+        #endif
+    }
+
+    #if canImport(Glibc)
+        /// glibc's `malloc_trim` (declared in `malloc.h`, which Swift's Glibc module leaves out).
+        private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+            return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        }()
+    #endif
+
     /// Drops every cache at the next transaction (after one that failed or rolled back).
     func forgetCaches() { lastSeen = nil }
 
@@ -108,6 +132,8 @@ final class BatchStore: @unchecked Sendable {
             }
             try database.writer.write { db in try apply(batch.records, db, exportId: batch.exportId) }
             try checkpointer?.keepLogBounded(database.writer)
+            batchesWritten += 1
+            if batchesWritten % 4 == 0 { Self.returnFreeMemory() }
         } catch {
             failure = error
             lastSeen = nil
