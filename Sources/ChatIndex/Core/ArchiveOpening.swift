@@ -11,8 +11,8 @@ import GRDB
 
 /// Opening an archive file: path checks, SQLite configuration, modes and migrations.
 enum ArchiveOpening {
-    /// How long a write waits for another program's write before giving up (a whole index
-    /// rebuild of a large archive is one transaction).
+    /// How long a write waits for another program's write before giving up (an ingest's batch
+    /// into a large archive, or a merge pass, can hold the write lock for seconds).
     static let writeWaitSeconds: Double = 600
     /// How long a read-only connection waits in SQLite's rare busy cases (WAL recovery after a crash).
     static let readWaitSeconds: Double = 60
