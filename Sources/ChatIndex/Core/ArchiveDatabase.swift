@@ -119,7 +119,7 @@ package final class ArchiveDatabase: Sendable {
     /// checkpoint 1,000 pages with an fsync took tens of milliseconds; these take what the
     /// transaction takes. Before a transaction, once the background pass has copied more than
     /// 64 MiB, the writer copies the rest itself so that the transaction starts the log over
-    /// (``Checkpointer/restartLogIfDue(_:)``): the log stays near 64 MiB however long an app
+    /// (`Checkpointer.restartLogIfDue(_:)`): the log stays near 64 MiB however long an app
     /// writes. (An ingest's writer does the same with its own checkpointer.)
     package func liveWrite(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
         let checkpointer = liveCheckpointer
@@ -189,7 +189,7 @@ package final class ArchiveDatabase: Sendable {
     /// Rebuilds the full-text index and the term vocabulary from the stored display text.
     ///
     /// The index is emptied, then refilled in rowid order in transactions of
-    /// `chunk` items (``rebuildChunk``), each followed by a passive checkpoint, so that the WAL stays
+    /// `chunk` items (``ArchiveDatabase/rebuildChunk``), each followed by a passive checkpoint, so that the WAL stays
     /// near one chunk's pages (FTS5's own 'rebuild' is one statement, hence one transaction:
     /// at 10M messages it wrote 2.5 GB of log). `ftsStale` stays set until the last chunk and
     /// the vocabulary are in, so an interrupted rebuild starts over at the next writable open.
@@ -239,8 +239,8 @@ package final class ArchiveDatabase: Sendable {
         progress?(total, total)
     }
 
-    /// Items per transaction of ``rebuildIndexes(progress:)``.
-    static let rebuildChunk = 20_000
+    /// Items per transaction of ``rebuildIndexes(progress:chunk:)``.
+    package static let rebuildChunk = 20_000
 
     /// Copies the log back into the file from the writer's connection, between transactions.
     private func checkpointPassively() throws {

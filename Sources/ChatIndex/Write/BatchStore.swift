@@ -100,7 +100,7 @@ final class BatchStore: @unchecked Sendable {
     /// 88 MB at once. Trimming every fourth batch keeps the peak near what is in use.
     static func returnFreeMemory() {
         #if canImport(Glibc)
-            mallocTrim?(0)
+            _ = mallocTrim?(0)
         #endif
     }
 
