@@ -123,20 +123,23 @@ package final class ArchiveDatabase: Sendable {
     /// writes. (An ingest's writer does the same with its own checkpointer.)
     package func liveWrite(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
         let checkpointer = liveCheckpointer
-        do {
-            try await writer.writeWithoutTransaction { db in
-                if let checkpointer {
-                    try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-                    try checkpointer.restartLogIfDue(db)
-                }
+        let liveStore = self.liveStore
+        try await writer.writeWithoutTransaction { db in
+            if let checkpointer {
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+                try checkpointer.restartLogIfDue(db)
+            }
+            do {
                 try db.inTransaction(.immediate) {
                     try body(db)
                     return .commit
                 }
+            } catch {
+                // Rolled back, perhaps at the commit: the caches may hold what was undone.
+                // (Here, on the writer's queue, where the live store is only ever touched.)
+                liveStore.forgetCaches()
+                throw error
             }
-        } catch {
-            liveStore.forgetCaches()
-            throw error
         }
         checkpointer?.request()
     }
