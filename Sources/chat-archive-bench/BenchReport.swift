@@ -64,6 +64,17 @@ struct Latency {
             hits = try body(i)
             times.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6)
         }
+        // `BENCH_SAMPLES=FILE`: each measurement's samples in the order taken, one line per row
+        // (to see whether slow ones come periodically, as a merge or a checkpoint would).
+        if let path = ProcessInfo.processInfo.environment["BENCH_SAMPLES"] {
+            let line = times.map { String(format: "%.3f", $0) }.joined(separator: " ") + "\n"
+            if let h = FileHandle(forWritingAtPath: path) {
+                h.seekToEndOfFile()
+                h.write(line.data(using: .utf8)!)
+            } else {
+                _ = FileManager.default.createFile(atPath: path, contents: line.data(using: .utf8))
+            }
+        }
         times.sort()
         func pct(_ p: Double) -> Double { times[min(times.count - 1, Int(Double(times.count) * p))] }
         return Latency(p50: pct(0.5), p99: pct(0.99), hits: hits)

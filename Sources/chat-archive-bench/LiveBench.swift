@@ -72,6 +72,8 @@ struct LiveBench {
                 return 1
             }
             report.latencies.append((name: "live: upsert one new message", ours: one, baseline: nil, baselineName: ""))
+            let segments = try writer.read { db in try FullTextSegments.read(db)?.count ?? 0 }
+            report.note("live: full-text segments after the upserts", "\(segments)")
             return
         }
         // 1. One new message per transaction; 4. found by search as soon as the call returns.
@@ -108,6 +110,29 @@ struct LiveBench {
         report.values["liveUpsertP50ms"] = oneAlone.p50
         report.values["liveUpsertP99ms"] = oneAlone.p99
         report.values["liveSearchFoundAll"] = found == repeats + 1 ? 1 : 0
+
+        // 1b. The full-text segments the upserts left (live writes leave merging to idle time),
+        // and the steps that merge them, each a transaction a live write may wait for.
+        let segmentsLeft = try writer.read { db in try FullTextSegments.read(db)?.count ?? 0 }
+        var steps: [Double] = []
+        while steps.count < 20_000 {
+            let t = DispatchTime.now().uptimeNanoseconds
+            let merged = try archive.database.mergeIdleSegments()
+            steps.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6)
+            if !merged { break }
+        }
+        let segmentsMerged = try writer.read { db in try FullTextSegments.read(db)?.count ?? 0 }
+        steps.sort()
+        report.latencies.append(
+            (
+                name: "live: one idle merge step (\(steps.count) steps)",
+                ours: Latency(
+                    p50: steps[steps.count / 2], p99: steps[min(steps.count - 1, steps.count * 99 / 100)], hits: 0),
+                baseline: nil, baselineName: ""
+            ))
+        report.note(
+            "live: full-text segments after the upserts",
+            "\(segmentsLeft), \(segmentsMerged) after the idle merge steps")
 
         // 2. A batch of 1,000 per item, against the ingest writer on the same kind of items.
         let batchRounds = max(3, min(10, repeats / 20))

@@ -29,6 +29,8 @@ package final class ArchiveDatabase: Sendable {
     private let liveCheckpointer: Checkpointer?
     /// The store of live upserts, with its id caches (see ``LiveStoreSlot``).
     package let liveStore = LiveStoreSlot()
+    /// Merges the full-text segments live writes leave, once they pause (see `IdleMerger`).
+    let idleMerger = IdleMerger()
 
     /// Opens or creates the archive at `path` (created readable by its owner only).
     ///
@@ -124,13 +126,16 @@ package final class ArchiveDatabase: Sendable {
     package func liveWrite(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
         let checkpointer = liveCheckpointer
         let liveStore = self.liveStore
+        let idleMerger = self.idleMerger
         try await writer.writeWithoutTransaction { db in
             if let checkpointer {
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
                 try checkpointer.restartLogIfDue(db)
             }
+            let disablesAutomerge = idleMerger.mustDisableAutomerge
             do {
                 try db.inTransaction(.immediate) {
+                    if disablesAutomerge { try IdleMerger.disableAutomerge(db) }
                     try body(db)
                     return .commit
                 }
@@ -140,8 +145,29 @@ package final class ArchiveDatabase: Sendable {
                 liveStore.forgetCaches()
                 throw error
             }
+            if disablesAutomerge { idleMerger.automergeDisabled() }
         }
         checkpointer?.request()
+        idleMerger.wrote { [weak self] in (try? self?.mergeIdleSegments()) ?? false }
+    }
+
+    /// One step of the merging that live writes leave for idle time (`IdleMerger`), as a
+    /// transaction of its own. Returns whether it merged anything.
+    @discardableResult
+    package func mergeIdleSegments() throws -> Bool {
+        let checkpointer = liveCheckpointer
+        let liveStore = self.liveStore
+        let merged = try writer.writeWithoutTransaction { db -> Bool in
+            if let checkpointer { try checkpointer.restartLogIfDue(db) }
+            var merged = false
+            try db.inTransaction(.immediate) {
+                merged = try liveStore.keepingCaches(db) { try IdleMerger.step(db) }
+                return .commit
+            }
+            return merged
+        }
+        if merged { checkpointer?.request() }
+        return merged
     }
 
     /// Runs `body` on a connection that may run FTS5's integrity checks, which are `INSERT`
@@ -201,8 +227,10 @@ package final class ArchiveDatabase: Sendable {
     ) throws {
         let total = try writer.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
         progress?(0, total)
+        idleMerger.automergeMayBeOn()
         try writer.write { db in
             try ArchiveDatabase.setMeta(db, "ftsStale", "1")
+            try IdleMerger.enableAutomerge(db)
             try db.execute(sql: "INSERT INTO itemFts(itemFts) VALUES('delete-all')")
         }
         try checkpointPassively()
@@ -232,6 +260,7 @@ package final class ArchiveDatabase: Sendable {
             try TermVocabulary.rebuild(db)
             try ArchiveDatabase.setMeta(db, "analyzerVersion", String(Analyzer.version))
             try ArchiveDatabase.setMeta(db, "ftsStale", "0")
+            try IdleMerger.disableAutomerge(db)
         }
         // Each chunk leaves a segment, and every term of a query is then looked up in each.
         try mergeFullTextSegments(

@@ -282,6 +282,12 @@ enum Migrations {
             // (ChatNameGrams) instead of testing every chat's names.
             try db.execute(sql: ChatNameGrams.createSQL)
         }
+        m.registerMigration("v7-dropChatLastTs") { db in
+            // `chat_recentNames` starts with the same two columns: every query that used this
+            // index uses that one, and each new message no longer updates both (one page of the
+            // 13 a live upsert wrote).
+            try db.execute(sql: "DROP INDEX IF EXISTS chat_lastTs")
+        }
         return m
     }
 }

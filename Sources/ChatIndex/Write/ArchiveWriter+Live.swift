@@ -86,4 +86,10 @@ package final class LiveStoreSlot: @unchecked Sendable {
 
     /// After a live write that failed, possibly at its commit: the caches may hold what was rolled back.
     package func forgetCaches() { current?.forgetCaches() }
+
+    /// Runs a write that changes nothing the caches hold (see ``BatchStore/keepingCaches(_:_:)``).
+    func keepingCaches<T>(_ db: Database, _ body: () throws -> T) rethrows -> T {
+        guard let current else { return try body() }
+        return try current.keepingCaches(db, body)
+    }
 }

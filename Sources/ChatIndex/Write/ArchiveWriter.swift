@@ -58,6 +58,8 @@ package final class ArchiveWriter {
         self.batchSize = batchSize
         let count = try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
         checkpointer = Checkpointer(path: database.path)
+        // Its batches turn FTS5's merging inside writes back on (see `IdleMerger`).
+        database.idleMerger.automergeMayBeOn()
         store = BatchStore(database: database, startedEmpty: count == 0, terms: terms, checkpointer: checkpointer)
     }
 
@@ -117,6 +119,7 @@ package final class ArchiveWriter {
     package func finish(rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil) throws -> IngestSummary {
         try flush()
         try waitForWriter()
+        try database.writer.write { db in try IdleMerger.disableAutomerge(db) }
         try mergeSegments(progress: rebuildProgress)
         checkpointer.truncateLog()
         checkpointer.finish()

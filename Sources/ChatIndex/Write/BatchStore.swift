@@ -115,6 +115,15 @@ final class BatchStore: @unchecked Sendable {
     /// Drops every cache at the next transaction (after one that failed or rolled back).
     func forgetCaches() { lastSeen = nil }
 
+    /// Runs a write of this store's own connection that changes nothing the caches hold (a
+    /// merge of full-text segments), without making the next transaction drop them.
+    func keepingCaches<T>(_ db: Database, _ body: () throws -> T) rethrows -> T {
+        let before = db.totalChangesCount
+        let result = try body()
+        if let last = lastSeen, last.changes == before { lastSeen = (last.dataVersion, db.totalChangesCount) }
+        return result
+    }
+
     /// Gives the writer connection its automatic checkpoint back.
     func restoreAutocheckpoint() throws {
         guard autocheckpointOff else { return }
@@ -130,7 +139,10 @@ final class BatchStore: @unchecked Sendable {
                 }
                 autocheckpointOff = true
             }
-            try database.writer.write { db in try apply(batch.records, db, exportId: batch.exportId) }
+            try database.writer.write { db in
+                if batchesWritten == 0 { try IdleMerger.enableAutomerge(db) }
+                try apply(batch.records, db, exportId: batch.exportId)
+            }
             try checkpointer?.keepLogBounded(database.writer)
             batchesWritten += 1
             if batchesWritten % 4 == 0 { Self.returnFreeMemory() }

@@ -164,7 +164,7 @@ package enum ChatList {
     /// order (from the start when `nil`), and the cursor of the next page.
     ///
     /// - Complexity: index speed at any depth without a name query (the cursor is a range on
-    ///   `chat_lastTs`); with one, the matching names are found and sorted as for the first page.
+    ///   `chat_recentNames`); with one, the matching names are found and sorted as for the first page.
     package static func page(
         matching query: String?, filter: ChatFilter = .all, limit: Int = 100, after cursor: ChatListCursor?,
         in db: Database

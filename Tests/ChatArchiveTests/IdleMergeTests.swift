@@ -1,0 +1,112 @@
+import ChatArchive
+import ChatIndex
+import ChatTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// Live writes leave the merging of full-text segments to idle time (`IdleMerger`): FTS5's
+/// merging inside writes is off while an app writes, on during an ingest, and the segments that
+/// single upserts leave are merged in small steps without changing what any search finds.
+@Suite struct IdleMergeTests {
+    static func segments(_ archive: Archive) throws -> FullTextSegments {
+        try #require(try archive.database.writer.read { db in try FullTextSegments.read(db) })
+    }
+
+    static func automerge(_ archive: Archive) throws -> Int? {
+        try archive.database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT v FROM itemFts_config WHERE k = 'automerge'")
+        }
+    }
+
+    /// Words in several scripts, one per upsert, so that each search has exactly one hit.
+    static let words = [
+        "Heinestraße", "東京", "مرحبا", "שלום", "เที่ยว", "привет", "नमस्ते", "서울", "İstanbul", "ｆｕｌｌ", "café",
+        "ласкаво", "大阪", "ありがとう", "שבת", "ขอบคุณ",
+    ]
+
+    static func word(_ k: Int) -> String { "\(words[k % words.count])\(k)q" }
+
+    @Test func singleUpsertsLeaveSegmentsThatIdleStepsMergeWithoutChangingResults() async throws {
+        let archive = try await LiveWritesTests.makeGroup()
+        let count = 70
+        for k in 0..<count {
+            try await archive.upsert(items: [
+                LiveWritesTests.message("g1", "i\(k)", "message \(Self.word(k)) number \(k)", at: Int64(k))
+            ])
+        }
+        #expect(try Self.automerge(archive) == 0)
+        let left = try Self.segments(archive)
+        // FTS5's crisis merge still bounds a level at 15 segments.
+        #expect(left.levels.allSatisfy { $0.count < 16 }, "\(left.levels)")
+        #expect(left.count > 1)
+
+        var steps = 0
+        while try archive.database.mergeIdleSegments() {
+            steps += 1
+            try #require(steps < 10_000)
+        }
+        let merged = try Self.segments(archive)
+        // What FTS5's own merging leaves: fewer than 4 segments on every level, none in progress.
+        #expect(merged.levels.allSatisfy { $0.count < 4 }, "\(merged.levels)")
+        #expect(merged.merging.allSatisfy { $0 == 0 })
+        #expect(merged.count < left.count || left.levels.allSatisfy { $0.count < 4 })
+
+        for k in [0, 1, 7, 15, 16, 33, 50, 69] {
+            let page = try await archive.search(Self.word(k), options: SearchOptions(chat: "g1"))
+            #expect(page.hits.map(\.item.sourceId) == ["i\(k)"], "\(Self.word(k))")
+        }
+        let all = try await archive.search("message", options: SearchOptions(chat: "g1", limit: 200))
+        #expect(all.hits.count == count)
+        #expect(try await archive.check() == [])
+    }
+
+    @Test func theArchiveMergesOnItsOwnOnceWritesPause() async throws {
+        let archive = try await LiveWritesTests.makeGroup()
+        for k in 0..<40 {
+            try await archive.upsert(items: [
+                LiveWritesTests.message("g1", "i\(k)", "note \(Self.word(k))", at: Int64(k))
+            ])
+        }
+        // Polls for the background merging (a generous deadline, not a timing assertion).
+        let deadline = Date().addingTimeInterval(30)
+        var levels = try Self.segments(archive).levels
+        while !levels.allSatisfy({ $0.count < 4 }) && Date() < deadline {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            levels = try Self.segments(archive).levels
+        }
+        #expect(levels.allSatisfy { $0.count < 4 }, "\(levels)")
+        let page = try await archive.search(Self.word(39), options: SearchOptions(chat: "g1"))
+        #expect(page.hits.map(\.item.sourceId) == ["i39"])
+    }
+
+    @Test func anIngestMergesWithFTS5AndLeavesItOffForLiveWrites() async throws {
+        let archive = try await LiveWritesTests.makeGroup()
+        try await archive.upsert(items: [LiveWritesTests.message("g1", "first", "before the ingest", at: 0)])
+        // An archive whose setting was left on (an ingest that stopped half-way, an older build).
+        try await archive.database.writer.write { db in
+            try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES ('automerge', 4)")
+        }
+        let lines =
+            [Lines.chat("g1")]
+            + (0..<300).map { k in
+                Lines.item("g1", "x\(k)", ts: "2024-05-02T10:00:00Z", text: "imported \(Self.word(k))")
+            }
+        let report = try await archive.ingest([try TestArchive.writeFile(lines.joined(separator: "\n") + "\n")])
+        #expect(report.itemsAdded == 300)
+        #expect(try Self.automerge(archive) == 0)
+        // The ingest merged what it wrote into one segment.
+        #expect(try Self.segments(archive).count == 1)
+        let page = try await archive.search(Self.word(299), options: SearchOptions(chat: "g1"))
+        #expect(page.hits.map(\.item.sourceId) == ["x299"])
+
+        // An ingest that stops half-way leaves the setting on: the next live write turns it off.
+        try await archive.database.writer.write { db in
+            try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES ('automerge', 4)")
+        }
+        _ = try ArchiveWriter(database: archive.database)
+        try await archive.upsert(items: [LiveWritesTests.message("g1", "after", "after the ingest", at: 400)])
+        #expect(try Self.automerge(archive) == 0)
+        #expect(try await archive.check() == [])
+    }
+}
