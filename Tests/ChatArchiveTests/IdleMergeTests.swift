@@ -109,4 +109,21 @@ import Testing
         #expect(try Self.automerge(archive) == 0)
         #expect(try await archive.check() == [])
     }
+
+    @Test func structureRecordsOfBothVersionsDecode() throws {
+        // Cookie, then levels 2, segments 3, write counter 300 (two bytes), then level 0: merging
+        // 0, 2 segments (id 1, pages 1…1; id 2, pages 1…3), level 1: merging 1, 1 segment
+        // (id 3, pages 1…200, two-byte varint).
+        let v1: [UInt8] = [0, 0, 0, 7, 2, 3, 0x82, 0x2c, 0, 2, 1, 1, 1, 2, 1, 3, 1, 1, 3, 1, 0x81, 0x48]
+        let decoded = try #require(FullTextSegments.decode(v1))
+        #expect(decoded.levels == [[1, 3], [200]])
+        #expect(decoded.merging == [0, 1])
+        #expect(decoded.count == 3)
+        // The second version: a marker after the cookie and four more varints per segment.
+        let v2: [UInt8] = [0, 0, 0, 7, 0xff, 0, 0, 1, 1, 1, 5, 0, 1, 9, 1, 4, 0, 0, 0, 0]
+        #expect(FullTextSegments.decode(v2)?.levels == [[4]])
+        // Truncated records are refused, not misread.
+        #expect(FullTextSegments.decode(Array(v1.prefix(12))) == nil)
+        #expect(FullTextSegments.decode([0, 0]) == nil)
+    }
 }

@@ -129,7 +129,8 @@ package final class ArchiveDatabase: Sendable {
         let idleMerger = self.idleMerger
         try await writer.writeWithoutTransaction { db in
             if let checkpointer {
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+                // (Prepared once: parsing it took as long as a few of the upsert's statements.)
+                try db.cachedStatement(sql: "PRAGMA wal_autocheckpoint = 0").execute()
                 try checkpointer.restartLogIfDue(db)
             }
             let disablesAutomerge = idleMerger.mustDisableAutomerge

@@ -24,7 +24,7 @@ package struct FullTextSegments: Sendable, Equatable {
     /// then varints: levels, segments, write counter, and per level the segments being merged,
     /// the segment count and each segment's id and first and last leaf page (the second version
     /// adds four more per segment).
-    static func decode(_ bytes: [UInt8]) -> FullTextSegments? {
+    package static func decode(_ bytes: [UInt8]) -> FullTextSegments? {
         var reader = VarintReader(bytes: bytes, offset: 4)
         let v2 = bytes.count >= 8 && Array(bytes[4..<8]) == [0xff, 0, 0, 1]
         if v2 { reader.offset = 8 }

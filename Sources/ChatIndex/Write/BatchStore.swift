@@ -163,7 +163,7 @@ final class BatchStore: @unchecked Sendable {
     /// are dropped and every id slot is looked up, so two writers never take the same id.
     /// Returns the `data_version` seen.
     private func noticeOtherWriters(_ db: Database) throws -> Int64 {
-        let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+        let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
         if let last = lastSeen, last.dataVersion == version, last.changes == db.totalChangesCount { return version }
         let othersWrote = try lastSeen != nil || Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") == true
         if othersWrote {

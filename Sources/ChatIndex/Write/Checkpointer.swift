@@ -55,19 +55,14 @@ final class Checkpointer: @unchecked Sendable {
     /// decided (on the frame count they saw, a batch or two late) and the writer did not wait
     /// for them, the log of a 10M-message ingest grew to 2.85 GB. A reader of another program
     /// that keeps an old snapshot open holds the log where it is until it ends.
-    ///
-    /// - Returns: the frames the writer's last transaction added.
-    @discardableResult
-    func keepLogBounded(_ writer: some DatabaseWriter) throws -> Int {
+    func keepLogBounded(_ writer: some DatabaseWriter) throws {
         try writer.writeWithoutTransaction { db in
-            let added = Self.pagesWritten(db)
-            framesSinceRestart += added
-            guard framesSinceRestart > Self.frameLimit else { return added }
+            framesSinceRestart += Self.pagesWritten(db)
+            guard framesSinceRestart > Self.frameLimit else { return }
             group.wait()
             let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
             if let row, (row[0] as Int) == 0, (row[1] as Int) == (row[2] as Int) { framesSinceRestart = 0 }
             walRestarted()
-            return added
         }
     }
 
