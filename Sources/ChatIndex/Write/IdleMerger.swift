@@ -23,8 +23,14 @@ final class IdleMerger: @unchecked Sendable {
     static let pagesPerStep = 16
 
     private let lock = NSLock()
-    /// Bumped by every live write; a scheduled merge runs only if it is unchanged.
+    /// Bumped by every live write; merging goes on only while it is unchanged.
     private var generation = 0
+    /// When the last live write returned (`DispatchTime` nanoseconds).
+    private var lastWrite: UInt64 = 0
+    /// A timer is armed: later writes only move `lastWrite` (one timer at a time, not one
+    /// per write: arming a dispatch timer for each upsert cost the writer's thread more than
+    /// reading the clock).
+    private var armed = false
     private let queue = DispatchQueue(label: "chat-archive.idle-merge", qos: .utility)
     /// Set once this archive's live writes have seen `automerge` off; cleared by an ingest or
     /// a rebuild, which turn it on for their duration.
@@ -39,16 +45,33 @@ final class IdleMerger: @unchecked Sendable {
     /// Before an ingest or a rebuild turns `automerge` on.
     func automergeMayBeOn() { lock.withLock { automergeOff = false } }
 
-    /// Notes a live write and schedules merging after ``idleDelay``. `step` runs one merge
-    /// step and returns whether it merged anything; it is called again while it does and no
-    /// live write came in between.
+    /// Notes a live write; once ``idleDelay`` passes without another, runs `step` (one merge
+    /// step, returning whether it merged anything) again and again while it merges and no live
+    /// write comes in between.
     func wrote(step: @escaping @Sendable () -> Bool) {
-        let scheduled = lock.withLock {
+        let arm = lock.withLock {
             generation += 1
-            return generation
+            lastWrite = DispatchTime.now().uptimeNanoseconds
+            defer { armed = true }
+            return !armed
         }
-        queue.asyncAfter(deadline: .now() + Self.idleDelay) { [self] in
-            while lock.withLock({ generation == scheduled }) && step() {}
+        if arm { fire(after: Self.idleDelay, step) }
+    }
+
+    private func fire(after seconds: Double, _ step: @escaping @Sendable () -> Bool) {
+        queue.asyncAfter(deadline: .now() + seconds) { [self] in
+            let now = DispatchTime.now().uptimeNanoseconds
+            let (wait, start): (Double?, Int) = lock.withLock {
+                let idle = Double(now &- lastWrite) / 1e9
+                if idle < Self.idleDelay { return (Self.idleDelay - idle, generation) }
+                armed = false
+                return (nil, generation)
+            }
+            if let wait {
+                fire(after: wait, step)
+                return
+            }
+            while lock.withLock({ generation == start }) && step() {}
         }
     }
 
