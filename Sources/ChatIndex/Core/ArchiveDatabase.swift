@@ -291,11 +291,7 @@ package final class ArchiveDatabase: Sendable {
     ) throws {
         var pass: Int64 = 0
         while pass < maxPasses {
-            let worked = try writer.write { db -> Bool in
-                let before = db.totalChangesCount
-                try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES ('merge', -500)")
-                return db.totalChangesCount - before >= 2
-            }
+            let worked = try writer.write { db in try FullTextSegments.merge(db, pages: -500) }
             pass += 1
             progress?(pass, maxPasses)
             try onPass()

@@ -20,6 +20,16 @@ package struct FullTextSegments: Sendable, Equatable {
         return decode([UInt8](blob))
     }
 
+    /// Runs FTS5's incremental `'merge'` in the caller's transaction and returns whether it
+    /// merged anything (FTS5 changes at least two rows when it does: a segment page and the
+    /// structure record). A positive `pages` merges only a level of 4 or more segments, or
+    /// continues a merge in progress; a negative one merges every level towards one segment.
+    package static func merge(_ db: Database, pages: Int) throws -> Bool {
+        let before = db.totalChangesCount
+        try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES ('merge', ?)", arguments: [pages])
+        return db.totalChangesCount - before >= 2
+    }
+
     /// Decodes a structure record: a 4-byte cookie, in the second version a 4-byte marker,
     /// then varints: levels, segments, write counter, and per level the segments being merged,
     /// the segment count and each segment's id and first and last leaf page (the second version

@@ -94,12 +94,9 @@ final class IdleMerger: @unchecked Sendable {
         try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES ('automerge', 4)")
     }
 
-    /// One merge step in the caller's transaction: FTS5's `'merge'` with a positive budget,
-    /// which merges only a level of 4 or more segments, or continues a merge in progress.
-    /// Returns whether it merged anything.
+    /// One merge step in the caller's transaction: merges only a level of 4 or more segments,
+    /// or continues a merge in progress. Returns whether it merged anything.
     static func step(_ db: Database) throws -> Bool {
-        let before = db.totalChangesCount
-        try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES ('merge', \(pagesPerStep))")
-        return db.totalChangesCount - before >= 2
+        try FullTextSegments.merge(db, pages: pagesPerStep)
     }
 }
