@@ -145,6 +145,15 @@ cchaticu_doc *cchaticu_doc_tokenize(const uint8_t *text, int32_t len) {
         cchaticu_doc_free(d);
         return NULL;
     }
+    // The buffer grew by doubling; an ingest keeps two batches of documents (20,000) alive,
+    // and the unused halves were about a third of their 27 MB (massif, 200k messages).
+    if (d->used > 0 && d->cap - d->used > 64) {
+        uint8_t *q = realloc(d->buf, (size_t)d->used);
+        if (q) {
+            d->buf = q;
+            d->cap = d->used;
+        }
+    }
     return d;
 }
 

@@ -136,6 +136,9 @@ package final class ArchiveWriter {
         try database.mergeFullTextSegments(maxPasses: Int64(max(4, written / 2_000)), progress: progress) {
             checkpointer.request()
             try checkpointer.keepLogBounded(database.writer)
+            // A pass's pages and buffers are freed on the writer's queue, whose arena glibc
+            // otherwise keeps: at 10M messages resident memory rose by 50 MB during these passes.
+            BatchStore.returnFreeMemory()
         }
     }
 
