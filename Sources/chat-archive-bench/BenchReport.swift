@@ -55,11 +55,21 @@ struct Latency {
     var p99: Double
     var hits: Int
 
+    /// Times `body` `repeats` times after one warm-up call.
     static func measure(repeats: Int, _ body: (Int) throws -> Int) rethrows -> Latency {
+        try measure(repeats: repeats, between: {}, body)
+    }
+
+    /// Times `body` `repeats` times after one warm-up call; `between` runs before each timed
+    /// call, untimed (a sample of state the row reports beside its latencies).
+    static func measure(
+        repeats: Int, between: () throws -> Void, _ body: (Int) throws -> Int
+    ) rethrows -> Latency {
         var times: [Double] = []
         var hits = 0
         _ = try body(0)  // warm up
         for i in 0..<repeats {
+            try between()
             let t = DispatchTime.now().uptimeNanoseconds
             hits = try body(i)
             times.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6)

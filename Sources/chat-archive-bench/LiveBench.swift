@@ -66,14 +66,26 @@ struct LiveBench {
             "live: first write after opening (quick check of the file, once per open)",
             "\(fmt(Clock.seconds(since: firstStart) * 1_000)) ms")
 
+        // The write-ahead log's size between upserts: live writes keep it near 64 MiB.
+        var logPeak: Int64 = 0
+        let logPath = archive.database.path + "-wal"
+        func sampleLog() {
+            let size = (try? FileManager.default.attributesOfItem(atPath: logPath)[.size]) as? NSNumber
+            logPeak = max(logPeak, size?.int64Value ?? 0)
+        }
+        func noteLogPeak() {
+            report.note("live: write-ahead log peak during the upserts", "\(fmt(Double(logPeak) / 1_048_576)) MiB")
+        }
+
         if upsertOnly {
-            let one = try Latency.measure(repeats: repeats) { _ in
+            let one = try Latency.measure(repeats: repeats, between: sampleLog) { _ in
                 try upsert([nextItem(big, text: "another new message, plain text \(rng.next() % 1000)")])
                 return 1
             }
             report.latencies.append((name: "live: upsert one new message", ours: one, baseline: nil, baselineName: ""))
             let segments = try writer.read { db in try FullTextSegments.read(db)?.count ?? 0 }
             report.note("live: full-text segments after the upserts", "\(segments)")
+            noteLogPeak()
             return
         }
         // 1. One new message per transaction; 4. found by search as soon as the call returns.
@@ -88,7 +100,7 @@ struct LiveBench {
             return hits
         }
         // The search is inside the timed call above; time the upsert alone as well.
-        let oneAlone = try Latency.measure(repeats: repeats) { _ in
+        let oneAlone = try Latency.measure(repeats: repeats, between: sampleLog) { _ in
             try upsert([nextItem(big, text: "another new message, plain text \(rng.next() % 1000)")])
             return 1
         }
@@ -107,6 +119,7 @@ struct LiveBench {
         report.latencies.append(
             (name: "live: upsert one + search finds it", ours: one, baseline: nil, baselineName: ""))
         report.note("live: search right after upsert", "found \(found) of \(repeats + 1) new messages at once")
+        noteLogPeak()
         report.values["liveUpsertP50ms"] = oneAlone.p50
         report.values["liveUpsertP99ms"] = oneAlone.p99
         report.values["liveSearchFoundAll"] = found == repeats + 1 ? 1 : 0

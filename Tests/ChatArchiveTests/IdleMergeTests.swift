@@ -80,6 +80,34 @@ import Testing
         #expect(page.hits.map(\.item.sourceId) == ["i39"])
     }
 
+    /// Live writes request a background checkpoint only every 2 MiB of log; what a few writes
+    /// left is copied into the file once they pause. Seen through the file alone: an immutable
+    /// connection ignores the log.
+    @Test func theLogIsCopiedIntoTheFileOnceWritesPause() async throws {
+        // Two upserts: fewer segments than a merge step takes, so only the pause copies them.
+        let archive = try await LiveWritesTests.makeGroup()
+        for k in 0..<2 {
+            try await archive.upsert(items: [
+                LiveWritesTests.message("g1", "i\(k)", "note \(Self.word(k))", at: Int64(k))
+            ])
+        }
+        var config = Configuration()
+        config.readonly = true
+        let path = archive.database.path
+        func itemsInTheFile() -> Int? {
+            // (A read that meets the checkpoint copying pages fails; the poll tries again.)
+            try? DatabaseQueue(path: "file:\(path)?immutable=1", configuration: config).read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE sourceId LIKE 'i%'")
+            }
+        }
+        // Polls (a generous deadline, not a timing assertion).
+        let deadline = Date().addingTimeInterval(30)
+        while itemsInTheFile() != 2 && Date() < deadline {
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        #expect(itemsInTheFile() == 2)
+    }
+
     @Test func anIngestMergesWithFTS5AndLeavesItOffForLiveWrites() async throws {
         let archive = try await LiveWritesTests.makeGroup()
         try await archive.upsert(items: [LiveWritesTests.message("g1", "first", "before the ingest", at: 0)])

@@ -117,7 +117,8 @@ package final class ArchiveDatabase: Sendable {
 
     /// Runs one live write (an app's upsert, edit or mark) as one transaction whose commit never
     /// copies the log back into the file itself: the writer's automatic checkpoint is off, and
-    /// a passive checkpoint runs on a thread of its own after each write. A commit that had to
+    /// a passive checkpoint runs on a thread of its own every 2 MiB of log and once writes
+    /// pause (`Checkpointer.liveWriteCommitted(_:)`, `IdleMerger`). A commit that had to
     /// checkpoint 1,000 pages with an fsync took tens of milliseconds; these take what the
     /// transaction takes. Before a transaction, once the background pass has copied more than
     /// 64 MiB, the writer copies the rest itself so that the transaction starts the log over
@@ -147,8 +148,8 @@ package final class ArchiveDatabase: Sendable {
                 throw error
             }
             if disablesAutomerge { idleMerger.automergeDisabled() }
+            checkpointer?.liveWriteCommitted(db)
         }
-        checkpointer?.request()
         idleMerger.wrote { [weak self] in (try? self?.mergeIdleSegments()) ?? false }
     }
 
@@ -167,7 +168,9 @@ package final class ArchiveDatabase: Sendable {
             }
             return merged
         }
-        if merged { checkpointer?.request() }
+        // Also after the last step, which found nothing to merge: the log of the writes before
+        // the pause is copied back now.
+        checkpointer?.request()
         return merged
     }
 
