@@ -138,6 +138,30 @@ import Testing
         #expect(hit["ranges"]?.arrayValue?.count == 3)
     }
 
+    /// The excerpt is cut and transcoded by UTF-16 offsets: in every script, next to emoji (two
+    /// UTF-16 units each) and combining marks, each piece is exactly a piece of the text.
+    @Test func longHitsInEveryScriptShowExactPiecesOfTheText() throws {
+        let filler = Array(
+            repeating: "東京の夜 😂👍🏽 مرحبا بالعالم שלום עולם नमस्ते दुनिया Привет мир Straße İstanbul ｆｕｌｌ e\u{301}té สวัสดี 안녕하세요",
+            count: 4
+        ).joined(separator: " ")
+        let text = "😂needle first \(filler) 👍🏽needle in the middle 😂 \(filler) 東京needle at the end 👍🏽"
+        let file = try TestArchive.writeFile(
+            [Lines.chat("c", type: "direct"), Lines.item("c", "1", ts: "2024-05-01T10:00:00Z", text: text)].joined(
+                separator: "\n"))
+        let archive = TestArchive.temporaryPath()
+        #expect(try run(["ingest", "--archive", archive, file]).status == 0)
+        let out = try run(["search", "--archive", archive, "needle"]).out
+        let body = try #require(out.split(separator: "\n").dropFirst().first).trimmingCharacters(in: .whitespaces)
+        #expect(body.components(separatedBy: "[needle]").count == 4, "\(body)")
+        #expect(body.contains(" … "))
+        #expect(!body.unicodeScalars.contains("\u{FFFD}"), "\(body)")
+        let pieces = body.replacingOccurrences(of: "[needle]", with: "needle")
+            .components(separatedBy: "…").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(pieces.count == 3, "\(pieces)")
+        for piece in pieces { #expect(text.contains(piece), "not a piece of the text: \(piece)") }
+    }
+
     @Test func demoRuns() throws {
         let r = try run(["demo"])
         #expect(r.status == 0, "\(r.err)")
