@@ -118,15 +118,20 @@ import Testing
         #expect(try run(["items", "--archive", archive, "--chat", "bad-1", "--around", "1"]).status == 1)
     }
 
-    @Test func longHitsShowTheirMatchesNotTheWholeText() throws {
-        let filler = Array(repeating: "lorem ipsum dolor sit amet", count: 12).joined(separator: " ")
-        let text = "needle at the start \(filler) a needle in the middle \(filler) and a needle at the end"
+    /// Ingests one message into a new archive and returns the archive and the human output of `search query`.
+    func searchOneMessage(_ text: String, for query: String) throws -> (archive: String, out: String) {
         let file = try TestArchive.writeFile(
             [Lines.chat("c", type: "direct"), Lines.item("c", "1", ts: "2024-05-01T10:00:00Z", text: text)].joined(
                 separator: "\n"))
         let archive = TestArchive.temporaryPath()
         #expect(try run(["ingest", "--archive", archive, file]).status == 0)
-        let out = try run(["search", "--archive", archive, "needle"]).out
+        return (archive, try run(["search", "--archive", archive, query]).out)
+    }
+
+    @Test func longHitsShowTheirMatchesNotTheWholeText() throws {
+        let filler = Array(repeating: "lorem ipsum dolor sit amet", count: 12).joined(separator: " ")
+        let text = "needle at the start \(filler) a needle in the middle \(filler) and a needle at the end"
+        let (archive, out) = try searchOneMessage(text, for: "needle")
         let body = try #require(out.split(separator: "\n").dropFirst().first)
         #expect(body.components(separatedBy: "[needle]").count == 4)  // every match shown
         #expect(body.contains(" … "))  // the text between them cut
@@ -146,12 +151,7 @@ import Testing
             count: 4
         ).joined(separator: " ")
         let text = "😂needle first \(filler) 👍🏽needle in the middle 😂 \(filler) 東京needle at the end 👍🏽"
-        let file = try TestArchive.writeFile(
-            [Lines.chat("c", type: "direct"), Lines.item("c", "1", ts: "2024-05-01T10:00:00Z", text: text)].joined(
-                separator: "\n"))
-        let archive = TestArchive.temporaryPath()
-        #expect(try run(["ingest", "--archive", archive, file]).status == 0)
-        let out = try run(["search", "--archive", archive, "needle"]).out
+        let (_, out) = try searchOneMessage(text, for: "needle")
         let body = try #require(out.split(separator: "\n").dropFirst().first).trimmingCharacters(in: .whitespaces)
         #expect(body.components(separatedBy: "[needle]").count == 4, "\(body)")
         #expect(body.contains(" … "))
