@@ -503,6 +503,8 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dir + "/nowhere.sqlite")
         let underMissing = dir + "/missing/sub/archive.sqlite"
         let typo = dir + "/typo.sqlite"
+        let notes = dir + "/notes.txt"
+        try Data("Einkaufsliste: Äpfel, 牛奶, خبز\n".utf8).write(to: URL(fileURLWithPath: notes))
         let reads: [[String]] = [
             ["search", "x"], ["chats"], ["items", "--chat", "c", "--last", "3"], ["stats"], ["check"],
         ]
@@ -527,6 +529,11 @@ import Testing
         let missingInput = try ChildProcess.run(cli, ["ingest", "--archive", typo, dir + "/no-such-export.jsonl"])
         #expect(missingInput.status == 1)
         #expect(missingInput.err.contains("no-such-export.jsonl"), "\(missingInput.err)")
+        for path in [typo, underMissing] {
+            let unrecognised = try ChildProcess.run(cli, ["ingest", "--archive", path, notes])
+            #expect(unrecognised.status == 1)
+            #expect(unrecognised.err.contains("notes.txt: not a recognised chat export"), "\(unrecognised.err)")
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == listing, "something was created")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }

@@ -87,6 +87,11 @@ struct IngestCommand: AsyncParsableCommand {
             {
                 throw CLIError("no such file or folder: \(missing)")
             }
+            // A new archive is created only for something it can read: when no path holds an
+            // export, the detector's error is the answer and no file or folder is left behind.
+            if !FileManager.default.fileExists(atPath: global.archivePath) {
+                try Self.requireOneExport(in: paths, format: format)
+            }
             let archive = try global.open(.create)
             let started = Date()
             let bar = ProgressBar(enabled: Terminal.stderrIsTerminal && !global.json)
@@ -143,6 +148,20 @@ struct IngestCommand: AsyncParsableCommand {
 }
 
 extension IngestCommand {
+    /// Throws the first path's detection error when none of `paths` holds an export.
+    static func requireOneExport(in paths: [String], format: String) throws {
+        let forced = format == "auto" ? nil : format
+        var first: Error?
+        for path in paths {
+            do {
+                let search = try ExportFinder.find(path: path, forced: forced)
+                if !search.exports.isEmpty { return }
+            } catch {
+                first = first ?? error
+            }
+        }
+        if let first { throw first }
+    }
 }
 
 /// The ingest progress bar: items/s, percent and ETA from the file size.
