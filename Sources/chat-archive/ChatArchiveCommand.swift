@@ -117,7 +117,7 @@ extension AsyncParsableCommand {
             o.object { o.field("error", message) }
             print(o.text)
         }
-        FileHandle.standardError.write(Data(("chat-archive: " + message + "\n").utf8))
+        FileHandle.standardError.write(Data(("chat-archive: " + Terminal.visible(message) + "\n").utf8))
         Foundation.exit(1)
     }
 }

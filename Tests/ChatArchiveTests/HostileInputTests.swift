@@ -341,6 +341,45 @@ import Testing
         try await f.expectIntact()
     }
 
+    /// Names and texts with terminal control sequences (set the window title, clear the
+    /// screen, a hyperlink, a carriage return that hides the start of a line, a C1 CSI) print
+    /// as visible characters in every human output; only the CLI's own styling may use them.
+    @Test func controlCharactersInTheArchiveNeverReachTheTerminalAsControls() async throws {
+        let f = try Fixture()
+        let esc = "\\u001b"
+        let lines = [
+            Lines.chat("t", name: "Evil\(esc)]0;pwned\\u0007 чат", alias: "Ali\\u009b2Jas", tags: ["x\(esc)[2J"]),
+            Lines.member("t", "m1", "Mal\(esc)[31mlory 王"),
+            Lines.item(
+                "t", "1", ts: "2024-03-01T10:00:00Z",
+                text:
+                    "tarnkappe \u{1B}]8;;http://evil.example\u{7}link\u{1B}]8;;\u{7} \u{1B}[2J שלום\rhidden \u{9B}31m",
+                member: "m1"),
+            Lines.item("t", "2", ts: "2024-03-01T10:01:00Z", text: "zweite tarnkappe\u{1B}[A", dir: "snd"),
+            Lines.item("unknown\(esc)[2J", "3", ts: "2024-03-01T10:02:00Z", text: "orphan"),
+        ]
+        let file = try TestArchive.writeFile(lines.joined(separator: "\n"), name: "controls\u{1B}[2J.jsonl")
+        var outputs = [try f.cli(["ingest", file])]
+        for args in [
+            ["search", "tarnkappe"], ["chats"], ["chats", "pwned"], ["items", "--chat", "t", "--last", "5"],
+        ] {
+            let r = try f.cli(args)
+            #expect(r.status == 0, "\(args): \(r.err)")
+            outputs.append(r)
+        }
+        let shown = outputs.map { $0.out + $0.err }.joined()
+        let controls = shown.unicodeScalars.filter {
+            ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F..<0xA0).contains($0.value)
+        }
+        #expect(controls.isEmpty, "control characters reached the output: \(controls.map { $0.value })")
+        // What they were is still there to read, as the control pictures.
+        for piece in ["Evil␛]0;pwned␇ чат", "Mal␛[31mlory 王", "␛]8;;http://evil.example␇link", "שלום␍hidden", "#x␛[2J"]
+        {
+            #expect(shown.contains(piece), "\(piece) not shown")
+        }
+        try await f.expectIntact(extra: 2)
+    }
+
     @Test func anArchiveThatIsNotSQLiteIsRefusedAndLeftUntouched() throws {
         let junk = try TestArchive.writeFile(
             String(repeating: "my notes, not a database\n", count: 200), name: "notes.txt")

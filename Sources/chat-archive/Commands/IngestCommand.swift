@@ -115,16 +115,17 @@ struct IngestCommand: AsyncParsableCommand {
             } else {
                 for e in report.errors.prefix(50) {
                     let label = e.severity == .warning ? "warning" : e.severity == .skipped ? "skipped" : "error"
-                    Terminal.eprint("\(label): \(e)")
+                    Terminal.eprint(Terminal.visible("\(label): \(e)"))
                 }
                 if report.errors.count > 50 { Terminal.eprint("… and \(report.errors.count - 50) more problems") }
                 for e in report.exports {
                     print(
-                        "read \(e.path) as \(e.format): \(e.filesRead) file\(e.filesRead == 1 ? "" : "s"), \(e.itemsRead) items"
-                    )
-                    for s in e.skipped { print("  skipped \(s.path): \(s.reason)") }
+                        Terminal.visible(
+                            "read \(e.path) as \(e.format): \(e.filesRead) file\(e.filesRead == 1 ? "" : "s"), \(e.itemsRead) items"
+                        ))
+                    for s in e.skipped { print(Terminal.visible("  skipped \(s.path): \(s.reason)")) }
                 }
-                for s in report.skippedFiles { print("skipped \(s.path): \(s.reason)") }
+                for s in report.skippedFiles { print(Terminal.visible("skipped \(s.path): \(s.reason)")) }
                 let total = report.itemsAdded + report.itemsUpdated + report.itemsUnchanged
                 print(
                     "\(report.chats) chats, \(report.itemsAdded) items added, \(report.itemsUpdated) updated, "

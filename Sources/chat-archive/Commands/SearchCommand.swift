@@ -55,7 +55,10 @@ struct SearchCommand: AsyncParsableCommand {
                 return
             }
             if page.hits.isEmpty { print("no matches") }
-            for h in page.hits { print(HumanFormat.hit(h)) }
+            let chatIds = Array(Set(page.hits.map(\.item.chatId)))
+            let rows = chatIds.isEmpty ? [] : try await archive.chats(ids: chatIds)
+            let names = Dictionary(rows.map { ($0.chatId, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            for h in page.hits { print(HumanFormat.hit(h, chatNames: names)) }
             if let next = page.nextCursor { print(Terminal.dim("more: --cursor \(next)")) }
         }
     }

@@ -34,28 +34,29 @@ enum HumanFormat {
     }
 
     static func chatRow(_ r: ChatRow) -> String {
-        var title = Terminal.bold(r.localAlias.isEmpty ? r.displayName : r.localAlias)
-        if !r.localAlias.isEmpty { title += Terminal.dim(" (\(r.displayName))") }
+        let name = Terminal.visible(r.displayName, singleLine: true)
+        var title = Terminal.bold(r.localAlias.isEmpty ? name : Terminal.visible(r.localAlias, singleLine: true))
+        if !r.localAlias.isEmpty { title += Terminal.dim(" (\(name))") }
         var badges: [String] = [r.type.rawValue]
         if let b = r.business { badges.append(b == .business ? "business" : "customer") }
         if r.isFavorite { badges.append("★") }
         if r.isMuted { badges.append("muted") }
         if r.unreadCount > 0 { badges.append("\(r.unreadCount) unread") }
         if r.unreadMentions > 0 { badges.append("@\(r.unreadMentions)") }
-        for t in r.tags { badges.append("#" + t) }
+        for t in r.tags { badges.append("#" + Terminal.visible(t, singleLine: true)) }
         var preview: String
         switch r.preview.kind {
         case .none: preview = Terminal.dim("no messages")
         case .deleted: preview = Terminal.dim("message deleted")
-        case .draft: preview = "Draft: " + r.preview.text
+        case .draft: preview = "Draft: " + Terminal.visible(r.preview.text, singleLine: true)
         case .message:
             preview = ""
-            if let s = r.preview.sender { preview += s + ": " }
+            if let s = r.preview.sender { preview += Terminal.visible(s, singleLine: true) + ": " }
             if let t = r.preview.contentType, t != .text { preview += "[\(t.rawValue)] " }
-            preview += r.preview.text
+            preview += Terminal.visible(r.preview.text, singleLine: true)
         }
         preview = oneLine(preview, max: 70)
-        let id = Terminal.dim("--chat \(r.chatId)")
+        let id = Terminal.dim("--chat \(Terminal.visible(r.chatId, singleLine: true))")
         return
             "\(title)  \(Terminal.dim(badges.joined(separator: " · ")))  \(Terminal.dim(time(r.lastActivity)))  \(id)\n    \(preview)"
     }
@@ -67,7 +68,9 @@ enum HumanFormat {
 
     static func header(_ i: ArchivedItem) -> String {
         var h = Terminal.dim(time(i.timestamp)) + " "
-        h += Terminal.cyan(i.sender ?? (i.direction == .event ? "event" : "?"))
+        h += Terminal.cyan(
+            i.sender.map { Terminal.visible($0, singleLine: true) }
+                ?? (i.direction == .snd ? "you" : i.direction == .event ? "event" : "?"))
         var marks: [String] = []
         if i.contentType != .text { marks.append(i.contentType.rawValue) }
         if i.isEdited { marks.append("edited") }
@@ -78,26 +81,35 @@ enum HumanFormat {
         return h
     }
 
-    static func hit(_ h: SearchHit) -> String {
+    /// A hit: who wrote it in which chat (by name, when `chatNames` knows it), the arguments
+    /// of `items` that open it in context, and the excerpt.
+    static func hit(_ h: SearchHit, chatNames: [String: String] = [:]) -> String {
         let i = h.item
         var body = Terminal.excerpt(i.text, ranges: h.ranges)
-        if body.isEmpty, let f = i.file { body = f.name }
-        return header(i) + " " + Terminal.dim("in \(i.chatId) · id \(i.id)") + "\n    "
+        if body.isEmpty, let f = i.file { body = Terminal.visible(f.name, singleLine: true) }
+        let name = chatNames[i.chatId].map { Terminal.visible(oneLine($0, max: 40), singleLine: true) }
+        let place = name.map { "in " + $0 + Terminal.dim(" · ") } ?? ""
+        let chat = Terminal.visible(i.chatId, singleLine: true)
+        return header(i) + " " + place + Terminal.dim("--chat \(chat) --around \(i.id)") + "\n    "
             + indentingLines(body, by: "    ")
     }
 
     static func item(_ i: ArchivedItem, isAnchor: Bool) -> String {
-        var body = i.text
-        if let f = i.file { body += (body.isEmpty ? "" : " ") + Terminal.dim("📎 \(f.name)") }
-        if let q = i.quote, !q.text.isEmpty { body = Terminal.dim("> " + oneLine(q.text, max: 60)) + "\n    " + body }
+        var body = Terminal.visible(i.text)
+        if let f = i.file {
+            body += (body.isEmpty ? "" : " ") + Terminal.dim("📎 \(Terminal.visible(f.name, singleLine: true))")
+        }
+        if let q = i.quote, !q.text.isEmpty {
+            body = Terminal.dim("> " + Terminal.visible(oneLine(q.text, max: 60), singleLine: true)) + "\n    " + body
+        }
         let line = (isAnchor ? Terminal.bold("▶ ") : "  ") + header(i) + Terminal.dim("  id \(i.id)")
         return line + "\n    " + indentingLines(body, by: "    ")
     }
 
     /// A formatted piece for the terminal.
     static func styled(_ p: FormattedText) -> String {
-        guard let f = p.format, Terminal.useColor else { return p.shownText }
-        let t = p.shownText
+        let t = Terminal.visible(p.shownText)
+        guard let f = p.format, Terminal.useColor else { return t }
         switch f {
         case .bold: return "\u{1B}[1m\(t)\u{1B}[0m"
         case .italic: return "\u{1B}[3m\(t)\u{1B}[0m"
