@@ -169,109 +169,120 @@ package enum ChatList {
         matching query: String?, filter: ChatFilter = .all, limit: Int = 100, after cursor: ChatListCursor?,
         in db: Database
     ) throws -> ChatListPage {
-        let (cond, condArgs) = filter.condition
         let q = (query ?? "").trimmingSpaces
         let lim = max(1, min(limit, 100_000))
+        if !q.isEmpty { return try namePage(query: q, filter: filter, limit: lim, after: cursor, in: db) }
+        // Every row is a direct one (loose 0): after a loose position nothing is left.
+        if cursor?.isLoose == true { return ChatListPage(rows: [], nextCursor: nil) }
+        let (cond, condArgs) = filter.condition
         // One row more than the page tells whether a next page exists.
         let fetch = lim + 1
-        // Two steps in one statement: choose the page of chats, then join the previews and tags
-        // of those rows only (not of every chat that matched). `ORDER BY lastTs DESC, id DESC`
-        // puts chats without activity last (SQLite sorts NULL lowest), which is what lets the
-        // activity-ordered indexes stop at a page. The list's order is (loose, lastTs DESC,
-        // id DESC); a cursor is the position of the last row shown in it.
-        var page: String
-        var args: [DatabaseValueConvertible]
-        if q.isEmpty {
-            // Every row is a direct one (loose 0): after a loose position nothing is left.
-            if cursor?.isLoose == true { return ChatListPage(rows: [], nextCursor: nil) }
-            if let cursor, let ts = cursor.lastTs {
-                // The rest of the chats with activity, by a range on the index, then those without.
-                page = """
-                    SELECT * FROM (
-                        SELECT id, 0 AS loose, lastTs FROM chat
-                        WHERE \(cond) AND lastTs <= ? AND (lastTs < ? OR id < ?) ORDER BY lastTs DESC, id DESC LIMIT ?)
-                    UNION ALL
-                    SELECT * FROM (
-                        SELECT id, 0, lastTs FROM chat WHERE \(cond) AND lastTs IS NULL ORDER BY lastTs DESC, id DESC LIMIT ?)
-                    LIMIT ?
-                    """
-                args = condArgs + [ts, ts, cursor.id, fetch] + condArgs + [fetch, fetch]
-            } else if let cursor {
-                page = """
-                    SELECT id, 0 AS loose, lastTs FROM chat WHERE \(cond) AND lastTs IS NULL AND id < ?
-                    ORDER BY lastTs DESC, id DESC LIMIT ?
-                    """
-                args = condArgs + [cursor.id, fetch]
-            } else {
-                page = "SELECT id, 0 AS loose, lastTs FROM chat WHERE \(cond) ORDER BY lastTs DESC, id DESC LIMIT ?"
-                args = condArgs + [fetch]
-            }
+        // `ORDER BY lastTs DESC, id DESC` puts chats without activity last (SQLite sorts NULL
+        // lowest), which is what lets the activity-ordered indexes stop at a page. The list's
+        // order is (loose, lastTs DESC, id DESC); a cursor is the position of the last row shown.
+        let page: String
+        let args: [DatabaseValueConvertible]
+        if let cursor, let ts = cursor.lastTs {
+            // The rest of the chats with activity, by a range on the index, then those without.
+            page = """
+                SELECT * FROM (
+                    SELECT id, 0 AS loose, lastTs FROM chat
+                    WHERE \(cond) AND lastTs <= ? AND (lastTs < ? OR id < ?) ORDER BY lastTs DESC, id DESC LIMIT ?)
+                UNION ALL
+                SELECT * FROM (
+                    SELECT id, 0, lastTs FROM chat WHERE \(cond) AND lastTs IS NULL ORDER BY lastTs DESC, id DESC LIMIT ?)
+                LIMIT ?
+                """
+            args = condArgs + [ts, ts, cursor.id, fetch] + condArgs + [fetch, fetch]
+        } else if let cursor {
+            page = """
+                SELECT id, 0 AS loose, lastTs FROM chat WHERE \(cond) AND lastTs IS NULL AND id < ?
+                ORDER BY lastTs DESC, id DESC LIMIT ?
+                """
+            args = condArgs + [cursor.id, fetch]
         } else {
-            // Folded names are compared as bytes (instr: no pattern, no case rules).
-            let key = TextNormalizer.normalize(q)
-            // ASCII needs no transliteration (and ICU's transliterator is slow).
-            let translit =
-                q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
-            if let phrase = trigramQuery(key, translit), try !isCommon(phrase, in: db) {
-                // The trigram index yields every chat holding each trigram of the query in order:
-                // a superset of the chats containing it, narrowed by instr, so only candidates are
-                // tested and sorted.
-                let (after, afterArgs) = ChatListCursor.condition(after: cursor)
-                page = """
-                    SELECT id, loose, lastTs FROM (
-                        SELECT chat.id AS id, instr(chat.nameKey, ?) = 0 AS loose, chat.lastTs AS lastTs
-                        FROM chatNameGram JOIN chat ON chat.id = chatNameGram.rowid
-                        WHERE chatNameGram MATCH ? AND \(cond)
-                            AND (instr(chat.nameKey, ?) > 0 OR instr(chat.translitKey, ?) > 0))
-                    WHERE \(after)
-                    ORDER BY loose, lastTs DESC, id DESC LIMIT ?
-                    """
-                args = [key, phrase] + condArgs + [key, translit] + afterArgs + [fetch]
-            } else {
-                // Too short for trigrams, or in so many names that a page of them comes soon.
-                // A query of one or two characters takes its candidates from the index of name
-                // pieces (ChatNameGrams); one in many names walks the names newest first
-                // (chat_recentNames) and stops at a page of direct matches. Loose matches are
-                // looked for only when the direct ones do not fill the page: by name pieces, by
-                // trigrams when the transliteration is longer (家豪: jia hao), or by the walk.
-                let (direct, directArgs) = ChatListCursor.condition(after: cursor, isLoose: false)
-                let (loose, looseArgs) = ChatListCursor.condition(after: cursor, isLoose: true)
-                let walk: (String, [DatabaseValueConvertible]) = ("chat WHERE", [])
-                let directSource = try shortSource(key, in: db) ?? walk
-                var looseSource = walk
-                if translit.unicodeScalars.count <= 2 {
-                    looseSource = try shortSource(translit, in: db) ?? walk
-                } else if let phrase = trigramPhrase(translit), try !isCommon(phrase, in: db) {
-                    looseSource = (
-                        "chatNameGram JOIN chat ON chat.id = chatNameGram.rowid WHERE chatNameGram MATCH ? AND",
-                        [phrase]
-                    )
-                }
-                page = """
-                    SELECT * FROM (
-                        SELECT chat.id AS id, 0 AS loose, chat.lastTs AS lastTs FROM \(directSource.0)
-                            \(cond) AND instr(chat.nameKey, ?) > 0 AND \(direct) ORDER BY lastTs DESC, id DESC LIMIT ?)
-                    UNION ALL
-                    SELECT * FROM (
-                        SELECT chat.id AS id, 1, chat.lastTs AS lastTs FROM \(looseSource.0)
-                            \(cond) AND instr(chat.translitKey, ?) > 0 AND instr(chat.nameKey, ?) = 0 AND \(loose)
-                        ORDER BY lastTs DESC, id DESC LIMIT ?)
-                    LIMIT ?
-                    """
-                args =
-                    directSource.1 + condArgs + [key] + directArgs + [fetch] + looseSource.1 + condArgs
-                    + [translit, key] + looseArgs + [fetch, fetch]
-            }
+            page = "SELECT id, 0 AS loose, lastTs FROM chat WHERE \(cond) ORDER BY lastTs DESC, id DESC LIMIT ?"
+            args = condArgs + [fetch]
         }
-        var rows = try self.rows(page: page, arguments: args, in: db)
-        guard rows.count > lim else { return ChatListPage(rows: rows.map(\.row), nextCursor: nil) }
-        rows.removeLast(rows.count - lim)
-        return ChatListPage(rows: rows.map(\.row), nextCursor: rows.last?.position.text)
+        return pageOf(try rows(page: page, arguments: StatementArguments(args), in: db), limit: lim)
+    }
+
+    /// The first `limit` of `rows` (fetched one beyond the page) and the next page's cursor.
+    private static func pageOf(_ rows: [(row: ChatRow, position: ChatListCursor)], limit: Int) -> ChatListPage {
+        guard rows.count > limit else { return ChatListPage(rows: rows.map(\.row), nextCursor: nil) }
+        let shown = rows.prefix(limit)
+        return ChatListPage(rows: shown.map(\.row), nextCursor: shown.last?.position.text)
+    }
+
+    /// A page of the chats whose names hold `query`: direct matches newest first, then those
+    /// found through transliteration only.
+    ///
+    /// The two are separate statements, and the loose one runs only when the direct matches
+    /// do not fill the page: a transliterated query's trigram phrase is long (家人群 is
+    /// `jia ren qun`, nine trigrams, several in thousands of names) and cost 1.4 of the 6.6 ms
+    /// such a search took at 100,000 chats when both were one statement. Each side takes its
+    /// candidates from the index that suits its text (``source(_:column:in:)``) or walks the
+    /// names newest first.
+    private static func namePage(
+        query q: String, filter: ChatFilter, limit lim: Int, after cursor: ChatListCursor?, in db: Database
+    ) throws -> ChatListPage {
+        let (cond, condArgs) = filter.condition
+        let fetch = lim + 1
+        // Folded names are compared as bytes (instr: no pattern, no case rules).
+        let key = TextNormalizer.normalize(q)
+        // ASCII needs no transliteration (and ICU's transliterator is slow).
+        let translit =
+            q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
+        var rows: [(row: ChatRow, position: ChatListCursor)] = []
+        if cursor?.isLoose != true {
+            // A direct match holds the key in its name: the trigram index's `name` column.
+            let (after, afterArgs) = ChatListCursor.condition(after: cursor, isLoose: false)
+            let source = try self.source(key, column: "name", in: db) ?? walk
+            rows = try self.rows(
+                page: """
+                    SELECT chat.id AS id, 0 AS loose, chat.lastTs AS lastTs FROM \(source.0)
+                        \(cond) AND instr(chat.nameKey, ?) > 0 AND \(after) ORDER BY lastTs DESC, id DESC LIMIT ?
+                    """,
+                arguments: StatementArguments(source.1 + condArgs + [key] + afterArgs + [fetch]), in: db)
+        }
+        if rows.count < fetch {
+            // A loose match holds the transliteration in its transliterated name, which the
+            // index's `translit` column holds only when it differs from the name: both columns.
+            let (after, afterArgs) = ChatListCursor.condition(after: cursor, isLoose: true)
+            let source = try self.source(translit, column: nil, in: db) ?? walk
+            rows += try self.rows(
+                page: """
+                    SELECT chat.id AS id, 1 AS loose, chat.lastTs AS lastTs FROM \(source.0)
+                        \(cond) AND instr(chat.translitKey, ?) > 0 AND instr(chat.nameKey, ?) = 0 AND \(after)
+                    ORDER BY lastTs DESC, id DESC LIMIT ?
+                    """,
+                arguments: StatementArguments(
+                    source.1 + condArgs + [translit, key] + afterArgs + [fetch - rows.count]), in: db)
+        }
+        return pageOf(rows, limit: lim)
+    }
+
+    /// Every chat, newest first, as a FROM clause for ``namePage(query:filter:limit:after:in:)``.
+    private static var walk: (String, [DatabaseValueConvertible]) { ("chat WHERE", []) }
+
+    /// The chats whose names may hold `text`, as a FROM clause (ending in `WHERE … AND`) with its
+    /// arguments: those of ``shortSource(_:in:)`` for one or two characters, the trigram
+    /// index's (restricted to `column` when given) for longer ones, and `nil` when walking
+    /// the names is cheaper (a text in ``commonCandidates(_:)`` names or more, or one FTS5
+    /// cannot quote).
+    static func source(_ text: String, column: String?, in db: Database) throws -> (
+        String, [DatabaseValueConvertible]
+    )? {
+        if text.unicodeScalars.count <= 2 { return try shortSource(text, in: db) }
+        guard let phrase = trigramPhrase(text) else { return nil }
+        let query = column.map { "\($0) : \(phrase)" } ?? phrase
+        guard try !isCommon(query, in: db) else { return nil }
+        return ("chatNameGram JOIN chat ON chat.id = chatNameGram.rowid WHERE chatNameGram MATCH ? AND", [query])
     }
 
     /// The rows `page` (a statement yielding `id, loose, lastTs` of chats) chooses, in the list's
     /// order, each with its position in the list.
-    static func rows(page: String, arguments: [DatabaseValueConvertible], in db: Database) throws
+    static func rows(page: String, arguments: StatementArguments, in db: Database) throws
         -> [(row: ChatRow, position: ChatListCursor)]
     {
         // Rows are decoded straight from the statement (a cursor): fetchAll would first copy
@@ -291,20 +302,13 @@ package enum ChatList {
                     LEFT JOIN member AS lastMember ON lastMember.id = last.memberId
                     ORDER BY page.loose, page.lastTs DESC, page.id DESC
                     """),
-            arguments: StatementArguments(arguments))
+            arguments: arguments)
         var chats: [(row: ChatRow, position: ChatListCursor)] = []
         while let row = try rows.next() {
             let position = ChatListCursor(isLoose: (row[13] as Int) == 1, lastTs: row[11], id: row[22])
             chats.append((try makeRow(row, db), position))
         }
         return chats
-    }
-
-    /// The FTS5 query for `chatNameGram` that finds every name containing `key` or `translit`,
-    /// or `nil` when either is too short for trigrams (or holds a NUL, which FTS5 cannot quote).
-    static func trigramQuery(_ key: String, _ translit: String) -> String? {
-        guard let k = trigramPhrase(key), let t = trigramPhrase(translit) else { return nil }
-        return key == translit ? k : k + " OR " + t
     }
 
     /// The fewest candidates beyond which walking the names newest first is cheaper than

@@ -40,15 +40,6 @@ package struct ChatListCursor: Sendable, Hashable {
         guard self.text == text else { return nil }
     }
 
-    /// The SQL condition over the columns `loose`, `lastTs` and `id` that holds for the rows
-    /// after `cursor` in the list's order (every row when `cursor` is `nil`).
-    static func condition(after cursor: ChatListCursor?) -> (String, [DatabaseValueConvertible]) {
-        guard cursor != nil else { return ("1", []) }
-        let (direct, directArgs) = condition(after: cursor, isLoose: false)
-        let (loose, looseArgs) = condition(after: cursor, isLoose: true)
-        return ("((loose = 0 AND \(direct)) OR (loose = 1 AND \(loose)))", directArgs + looseArgs)
-    }
-
     /// The condition over `lastTs` and `id` for rows that are all direct matches (`isLoose`
     /// false) or all loose ones: every row, none, or those after the cursor's `(lastTs, id)`.
     static func condition(after cursor: ChatListCursor?, isLoose: Bool) -> (String, [DatabaseValueConvertible]) {
