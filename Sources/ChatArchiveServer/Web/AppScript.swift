@@ -7,6 +7,8 @@ extension WebAssets {
           // Marks of the start-up timeline, for measuring the first load (performance.getEntriesByType).
           performance.mark('app-start');
           const $ = (id) => document.getElementById(id);
+          // `1 message`, `2,345 messages`.
+          const count = (n, noun) => n.toLocaleString() + ' ' + noun + (n === 1 ? '' : 's');
           const PAGE = 40;
           // Chat-list rows per request: enough to fill a tall window; more load as the list
           // scrolls near its end. `?pageSize=N` in the app's address sets it (5…500), for tests.
@@ -239,7 +241,7 @@ extension WebAssets {
             if (seq === chatsSeq) renderChats(first);
             window.chatListShownMs = performance.now();
             document.body.dataset.chatListShown = 'true';
-            api('stats').then((s) => { $('archive-stats').textContent = s.items.toLocaleString() + ' messages'; }).catch(() => {});
+            api('stats').then((s) => { $('archive-stats').textContent = count(s.items, 'message'); }).catch(() => {});
           }
 
           // ---------- message text ----------
@@ -418,7 +420,7 @@ extension WebAssets {
             $('chat-name').textContent = chatName(c);
             avatar($('chat-avatar'), chatName(c));
             const kinds = { direct: 'contact', group: 'group', local: 'notes' };
-            $('chat-sub').textContent = (c.business ? 'business' : (kinds[c.type] || c.type)) + (c.itemCount ? ' · ' + c.itemCount.toLocaleString() + ' messages' : '');
+            $('chat-sub').textContent = (c.business ? 'business' : (kinds[c.type] || c.type)) + (c.itemCount ? ' · ' + count(c.itemCount, 'message') : '');
             for (const b of document.querySelectorAll('.chat-row')) b.setAttribute('aria-current', String(b.dataset.chat === c.chatId));
           }
           // Shows a window: `anchor` (an item id) is scrolled into view; else the new-messages marker or the bottom.
@@ -665,7 +667,7 @@ extension WebAssets {
               const frag = document.createDocumentFragment();
               body.hits.forEach((h, i) => frag.append(hitNode(h, start + i)));
               $('hit-list').append(frag);
-              $('search-summary').textContent = g.hits.length ? g.hits.length + (g.cursor ? '+' : '') + ' messages' : 'No messages match.';
+              $('search-summary').textContent = g.hits.length ? (g.cursor ? g.hits.length + '+ messages' : count(g.hits.length, 'message')) : 'No messages match.';
             } finally { g.loading = false; }
           }
 
