@@ -37,6 +37,13 @@ public final class Archive: Sendable {
     ///     as `chat-archive check` does; a read-only archive is never rebuilt).
     ///   - rebuildProgress: called while indexes are rebuilt for a new analyser version.
     ///   - onWait: called when a write waits for another program writing to the same archive.
+    ///
+    /// Opening for writing makes sure that a damaged archive is never written to: SQLite's
+    /// quick check reads the whole file once. For a file up to 64 MiB it runs here; a bigger
+    /// archive opens at once (its chat table checked as a read-only open checks it), the check
+    /// runs in the background, and the first write waits for what is left of it and throws
+    /// `ArchiveError/Code/corrupt` when it found damage. Reads do not wait. (At 10M messages,
+    /// a 6.9 GB file, the check takes about 29 s on a 2-core machine; the open 0.3 s.)
     /// - Throws: `ArchiveError` (`ArchiveError/Code/notFound`, `ArchiveError/Code/notAnArchive`,
     ///   `ArchiveError/Code/newerVersion`, `ArchiveError/Code/corrupt`…).
     public init(
@@ -170,8 +177,14 @@ public final class Archive: Sendable {
     ///
     /// Returns the problems left, which only a backup or a new ingest can fix (empty when healthy).
     public func repair(progress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> [String] {
-        // A damaged file is not written to: its problems are reported as they are.
+        // A damaged file is not written to: its problems are reported as they are (for a big
+        // archive, the quick check that ran in the background since the open says whether).
         if database.damage != nil { return try await check() }
+        do {
+            try database.verifyBeforeWriting()
+        } catch let e as ArchiveError where e.code == .corrupt {
+            return try await check()
+        }
         return try ArchiveError.mapping(path: database.path, doing: "repair") {
             try ArchiveMaintenance.repair(database, progress: progress)
         }

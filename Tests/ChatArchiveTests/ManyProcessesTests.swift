@@ -452,6 +452,39 @@ import Testing
         #expect(try Self.fileDigest(archive) == bytes, "the damaged archive was written to")
     }
 
+    /// An archive bigger than the limit of the quick check at open (lowered to 0 here) opens
+    /// without reading the whole file; its check runs in the background and the first write
+    /// waits for it: a damaged one is still never written to, a healthy one takes writes.
+    @Test func aBigArchiveOpensWithoutItsFullCheckAndTheFirstWriteWaitsForIt() async throws {
+        let dir = TestTemporary.folder("deferred-check")
+        let healthy = dir + "/healthy.sqlite"
+        let damaged = dir + "/damaged.sqlite"
+        for path in [healthy, damaged] {
+            _ = try Archive(path: path).ingestSync([TestArchive.corpusPath + "/sample/chats-1.jsonl"])
+        }
+        try Self.damage(damaged, table: "item", seed: 17)
+        let bytes = try Self.fileDigest(damaged)
+
+        let ok = try ArchiveDatabase(path: healthy, mode: .readWrite, fullCheckLimit: 0)
+        try ok.verifyBeforeWriting()
+        try await ok.liveWrite { db in try db.execute(sql: "UPDATE chat SET favorite = 1 WHERE sourceId = 'g-hiking'") }
+
+        let db = try ArchiveDatabase(path: damaged, mode: .readWrite, fullCheckLimit: 0)
+        #expect(db.damage == nil, "the damage is in an item page, which the open does not read")
+        let chats = try await db.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM chat") }
+        #expect(chats ?? 0 > 0, "reads work while the check runs")
+        // What every write of the library (ingest, live writes) asks first.
+        for _ in 0..<2 {
+            #expect {
+                try db.verifyBeforeWriting()
+            } throws: { e in
+                guard let e = e as? ArchiveError else { return false }
+                return e.code == .corrupt && e.message.contains("nothing was written")
+            }
+        }
+        #expect(try Self.fileDigest(damaged) == bytes, "the damaged archive was written to")
+    }
+
     // MARK: 6. Newer versions
 
     @Test(arguments: ["schema", "analyser"])

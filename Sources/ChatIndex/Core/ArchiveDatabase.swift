@@ -24,6 +24,9 @@ package final class ArchiveDatabase: Sendable {
     package let damage: ArchiveError?
     /// Set once the archive passed its quick check before a first write.
     private let verifiedForWriting = VerifiedFlag()
+    /// The quick check of a big archive, running in the background since it was opened
+    /// (`nil` when it ran at open, or runs at the first write).
+    private let backgroundCheck: BackgroundCheck?
     /// Copies the log of live writes back into the file on a thread of its own (`nil` in
     /// memory and read-only): see ``liveWrite(_:)``.
     private let liveCheckpointer: Checkpointer?
@@ -45,23 +48,35 @@ package final class ArchiveDatabase: Sendable {
     ///   - rebuildProgress: called with (done, total) while indexes are rebuilt.
     ///   - onWait: called when a write has waited a moment for another program's write to end
     ///     (and again on each later wait); the write then proceeds when the other one commits.
+    ///   - fullCheckLimit: the biggest file whose quick check runs at open (tests lower it);
+    ///     see ``ArchiveOpening/fullCheckAtOpenLimit``.
     package init(
         path: String, mode: ArchiveOpenMode = .create, rebuildsStaleIndexes: Bool = true,
-        rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil
+        rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil,
+        fullCheckLimit: Int64 = ArchiveOpening.fullCheckAtOpenLimit
     ) throws {
         self.path = path
         self.mode = mode
         liveCheckpointer = mode == .readOnly ? nil : Checkpointer(path: path)
-        let opened = try ArchiveOpening.open(path: path, mode: mode, onWait: onWait)
+        let opened = try ArchiveOpening.open(path: path, mode: mode, onWait: onWait, fullCheckLimit: fullCheckLimit)
         writer = opened.writer
         readOnlyAccess = opened.access
         damage = opened.damage
-        // Opening for writing ran the quick check (a new archive needs none).
-        if mode != .readOnly && damage == nil { verifiedForWriting.set() }
+        if opened.checkDeferred {
+            backgroundCheck = BackgroundCheck(writer: opened.writer, path: path)
+        } else {
+            backgroundCheck = nil
+            // Opening for writing ran the quick check (a new archive needs none).
+            if mode != .readOnly && damage == nil { verifiedForWriting.set() }
+        }
         try ArchiveError.mapping(path: path, doing: "open") {
             if mode == .readOnly || damage != nil {
                 try checkAnalyzerVersion()
             } else if rebuildsStaleIndexes {
+                // A rebuild writes: after the check.
+                if backgroundCheck != nil, try storedAnalyzerVersion() != Analyzer.version {
+                    try verifyBeforeWriting()
+                }
                 try ensureAnalyzerVersion(progress: rebuildProgress)
             } else {
                 try checkAnalyzerVersion()
@@ -75,6 +90,7 @@ package final class ArchiveDatabase: Sendable {
         mode = .create
         readOnlyAccess = nil
         damage = nil
+        backgroundCheck = nil
         liveCheckpointer = nil
         writer = try ArchiveOpening.openInMemory()
         try ArchiveError.mapping(path: path, doing: "open") { try ensureAnalyzerVersion(progress: nil) }
@@ -86,6 +102,7 @@ package final class ArchiveDatabase: Sendable {
         self.path = path
         mode = .readOnly
         liveCheckpointer = nil
+        backgroundCheck = nil
         _ = try ArchiveOpening.inspect(path, mode: .readOnly)
         let opened = try ArchiveOpening.openReadOnly(path, forcing: access)
         writer = opened.writer
@@ -109,8 +126,12 @@ package final class ArchiveDatabase: Sendable {
             throw ArchiveError(.readOnly, "cannot write to the archive \(path): it was opened read-only")
         }
         guard path != ":memory:", !verifiedForWriting.isSet else { return }
-        try ArchiveError.mapping(path: path, doing: "check") {
-            try writer.read { db in try ArchiveOpening.quickCheck(db, path: path) }
+        if let backgroundCheck {
+            try backgroundCheck.wait()
+        } else {
+            try ArchiveError.mapping(path: path, doing: "check") {
+                try writer.read { db in try ArchiveOpening.quickCheck(db, path: path) }
+            }
         }
         verifiedForWriting.set()
     }
@@ -306,5 +327,34 @@ package final class ArchiveDatabase: Sendable {
         try db.execute(
             sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             arguments: [key, value])
+    }
+}
+
+/// SQLite's quick check of an archive, run on a thread of its own from the moment the archive
+/// is opened for writing; ``wait()`` returns when it has passed and throws the damage it found.
+final class BackgroundCheck: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var result: Result<Void, Error>?
+
+    init(writer: any DatabaseWriter, path: String) {
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let outcome = Result {
+                try ArchiveError.mapping(path: path, doing: "check") {
+                    try writer.read { db in try ArchiveOpening.quickCheck(db, path: path) }
+                }
+            }
+            lock.withLock { result = outcome }
+            done.signal()
+        }
+    }
+
+    /// Waits for the check; throws what it found.
+    func wait() throws {
+        let known = lock.withLock { result }
+        if let known { return try known.get() }
+        done.wait()
+        done.signal()  // for the next waiter
+        try lock.withLock { result }?.get()
     }
 }

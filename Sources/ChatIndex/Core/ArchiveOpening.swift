@@ -17,11 +17,26 @@ enum ArchiveOpening {
     /// How long a read-only connection waits in SQLite's rare busy cases (WAL recovery after a crash).
     static let readWaitSeconds: Double = 60
 
-    /// An opened archive: its connections, how a read-only one is read, and the damage its
-    /// quick check found at open (then the connections only read).
-    typealias Opened = (writer: any DatabaseWriter, access: ReadOnlyAccess?, damage: ArchiveError?)
+    /// An opened archive: its connections, how a read-only one is read, the damage its quick
+    /// check found at open (then the connections only read), and whether that check still has
+    /// to run before the first write (`checkDeferred`, see ``fullCheckAtOpenLimit``).
+    typealias Opened = (
+        writer: any DatabaseWriter, access: ReadOnlyAccess?, damage: ArchiveError?, checkDeferred: Bool
+    )
 
-    static func open(path: String, mode: ArchiveOpenMode, onWait: (@Sendable () -> Void)?) throws -> Opened {
+    /// The biggest archive file whose quick check runs while it is opened for writing. The
+    /// check reads the whole file: about 0.1 s per 100 MB when cached, 2.7 s at 1M messages
+    /// (665 MB) and 29 s at 10M (6.9 GB) on the development machine, too long for an app to
+    /// wait before its first read. A bigger archive is opened with the chat table's checks of
+    /// a read-only open, and its quick check runs in the background; the first write waits
+    /// for it (`ArchiveDatabase.verifyBeforeWriting()`), so a damaged archive is still never
+    /// written to.
+    package static let fullCheckAtOpenLimit: Int64 = 64 << 20
+
+    static func open(
+        path: String, mode: ArchiveOpenMode, onWait: (@Sendable () -> Void)?,
+        fullCheckLimit: Int64 = fullCheckAtOpenLimit
+    ) throws -> Opened {
         let found = try inspect(path, mode: mode)
         if mode == .readOnly {
             return try openReadOnly(path)
@@ -43,6 +58,7 @@ enum ArchiveOpening {
         let lock = try FileLock(path)
         defer { lock.release() }
         let state = try readHeader(path, mode: mode)
+        var checkDeferred = false
         if state == .archive {
             // GRDB's pool writes at open (it makes sure the WAL is not empty): first, with a
             // reader, refuse what must stay untouched — a newer or foreign file, a damaged one.
@@ -54,8 +70,14 @@ enum ArchiveOpening {
                 // Outside a transaction: after SQLite met damage, a read transaction's COMMIT fails too.
                 return try probe.inDatabase { db in
                     do {
-                        _ = try checkSchema(db, migrator: Migrations.make(), path: path)
-                        try quickCheck(db, path: path)
+                        let upToDate = try checkSchema(db, migrator: Migrations.make(), path: path)
+                        // A migration writes at once: it waits for no background check.
+                        if upToDate && fileSize(path) > fullCheckLimit {
+                            checkDeferred = true
+                            try checkChatPages(db, path: path)
+                        } else {
+                            try quickCheck(db, path: path)
+                        }
                         return nil
                     } catch let e as ArchiveError where e.code == .corrupt {
                         return e
@@ -66,7 +88,7 @@ enum ArchiveOpening {
             }
             if let damage {
                 let opened = try openReadOnly(path)
-                return (opened.writer, opened.access, damage)
+                return (opened.writer, opened.access, damage, false)
             }
         }
         return try ArchiveError.mapping(path: path, doing: "open") {
@@ -82,7 +104,7 @@ enum ArchiveOpening {
             // Read first: an archive that is up to date is opened without taking the write lock.
             let upToDate = try pool.read { db in try checkSchema(db, migrator: migrator, path: path) }
             if !upToDate { try migrator.migrate(pool) }
-            return (pool, nil, nil)
+            return (pool, nil, nil, checkDeferred)
         }
     }
 
@@ -177,7 +199,7 @@ enum ArchiveOpening {
                     "the archive \(path) was written by an older ChatArchive and needs an upgrade of its format, which a read-only open does not make"
                 )
             }
-            return (pool, access, damage)
+            return (pool, access, damage, false)
         } catch let e as DatabaseError where access == .walReader && forcing == nil && walIsEmpty(wal) && canFallBack(e)
         {
             return try openReadOnly(path, forcing: .immutable)
@@ -460,4 +482,10 @@ private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int
 extension ArchiveOpening {
     /// Whether this process may write `path` (`access(2)`: false on a read-only mount too).
     static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
+
+    /// The size of the file at `path` in bytes (0 when it cannot be read).
+    static func fileSize(_ path: String) -> Int64 {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int64(st.st_size) : 0
+    }
 }
