@@ -230,9 +230,6 @@ package enum ChatList {
         let fetch = lim + 1
         // Folded names are compared as bytes (instr: no pattern, no case rules).
         let key = TextNormalizer.normalize(q)
-        // ASCII needs no transliteration (and ICU's transliterator is slow).
-        let translit =
-            q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
         var rows: [(row: ChatRow, position: ChatListCursor)] = []
         if cursor?.isLoose != true {
             // A direct match holds the key in its name: the trigram index's `name` column.
@@ -248,6 +245,9 @@ package enum ChatList {
         if rows.count < fetch {
             // A loose match holds the transliteration in its transliterated name, which the
             // index's `translit` column holds only when it differs from the name: both columns.
+            // ASCII needs no transliteration (and ICU's transliterator is slow).
+            let translit =
+                q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
             let (after, afterArgs) = ChatListCursor.condition(after: cursor, isLoose: true)
             let source = try self.source(translit, column: nil, in: db) ?? walk
             rows += try self.rows(
