@@ -95,6 +95,11 @@ public final class Archive: Sendable {
         progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) throws -> IngestReport {
         try ArchiveError.mapping(path: database.path, doing: "write to") {
+            if database.isCheckingBeforeWriting {
+                progress?(
+                    IngestProgress(
+                        file: "", bytesRead: 0, totalBytes: nil, itemsRead: 0, isIndexing: false, isChecking: true))
+            }
             try database.verifyBeforeWriting()
             return try IngestPipeline.run(
                 paths, options: options, database: database, isCancelled: isCancelled, progress: progress)

@@ -467,6 +467,7 @@ import Testing
 
         let ok = try ArchiveDatabase(path: healthy, mode: .readWrite, fullCheckLimit: 0)
         try ok.verifyBeforeWriting()
+        #expect(!ok.isCheckingBeforeWriting)
         try await ok.liveWrite { db in try db.execute(sql: "UPDATE chat SET favorite = 1 WHERE sourceId = 'g-hiking'") }
 
         let db = try ArchiveDatabase(path: damaged, mode: .readWrite, fullCheckLimit: 0)

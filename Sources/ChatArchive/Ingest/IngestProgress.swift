@@ -10,4 +10,7 @@ public struct IngestProgress: Sendable {
     public var itemsRead: Int
     /// The full-text index is being built (after the items are stored).
     public var isIndexing: Bool
+    /// The ingest waits for the check that a big archive gets before its first write (SQLite's
+    /// quick check, which reads the whole file once per open; see ``Archive/init(path:mode:rebuildsStaleIndexes:rebuildProgress:onWait:)``).
+    public var isChecking = false
 }

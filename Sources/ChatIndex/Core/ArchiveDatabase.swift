@@ -111,6 +111,11 @@ package final class ArchiveDatabase: Sendable {
         try ArchiveError.mapping(path: path, doing: "open") { try checkAnalyzerVersion() }
     }
 
+    /// Whether a first write would now wait for the background check of a big archive.
+    package var isCheckingBeforeWriting: Bool {
+        backgroundCheck != nil && !verifiedForWriting.isSet && !(backgroundCheck?.isFinished ?? true)
+    }
+
     /// Checks once per open, before the first write, that SQLite's quick check passes, so that
     /// nothing is written into a damaged archive (a read transaction: it never blocks writers).
     ///
@@ -348,6 +353,9 @@ final class BackgroundCheck: @unchecked Sendable {
             done.signal()
         }
     }
+
+    /// Whether the check has ended (passed or found damage).
+    var isFinished: Bool { lock.withLock { result != nil } }
 
     /// Waits for the check; throws what it found.
     func wait() throws {

@@ -180,7 +180,9 @@ final class ProgressBar: @unchecked Sendable {
             let elapsed = Date().timeIntervalSince(start)
             let rate = Double(p.itemsRead) / max(elapsed, 0.001)
             var line: String
-            if p.isIndexing {
+            if p.isChecking {
+                line = "checking the archive before writing to it (SQLite reads the whole file once)…"
+            } else if p.isIndexing {
                 line = "building the search index…"
             } else if let total = p.totalBytes, total > 0 {
                 let frac = min(1, Double(p.bytesRead) / Double(total))
