@@ -362,6 +362,7 @@ import Testing
         var outputs = [try f.cli(["ingest", file])]
         for args in [
             ["search", "tarnkappe"], ["chats"], ["chats", "pwned"], ["items", "--chat", "t", "--last", "5"],
+            ["chats", "--counts"],
         ] {
             let r = try f.cli(args)
             #expect(r.status == 0, "\(args): \(r.err)")
@@ -373,8 +374,10 @@ import Testing
         }
         #expect(controls.isEmpty, "control characters reached the output: \(controls.map { $0.value })")
         // What they were is still there to read, as the control pictures.
-        for piece in ["Evil␛]0;pwned␇ чат", "Mal␛[31mlory 王", "␛]8;;http://evil.example␇link", "שלום␍hidden", "#x␛[2J"]
-        {
+        for piece in [
+            "Evil␛]0;pwned␇ чат", "Mal␛[31mlory 王", "␛]8;;http://evil.example␇link", "שלום␍hidden", "#x␛[2J",
+            "tag:x␛[2J\t1",
+        ] {
             #expect(shown.contains(piece), "\(piece) not shown")
         }
         try await f.expectIntact(extra: 2)

@@ -60,7 +60,9 @@ struct ChatsCommand: AsyncParsableCommand {
                     ("groups", .groups), ("business", .business), ("notes", .notes), ("reports", .reports),
                 ]
                 for (name, filter) in tabs { print("\(name)\t\(c.count(filter))") }
-                for (tag, n) in c.tags.sorted(by: { $0.key < $1.key }) { print("tag:\(tag)\t\(n)") }
+                for (tag, n) in c.tags.sorted(by: { $0.key < $1.key }) {
+                    print(Terminal.visible("tag:\(tag)", singleLine: true) + "\t\(n)")
+                }
                 return
             }
             let page: ChatListPage

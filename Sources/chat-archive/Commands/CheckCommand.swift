@@ -24,7 +24,7 @@ struct CheckCommand: AsyncParsableCommand {
             var problems = try await archive.check()
             var repaired = false
             if repair && !problems.isEmpty {
-                if !global.json { for p in problems { print("found: \(p)") } }
+                if !global.json { for p in problems { print(Terminal.visible("found: \(p)")) } }
                 problems = try await archive.repair { done, total in
                     if Terminal.stderrIsTerminal {
                         Terminal.progressLine("rebuilding the search index", done: done, total: total)
@@ -46,7 +46,7 @@ struct CheckCommand: AsyncParsableCommand {
                         ? "repaired: the indexes were rebuilt from the stored items; the archive is now healthy"
                         : "ok: the archive and its indexes are healthy")
             } else {
-                for p in problems { print("problem: \(p)") }
+                for p in problems { print(Terminal.visible("problem: \(p)")) }
                 if !repair { print("`chat-archive check --repair` rebuilds what can be rebuilt from the stored items") }
             }
             if !problems.isEmpty { throw ExitCode(1) }

@@ -25,7 +25,7 @@ struct MarkdownCommand: AsyncParsableCommand {
             return
         }
         guard let pieces else {
-            print(text)
+            print(Terminal.visible(text))
             return
         }
         var out = ""
