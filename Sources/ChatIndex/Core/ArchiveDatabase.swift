@@ -49,7 +49,7 @@ package final class ArchiveDatabase: Sendable {
     ///   - onWait: called when a write has waited a moment for another program's write to end
     ///     (and again on each later wait); the write then proceeds when the other one commits.
     ///   - fullCheckLimit: the biggest file whose quick check runs at open (tests lower it);
-    ///     see ``ArchiveOpening/fullCheckAtOpenLimit``.
+    ///     see `ArchiveOpening.fullCheckAtOpenLimit`.
     package init(
         path: String, mode: ArchiveOpenMode = .create, rebuildsStaleIndexes: Bool = true,
         rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil,
