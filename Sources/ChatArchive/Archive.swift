@@ -57,6 +57,13 @@ public final class Archive: Sendable {
 
     private init(database: ArchiveDatabase) { self.database = database }
 
+    /// Opens an existing archive read-only on one connection instead of a pool: for a process
+    /// that makes one query and exits (the CLI's read commands), which then sets up one
+    /// connection instead of two; reads run one at a time.
+    package init(readingOnceAt path: String) throws {
+        database = try ArchiveDatabase(path: path, mode: .readOnly, oneConnection: true)
+    }
+
     /// A new, empty archive in memory with the real schema and tokenizer, for tests and previews.
     public static func inMemory() throws -> Archive { Archive(database: try ArchiveDatabase(inMemory: ())) }
 

@@ -53,6 +53,8 @@ struct GlobalOptions: ParsableArguments {
     /// program says so on stderr.
     func open(_ mode: Archive.OpenMode, rebuildsStaleIndexes: Bool = true) throws -> Archive {
         let path = archivePath
+        // A read command makes one query and exits: one connection, not a pool of two.
+        if mode == .readOnly { return try Archive(readingOnceAt: path) }
         return try Archive(
             path: path, mode: mode, rebuildsStaleIndexes: rebuildsStaleIndexes,
             rebuildProgress: { done, total in

@@ -11,7 +11,8 @@ import GRDB
 /// was built by another analyser version (never re-importing). A read-only open does none of
 /// the writing: it reads the archive as it is, or refuses it with an ``ArchiveError``.
 package final class ArchiveDatabase: Sendable {
-    /// The connections: on disk a pool (one writer, concurrent readers), in memory a queue.
+    /// The connections: on disk a pool (one writer, concurrent readers), in memory (and for a
+    /// read-only process that reads once) a queue.
     package let writer: any DatabaseWriter
     /// The path of the archive file (`:memory:` for an in-memory archive).
     package let path: String
@@ -50,15 +51,18 @@ package final class ArchiveDatabase: Sendable {
     ///     (and again on each later wait); the write then proceeds when the other one commits.
     ///   - fullCheckLimit: the biggest file whose quick check runs at open (tests lower it);
     ///     see `ArchiveOpening.fullCheckAtOpenLimit`.
+    ///   - oneConnection: read-only only: one connection instead of a pool, for a process that
+    ///     reads once (reads then run one at a time).
     package init(
         path: String, mode: ArchiveOpenMode = .create, rebuildsStaleIndexes: Bool = true,
         rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil,
-        fullCheckLimit: Int64 = ArchiveOpening.fullCheckAtOpenLimit
+        fullCheckLimit: Int64 = ArchiveOpening.fullCheckAtOpenLimit, oneConnection: Bool = false
     ) throws {
         self.path = path
         self.mode = mode
         liveCheckpointer = mode == .readOnly ? nil : Checkpointer(path: path)
-        let opened = try ArchiveOpening.open(path: path, mode: mode, onWait: onWait, fullCheckLimit: fullCheckLimit)
+        let opened = try ArchiveOpening.open(
+            path: path, mode: mode, onWait: onWait, fullCheckLimit: fullCheckLimit, oneConnection: oneConnection)
         writer = opened.writer
         readOnlyAccess = opened.access
         damage = opened.damage
