@@ -39,7 +39,7 @@ package struct ImportFormat: Sendable {
 }
 
 /// What an importer provides to be registered with one line, `ImportFormat(MyImporter.self)`.
-package protocol RegisteredImporter {
+package protocol RegisteredImporter: Sendable {
     /// The name `--format` takes.
     static var formatName: String { get }
     /// How "Tried: …" errors describe the format.
