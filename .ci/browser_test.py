@@ -269,6 +269,12 @@ def browse(driver, url, base, token):
     driver.set_window_size(390, 844)
     time.sleep(0.3)
     shot(driver, "10-phone-chat")
+    name = driver.find_element(By.ID, "chat-name")
+    check(driver.execute_script("const e = arguments[0]; return e.scrollWidth <= e.clientWidth", name),
+          "on a phone the chat's name shows whole: %r" % name.text)
+    check(driver.find_element(By.ID, "jump-date-button").is_displayed()
+          and driver.find_element(By.ID, "jump-date").size["width"] <= 1,
+          "on a phone a calendar button stands in for the date field")
     driver.find_element(By.ID, "back").click()
     time.sleep(0.3)
     shot(driver, "11-phone-list")

@@ -696,6 +696,10 @@ extension WebAssets {
             });
             $('hit-prev').addEventListener('click', () => stepInChat(1));
             $('hit-next').addEventListener('click', () => stepInChat(-1));
+            $('jump-date-button').addEventListener('click', () => {
+              const input = $('jump-date');
+              try { input.showPicker(); } catch (e) { input.focus(); }
+            });
             $('jump-date').addEventListener('change', async () => {
               const v = $('jump-date').value;
               if (!v || !state.chat) return;

@@ -66,6 +66,8 @@ extension WebAssets {
         .empty { margin: auto; text-align: center; color: var(--muted); padding: 24px; }
         .chat-title { flex: 1; min-width: 0; }
         .chat-title h2 { margin: 0; font-size: 17px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        #chat-sub { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        #jump-date-button { display: none; }
         .icon-button { border: 0; background: none; cursor: pointer; font-size: 20px; padding: 4px 8px; border-radius: 8px; color: var(--accent); }
         .icon-button:hover { background: var(--panel); }
         .icon-button[aria-pressed=true] { background: var(--selected); }
@@ -132,6 +134,10 @@ extension WebAssets {
           body.chat-open main#chat { display: flex; }
           #back { display: block; }
           .item { max-width: 88%; }
+          /* The date field (about 130 px) left a phone's chat name a few letters: a calendar
+             button opens its picker instead. */
+          #jump-date { position: absolute; width: 1px; height: 1px; padding: 0; border: 0; opacity: 0; }
+          #jump-date-button { display: block; }
         }
         """#
 }

@@ -70,6 +70,7 @@ enum WebAssets {
               </div>
               <label for="jump-date" class="visually-hidden">Jump to a date</label>
               <input id="jump-date" type="date" title="Jump to a date">
+              <button id="jump-date-button" class="icon-button" type="button" aria-label="Jump to a date">📅</button>
               <button id="toggle-search" class="icon-button" type="button" aria-label="Search in this chat" aria-pressed="false">⌕</button>
             </header>
             <div id="chat-search-bar" class="chat-search-bar" hidden>
