@@ -255,6 +255,71 @@ import Testing
         try await expectPiecesMatchNames("after repair")
     }
 
+    /// `chat_short_grams`, the C function the triggers use since format v8, yields exactly the
+    /// rows of the SQL it replaced, on names in many scripts, with quotes, backslashes, control
+    /// characters, newlines between names, combining marks and emoji sequences.
+    @Test func shortPiecesFromTheFunctionEqualThoseOfTheSQL() throws {
+        var g = SplitMix64(seed: 88)
+        let parts = [
+            "a", "Zoë", "Ł", "東京", "都", "สวั", "ดี", "مر", "حبا", "שָׁ", "नम", "स्ते", "Дм", "ß", "İ", "ＦＵ", "e\u{301}",
+            "👩‍👩‍👧", "🇯🇵", "\"", "\\", "\n", "\t", "\u{1}", " ", "'", "[", "]", ",", "\u{FFFD}",
+        ]
+        var pairs: [(String, String)] = [("", ""), ("a", ""), ("", "b"), ("\n", "\n\n")]
+        for _ in 0..<300 {
+            func text() -> String {
+                (0..<Int(g.next() % 7)).map { _ in parts[Int(g.next() % UInt64(parts.count))] }.joined()
+            }
+            pairs.append((text(), text()))
+        }
+        let queue = try DatabaseQueue()
+        try queue.inDatabase { db in
+            #expect(FTS5Registration.register(on: db.sqliteConnection!) == 0)
+            for (key, translit) in pairs {
+                func rows(_ sql: String) throws -> [String] {
+                    try String.fetchAll(db, sql: "SELECT gram FROM (\(sql)) ORDER BY gram", arguments: [key, translit])
+                }
+                let bySQL = try rows(ChatNameGrams.selectInSQL(id: "0", nameKey: "?1", translitKey: "?2"))
+                let byFunction = try rows(ChatNameGrams.select(id: "0", nameKey: "?1", translitKey: "?2"))
+                #expect(byFunction == bySQL, "\(key.debugDescription) / \(translit.debugDescription)")
+            }
+        }
+    }
+
+    /// An archive of format v7 (its short-piece triggers in SQL) is read as it is by a read-only
+    /// open, which cannot migrate it, and is migrated by the first program that opens it to
+    /// write; the index stays the same and its triggers keep it from then on.
+    @Test func anArchiveWithTheOldPieceTriggersIsReadAndThenMigrated() async throws {
+        let path = TestTemporary.folder("v7-pieces") + "/archive.sqlite"
+        let lines = [
+            Lines.chat("p0", name: "Zoë Łukasz"), Lines.chat("p1", name: "東京都"),
+            Lines.item("p0", "1", ts: "2024-01-01T00:00:00Z", text: "hello"),
+        ]
+        _ = try Archive(path: path).ingestSync([try TestArchive.writeFile(lines.joined(separator: "\n"))])
+        try await DatabaseQueue(path: path).write { db in
+            try db.execute(
+                sql: """
+                    DROP TRIGGER chat_nameShort_insert; DROP TRIGGER chat_nameShort_update; DROP TRIGGER chat_nameShort_delete;
+                    \(ChatNameGrams.sqlTriggersSQL)
+                    DELETE FROM grdb_migrations WHERE identifier = 'v8-chatNameShortFunction';
+                    """)
+        }
+        let reader = try Archive(path: path, mode: .readOnly)
+        #expect(try await reader.chats(matching: "東").map(\.chatId) == ["p1"])
+        #expect(try await reader.search("hello").hits.count == 1)
+        let writer = try Archive(path: path, mode: .readWrite)
+        try await writer.upsert(chats: [Chat(sourceId: "p2", type: .group, displayName: "大阪")])
+        let (applied, trigger) = try await writer.database.writer.read { db in
+            (
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'chat_nameShort_insert'") ?? ""
+            )
+        }
+        #expect(applied.contains("v8-chatNameShortFunction"))
+        #expect(trigger.contains("chat_short_grams"))
+        #expect(try await writer.chats(matching: "阪").map(\.chatId) == ["p2"])
+        #expect(try await writer.check() == [])
+    }
+
     /// Both plans agree with a plain substring test of the stored name keys, on seeded random
     /// names and queries in several scripts.
     @Test func nameSearchEqualsASubstringTestOfTheNames() async throws {

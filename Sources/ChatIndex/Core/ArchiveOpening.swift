@@ -70,7 +70,7 @@ enum ArchiveOpening {
                 // Outside a transaction: after SQLite met damage, a read transaction's COMMIT fails too.
                 return try probe.inDatabase { db in
                     do {
-                        let upToDate = try checkSchema(db, migrator: Migrations.make(), path: path)
+                        let upToDate = try checkSchema(db, migrator: Migrations.make(), path: path) == .current
                         // A migration writes at once: it waits for no background check.
                         if upToDate && fileSize(path) > fullCheckLimit {
                             checkDeferred = true
@@ -102,7 +102,7 @@ enum ArchiveOpening {
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             let migrator = Migrations.make()
             // Read first: an archive that is up to date is opened without taking the write lock.
-            let upToDate = try pool.read { db in try checkSchema(db, migrator: migrator, path: path) }
+            let upToDate = try pool.read { db in try checkSchema(db, migrator: migrator, path: path) } == .current
             if !upToDate { try migrator.migrate(pool) }
             return (pool, nil, nil, checkDeferred)
         }
@@ -193,7 +193,8 @@ enum ArchiveOpening {
                 ? try DatabaseQueue(path: uri(path, access), configuration: config)
                 : try DatabasePool(path: uri(path, access), configuration: config)
             let (upToDate, damage) = try pool.unsafeRead { db -> (Bool, ArchiveError?) in
-                let upToDate = try checkSchema(db, migrator: Migrations.make(), path: path)
+                // Readable: only migrations that change nothing a reader reads are missing.
+                let upToDate = try checkSchema(db, migrator: Migrations.make(), path: path) != .outdated
                 do {
                     if upToDate { try checkChatPages(db, path: path) }
                     return (upToDate, nil)
@@ -242,7 +243,18 @@ enum ArchiveOpening {
 
     /// Refuses an archive a newer ChatArchive migrated, and any SQLite file that is not an
     /// archive; returns whether every migration is applied.
-    private static func checkSchema(_ db: Database, migrator: DatabaseMigrator, path: String) throws -> Bool {
+    /// What an archive's applied migrations allow.
+    enum SchemaState {
+        /// Every migration applied.
+        case current
+        /// Only migrations in `Migrations.readCompatible` missing: a reader reads it as it is,
+        /// a writer migrates it first.
+        case readable
+        /// Older: readers would misread it, so a read-only open refuses it.
+        case outdated
+    }
+
+    private static func checkSchema(_ db: Database, migrator: DatabaseMigrator, path: String) throws -> SchemaState {
         // Plain statements: GRDB's `tableExists` and the migrator's own checks load GRDB's
         // schema cache and build sets, 3.6M instructions of a 62M-instruction CLI search.
         let tables = try String.fetchAll(
@@ -267,14 +279,16 @@ enum ArchiveOpening {
             throw newerAnalyzer(path, stored)
         }
         // Every registered migration applied (and, from above, no other).
-        if known.allSatisfy(applied.contains) { return true }
+        let missing = known.filter { !applied.contains($0) }
+        if missing.isEmpty { return .current }
+        if !applied.isEmpty && missing.allSatisfy(Migrations.readCompatible.contains) { return .readable }
         if applied.isEmpty,
             try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'") ?? 0 > 0
         {
             throw ArchiveError(
                 .notAnArchive, "\(path) is not a chat-archive file (an SQLite database of another program)")
         }
-        return false
+        return .outdated
     }
 
     /// Refuses to open for writing an archive whose file or folder cannot be written (SQLite

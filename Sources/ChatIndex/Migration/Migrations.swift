@@ -2,6 +2,11 @@ import GRDB
 
 /// The archive's schema, written once per version as SQL and never edited after release.
 enum Migrations {
+    /// Migrations that change nothing a reader reads (triggers only): an archive that lacks
+    /// only these is read as it is by a read-only open (which cannot migrate), and migrated by
+    /// the next program that writes.
+    static let readCompatible: Set<String> = ["v8-chatNameShortFunction"]
+
     static func make() -> DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1") { db in
@@ -287,6 +292,11 @@ enum Migrations {
             // index uses that one, and each new message no longer updates both (one page of the
             // 13 a live upsert wrote).
             try db.execute(sql: "DROP INDEX IF EXISTS chat_lastTs")
+        }
+        m.registerMigration("v8-chatNameShortFunction") { db in
+            // The pieces of chat names from a C function instead of SQL that numbered positions
+            // with json_each (ChatNameGrams.functionTriggersSQL): the same rows, cheaper inserts.
+            try db.execute(sql: ChatNameGrams.functionTriggersSQL)
         }
         return m
     }
