@@ -172,10 +172,10 @@ import Testing
             try await a.database.writer.write { db in
                 try db.execute(
                     sql: """
-                        DROP TRIGGER chat_nameGram_insert; DROP TRIGGER chat_nameGram_update; DROP TRIGGER chat_nameGram_delete;
+                        DROP TRIGGER chat_nameGram_update; DROP TRIGGER chat_nameGram_delete;
                         DROP TABLE chatNameGram; DROP INDEX chat_recentNames;
                         CREATE INDEX chat_names ON chat(nameKey, translitKey, lastTs);
-                        DELETE FROM grdb_migrations WHERE identifier = 'v2';
+                        DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v9-nameRowsByWriter');
                         """)
             }
         }

@@ -5,7 +5,7 @@ enum Migrations {
     /// Migrations that change nothing a reader reads (triggers only): an archive that lacks
     /// only these is read as it is by a read-only open (which cannot migrate), and migrated by
     /// the next program that writes.
-    static let readCompatible: Set<String> = ["v8-chatNameShortFunction"]
+    static let readCompatible: Set<String> = ["v8-chatNameShortFunction", "v9-nameRowsByWriter"]
 
     static func make() -> DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -297,6 +297,13 @@ enum Migrations {
             // The pieces of chat names from a C function instead of SQL that numbered positions
             // with json_each (ChatNameGrams.functionTriggersSQL): the same rows, cheaper inserts.
             try db.execute(sql: ChatNameGrams.functionTriggersSQL)
+        }
+        m.registerMigration("v9-nameRowsByWriter") { db in
+            // New chats' and members' rows of the name indexes are written by the writer at the
+            // end of each transaction (BatchStore.writeNewNameRows), not by insert triggers, after
+            // each of which FTS5 flushed a segment of its own.
+            try db.execute(
+                sql: "DROP TRIGGER IF EXISTS chat_nameGram_insert; DROP TRIGGER IF EXISTS member_nameGram_insert")
         }
         return m
     }

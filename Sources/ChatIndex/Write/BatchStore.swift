@@ -41,6 +41,10 @@ final class BatchStore: @unchecked Sendable {
     var readMarks: [Int64: ReadMark] = [:]
     /// Rows of this batch's FTS operations that insert a rowid (a later update replaces them).
     var pendingInsert: [Int64: Int] = [:]
+    /// Chats and members this transaction inserted, whose name-index rows it adds at its end
+    /// (see ``writeNewNameRows(_:)``).
+    var newChats: [Int64: (name: String, translit: String)] = [:]
+    var newMembers: [Int64: (search: String, name: String)] = [:]
     var issues: [String] = []
     var summary = IngestSummary()
     var failure: Error?
@@ -236,6 +240,8 @@ final class BatchStore: @unchecked Sendable {
         var fts: [FTSOp] = []
         pendingInsert.removeAll(keepingCapacity: true)
         nextSeq.removeAll(keepingCapacity: true)
+        newChats.removeAll()
+        newMembers.removeAll()
         for record in records {
             switch record {
             case .chat(let c, let nameKey, let translitKey):
@@ -260,6 +266,7 @@ final class BatchStore: @unchecked Sendable {
                 try TokenizedDocument.armed(op.textTokens, op.extraTokens) { try statement.execute() }
             }
         }
+        try writeNewNameRows(db)
         if knownTerms != nil {
             let fresh = terms.drain().filter { !knownTerms!.contains($0) }
             try TermVocabulary.insert(fresh, into: db)
