@@ -103,15 +103,18 @@ import Testing
     }
 
     /// Both ways of reading a chat's matches: newest first with a limit (0: never the other
-    /// way) and oldest first, all of them (every chat of any size).
+    /// way) and oldest first, all of them (every chat of any size), in one walk or in two
+    /// (the newest 3 items first, then the rest).
     @Test(arguments: cases, [1, 2, 5, 6, 7, 10, 33, 74, 1000])
     func cursorPagesReturnEveryMatchOnce(_ c: Case, pageSize: Int) async throws {
-        for ascendingWalkMaxItems in [0, Int.max] {
-            try await pageThrough(c, pageSize: pageSize, ascendingWalkMaxItems: ascendingWalkMaxItems)
+        for (ascendingWalkMaxItems, recentWindowItems) in [(0, 512), (Int.max, Int.max), (Int.max, 3)] {
+            try await pageThrough(
+                c, pageSize: pageSize, ascendingWalkMaxItems: ascendingWalkMaxItems,
+                recentWindowItems: recentWindowItems)
         }
     }
 
-    func pageThrough(_ c: Case, pageSize: Int, ascendingWalkMaxItems: Int) async throws {
+    func pageThrough(_ c: Case, pageSize: Int, ascendingWalkMaxItems: Int, recentWindowItems: Int = 512) async throws {
         let archive = try Self.fixture.get()
         let want = Self.expected(c.keep, includeDeleted: c.includeDeleted)
         var seen: [String] = []
@@ -121,6 +124,7 @@ import Testing
             var options = SearchOptions(
                 chat: c.chat, content: c.content, limit: pageSize, cursor: cursor, includeDeleted: c.includeDeleted)
             options.ascendingWalkMaxItems = ascendingWalkMaxItems
+            options.recentWindowItems = recentWindowItems
             let page = try await archive.search(c.query, options: options)
             #expect(page.hits.count == min(pageSize, want.count - seen.count), "full pages until the last")
             seen += page.hits.map(\.item.sourceId)

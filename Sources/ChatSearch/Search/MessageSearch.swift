@@ -14,6 +14,9 @@ package enum MessageSearch {
     package static let relevanceCandidates = 2000
     /// Up to this many items, a chat's matches are read oldest first, all of them (see `newestPage`).
     static let ascendingWalkMaxItems = 5000
+    /// A chat walked oldest first is walked in two parts, its newest this many items first (see
+    /// `newestPage`).
+    static let recentWindowItems = 512
 
     /// Runs a search; any `text` is valid, only an unknown ``SearchOptions/chat`` throws (`ArchiveError/Code/unknownChat`).
     package static func search(_ text: String, options: SearchOptions, in db: Database) throws -> SearchPage {
@@ -40,11 +43,31 @@ package enum MessageSearch {
             if chatItems <= options.ascendingWalkMaxItems {
                 // A chat of bounded size: FTS5 joins the chat's sparse posting list with a word's
                 // long one 2-4x faster walking up than down (reverse iteration re-parses pages),
-                // and the chat bounds how many matches come back.
-                let all = try Int64.fetchAll(
-                    db.cachedStatement(sql: compiled.matchesSQL(ascending: true)),
-                    arguments: [compiled.match, upper, compiled.minRowid])
-                return Array(all.suffix(count).reversed())
+                // and the chat bounds how many matches come back. Its newest 512 items first: a
+                // word frequent in the chat fills the page there (at 10M messages, `nous` in a
+                // 2,996-item chat: 0.81 ms instead of 3.3; a LIKE scan of the newest rows took
+                // 0.8), and otherwise the older items follow, the two parts costing what one walk
+                // did plus the lookup of where to split (0.03 ms). Parts growing 4 times each
+                // (512, 2,048, the rest) helped no word further and cost rare ones 0.13 ms.
+                let sql = compiled.matchesSQL(ascending: true)
+                var matches: [Int64] = []
+                var below = upper
+                if chatItems > options.recentWindowItems, let chat = scope.chatIds?.first,
+                    let split = try Int64.fetchOne(
+                        db.cachedStatement(
+                            sql:
+                                "SELECT id FROM item WHERE chatId = ? AND id < ? ORDER BY ts DESC, id DESC LIMIT 1 OFFSET ?"
+                        ), arguments: [chat, upper, options.recentWindowItems - 1]),
+                    split > compiled.minRowid
+                {
+                    matches = try Int64.fetchAll(
+                        db.cachedStatement(sql: sql), arguments: [compiled.match, upper, split])
+                    if matches.count >= count { return Array(matches.suffix(count).reversed()) }
+                    below = split
+                }
+                let older = try Int64.fetchAll(
+                    db.cachedStatement(sql: sql), arguments: [compiled.match, below, compiled.minRowid])
+                return Array((older + matches).suffix(count).reversed())
             }
             return try Int64.fetchAll(
                 db.cachedStatement(sql: compiled.matchesSQL()),

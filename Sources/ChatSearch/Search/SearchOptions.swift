@@ -22,6 +22,8 @@ public struct SearchOptions: Sendable, Hashable {
     public var includeDeleted: Bool
     /// Chats up to this many items are walked oldest first (tests set it to cover both ways).
     var ascendingWalkMaxItems = MessageSearch.ascendingWalkMaxItems
+    /// The newest items of a chat walked oldest first that are walked first (tests lower it).
+    var recentWindowItems = MessageSearch.recentWindowItems
 
     /// Makes options: all chats, newest first, 50 hits, deleted items excluded.
     public init(
