@@ -241,8 +241,6 @@ enum ArchiveOpening {
         return "file:" + escaped + (access == .immutable ? "?immutable=1" : "?mode=ro")
     }
 
-    /// Refuses an archive a newer ChatArchive migrated, and any SQLite file that is not an
-    /// archive; returns whether every migration is applied.
     /// What an archive's applied migrations allow.
     enum SchemaState {
         /// Every migration applied.
@@ -254,6 +252,8 @@ enum ArchiveOpening {
         case outdated
     }
 
+    /// Refuses an archive a newer ChatArchive migrated, and any SQLite file that is not an
+    /// archive; returns what its applied migrations allow.
     private static func checkSchema(_ db: Database, migrator: DatabaseMigrator, path: String) throws -> SchemaState {
         // Plain statements: GRDB's `tableExists` and the migrator's own checks load GRDB's
         // schema cache and build sets, 3.6M instructions of a 62M-instruction CLI search.
