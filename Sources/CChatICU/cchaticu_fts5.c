@@ -264,17 +264,17 @@ static void short_grams(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     for (int a = 0; a < argc; a++) {
         if (sqlite3_value_type(argv[a]) == SQLITE_NULL) continue;
         const uint8_t *z = sqlite3_value_text(argv[a]);
-        // Up to a NUL, as length() counts.
-        int32_t n = z ? (int32_t)strnlen((const char *)z, (size_t)sqlite3_value_bytes(argv[a])) : 0;
         if (!z) continue;
-        // Character starts, then each character and each pair of characters.
-        int32_t starts[3] = {0, 0, 0}, seen = 0;
+        // Up to a NUL, as length() counts.
+        int32_t n = (int32_t)strnlen((const char *)z, (size_t)sqlite3_value_bytes(argv[a]));
+        // At each character boundary i, the last character and the last two end there:
+        // starts[] holds where the last two characters began (seen of them so far).
+        int32_t starts[2] = {0, 0}, seen = 0;
         int32_t i = 0;
         while (i <= n) {
-            // starts[] holds the last two character starts and the current position.
             if (seen >= 1) {
                 for (int w = 1; w <= 2 && w <= seen; w++) {
-                    int32_t from = starts[(seen - w) % 3];
+                    int32_t from = starts[(seen - w) % 2];
                     const uint8_t *q = z + from;
                     int32_t len = i - from;
                     if (memchr(q, '\n', (size_t)len)) continue;
@@ -289,7 +289,7 @@ static void short_grams(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                 }
             }
             if (i == n) break;
-            starts[seen % 3] = i;
+            starts[seen % 2] = i;
             seen++;
             uint8_t c = z[i++];
             if (c >= 0xC0) {
