@@ -190,6 +190,20 @@ enum ArchiveMaintenance {
                         "the full-text search index has \(indexed) entries for \(items) stored items: \(detail); \(repairHint)"
                 ))
         }
+        // The chat-keyed index (searches in one chat): one row per keyed item.
+        if try ChatKeys.exists(db) {
+            let keyedItems = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE chatKey IS NOT NULL") ?? 0
+            let rows = try? Int.fetchOne(
+                db, sql: "SELECT count(*) FROM itemChatFts WHERE itemChatFts MATCH '{tags}: \(IndexTerms.all)'")
+            if let rows, rows != keyedItems {
+                problems.append(
+                    Problem(
+                        kind: .fullText,
+                        message:
+                            "the index of searches in one chat has \(rows) entries for \(keyedItems) items: searches in a chat may miss items; \(repairHint)"
+                    ))
+            }
+        }
         // 3. The vocabulary behind infix and prefix search.
         do {
             if ftsChecks { try db.execute(sql: "INSERT INTO termGram(termGram, rank) VALUES('integrity-check', 1)") }

@@ -240,13 +240,28 @@ package final class ArchiveDatabase: Sendable {
         let stale = try writer.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'ftsStale'") == "1"
         }
-        if stored == Analyzer.version && !stale { return }
+        if stored == Analyzer.version && !stale {
+            try keyChatsIfPending(progress: progress)
+            return
+        }
         let count = try writer.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
         if count > 0 || stored != nil {
             try rebuildIndexes(progress: progress)
         } else {
             try writer.write { db in try ArchiveDatabase.setMeta(db, "analyzerVersion", String(Analyzer.version)) }
         }
+    }
+
+    /// Gives the chats of an archive made before format 10, and the chats whose keys ran out
+    /// of room, their rows in the chat-keyed index (``ChatKeys``), when the archive says some
+    /// need them.
+    package func keyChatsIfPending(progress: (@Sendable (Int64, Int64) -> Void)? = nil) throws {
+        let pending = try writer.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'chatKeysPending'") == "1"
+        }
+        guard pending else { return }
+        if backgroundCheck != nil { try verifyBeforeWriting() }
+        try ChatKeys.keyChats(writer, progress: progress.map { p in { p($0, $1) } }, between: checkpointPassively)
     }
 
     /// Rebuilds the full-text index and the term vocabulary from the stored display text.
@@ -266,6 +281,7 @@ package final class ArchiveDatabase: Sendable {
             try ArchiveDatabase.setMeta(db, "ftsStale", "1")
             try IdleMerger.enableAutomerge(db)
             try db.execute(sql: "INSERT INTO itemFts(itemFts) VALUES('delete-all')")
+            if try ChatKeys.exists(db) { try db.execute(sql: "INSERT INTO itemChatFts(itemChatFts) VALUES('delete-all')") }
         }
         try checkpointPassively()
         var after = Int64.min
@@ -288,6 +304,32 @@ package final class ArchiveDatabase: Sendable {
             guard let last else { break }
             after = last
             progress?(min(done, total), total)
+            try checkpointPassively()
+        }
+        // The chat-keyed index: the same rows under the keys the items have, in key order.
+        var afterKey = Int64.min
+        while true {
+            let last = try writer.write { db -> Int64? in
+                guard try ChatKeys.exists(db) else { return nil }
+                let last = try Int64.fetchOne(
+                    db,
+                    sql: """
+                        SELECT max(chatKey) FROM (SELECT chatKey FROM item
+                        WHERE chatKey IS NOT NULL AND chatKey > ? ORDER BY chatKey LIMIT ?)
+                        """,
+                    arguments: [afterKey, chunk])
+                guard let last else { return nil }
+                try db.execute(
+                    sql: """
+                        INSERT INTO itemChatFts(rowid, text, extra, tags)
+                        SELECT chatKey, text, extra, tags FROM item
+                        WHERE chatKey IS NOT NULL AND chatKey > ? AND chatKey <= ? ORDER BY chatKey
+                        """,
+                    arguments: [afterKey, last])
+                return last
+            }
+            guard let last else { break }
+            afterKey = last
             try checkpointPassively()
         }
         try writer.write { db in

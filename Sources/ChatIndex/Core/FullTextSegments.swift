@@ -24,10 +24,15 @@ package struct FullTextSegments: Sendable, Equatable {
     /// merged anything (FTS5 changes at least two rows when it does: a segment page and the
     /// structure record). A positive `pages` merges only a level of 4 or more segments, or
     /// continues a merge in progress; a negative one merges every level towards one segment.
+    /// Both indexes of items are merged (see ``ChatKeys``).
     package static func merge(_ db: Database, pages: Int) throws -> Bool {
-        let before = db.totalChangesCount
-        try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES ('merge', ?)", arguments: [pages])
-        return db.totalChangesCount - before >= 2
+        var merged = false
+        for table in try IdleMerger.itemIndexes(db) {
+            let before = db.totalChangesCount
+            try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('merge', ?)", arguments: [pages])
+            if db.totalChangesCount - before >= 2 { merged = true }
+        }
+        return merged
     }
 
     /// Decodes a structure record: a 4-byte cookie, in the second version a 4-byte marker,

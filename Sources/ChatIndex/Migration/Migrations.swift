@@ -5,7 +5,9 @@ enum Migrations {
     /// Migrations that change nothing a reader reads (triggers only): an archive that lacks
     /// only these is read as it is by a read-only open (which cannot migrate), and migrated by
     /// the next program that writes.
-    static let readCompatible: Set<String> = ["v8-chatNameShortFunction", "v9-nameRowsByWriter"]
+    static let readCompatible: Set<String> = [
+        "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex",
+    ]
 
     static func make() -> DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -304,6 +306,13 @@ enum Migrations {
             // each of which FTS5 flushed a segment of its own.
             try db.execute(
                 sql: "DROP TRIGGER IF EXISTS chat_nameGram_insert; DROP TRIGGER IF EXISTS member_nameGram_insert")
+        }
+        m.registerMigration("v10-chatKeyedIndex") { db in
+            // A second full-text index whose rowids group each chat's items (ChatKeys): a search
+            // in one chat no longer walks a word's posting list across the whole archive. The
+            // chats of an archive made before it are keyed at the next writable open; until
+            // then, and for a read-only open of such an archive, searches use `itemFts`.
+            try db.execute(sql: ChatKeys.createSQL)
         }
         return m
     }

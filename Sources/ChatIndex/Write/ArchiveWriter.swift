@@ -119,6 +119,8 @@ package final class ArchiveWriter {
     package func finish(rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil) throws -> IngestSummary {
         try flush()
         try waitForWriter()
+        // Chats whose keys ran out of room during the ingest (items written far out of order).
+        try database.keyChatsIfPending()
         try database.writer.write { db in try IdleMerger.disableAutomerge(db) }
         try mergeSegments(progress: rebuildProgress)
         checkpointer.truncateLog()

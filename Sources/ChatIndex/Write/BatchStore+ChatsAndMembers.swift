@@ -11,8 +11,8 @@ extension BatchStore {
             db.cachedStatement(
                 sql: """
                     INSERT INTO chat(sourceId, source, type, business, displayName, fullName, localAlias, nameKey, translitKey,
-                                     favorite, notifications, unreadChat, draft)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     favorite, notifications, unreadChat, draft, keyed)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
                     ON CONFLICT(sourceId) DO UPDATE SET
                         type = excluded.type, business = excluded.business, displayName = excluded.displayName,
                         fullName = excluded.fullName, localAlias = excluded.localAlias, nameKey = excluded.nameKey,

@@ -66,6 +66,7 @@ extension BatchStore {
         }
         var inserted = false
         var pos: Int64 = 0
+        var chatKey: Int64? = nil
         while true {
             // Fetched on each attempt: GRDB drops a statement that failed from its cache, and
             // a failed statement cannot be reset for reuse.
@@ -74,12 +75,13 @@ extension BatchStore {
                     INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, tags, flags, sourceText,
                                      fileName, fileSize, previewUri, previewTitle, previewDescription, duration, reason,
                                      quoteSourceId, quoteText, reactions, status, contentHash, raw, pos,
-                                     filePath, moreFiles, wallClock)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     filePath, moreFiles, wallClock, chatKey)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(chatId, sourceId) DO NOTHING
                     """)
             do {
                 pos = try position(ts: item.timestamp.milliseconds, id: id, chat: chat, db)
+                chatKey = try proposeKey(chat: chat, id: id, ts: item.timestamp.milliseconds, db)
                 insert.setUncheckedArguments([
                     id, chat, item.sourceId, item.timestamp.milliseconds, item.direction.code, member, contentType,
                     analyzed.displayText, prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name,
@@ -87,7 +89,7 @@ extension BatchStore {
                     item.content.preview?.description, item.content.duration, item.content.reason,
                     item.quote?.itemSourceId, item.quote?.text, prepared.reactions, item.status?.rawValue, hash,
                     item.raw,
-                    pos, item.file?.path, prepared.moreFiles, item.wallClock,
+                    pos, item.file?.path, prepared.moreFiles, item.wallClock, chatKey,
                 ])
                 try insert.execute()
                 inserted = db.changesCount > 0
@@ -103,6 +105,7 @@ extension BatchStore {
                 memberLastTs[member] = max(memberLastTs[member] ?? .min, item.timestamp.milliseconds)
             }
             placed(id: id, ts: item.timestamp.milliseconds, pos: pos, chat: chat)
+            noteKey(chatKey, id: id, chat: chat)
             summary.itemsAdded += 1
             aggregates[chat, default: ChatAggregateDelta()].add(
                 flags: flags.rawValue, contentType: contentType, sign: 1)
@@ -111,11 +114,11 @@ extension BatchStore {
             fts.append(
                 FTSOp(
                     rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
-                    textTokens: prepared.textTokens, extraTokens: prepared.extraTokens))
+                    textTokens: prepared.textTokens, extraTokens: prepared.extraTokens, chatKey: chatKey))
         } else {
             let lookup = try db.cachedStatement(
                 sql:
-                    "SELECT id, contentHash, text, extra, tags, flags, contentType, ts FROM item WHERE chatId = ? AND sourceId = ?"
+                    "SELECT id, contentHash, text, extra, tags, flags, contentType, ts, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
             )
             guard let old = try Row.fetchOne(lookup, arguments: [chat, item.sourceId]) else { return }
             id = old["id"]
@@ -135,14 +138,18 @@ extension BatchStore {
                 flags: flags.rawValue, contentType: contentType, sign: 1)
             counters.add(flags: oldFlags, text: old["text"], sign: -1)
             counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
+            let oldKey: Int64? = old["chatKey"]
             let newRow = FTSOp(
                 rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
-                textTokens: prepared.textTokens, extraTokens: prepared.extraTokens)
+                textTokens: prepared.textTokens, extraTokens: prepared.extraTokens, chatKey: oldKey)
             if let k = pendingInsert[id] {
                 // Indexed by this batch, not yet in the FTS index: index the new version instead.
                 fts[k] = newRow
             } else {
-                fts.append(FTSOp(rowid: id, isDelete: true, text: old["text"], extra: old["extra"], tags: old["tags"]))
+                fts.append(
+                    FTSOp(
+                        rowid: id, isDelete: true, text: old["text"], extra: old["extra"], tags: old["tags"],
+                        chatKey: oldKey))
                 pendingInsert[id] = fts.count
                 fts.append(newRow)
             }

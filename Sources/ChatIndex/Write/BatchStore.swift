@@ -36,6 +36,12 @@ final class BatchStore: @unchecked Sendable {
     var chatTail: [Int64: (ts: Int64, id: Int64, pos: Int64)] = [:]
     /// Chats that received an item before their newest one: positions are renumbered.
     var needsRenumber = Set<Int64>()
+    /// Per chat, whether it is keyed (see ``ChatKeys``) and its item with the highest key.
+    var keyTails: [Int64: KeyTail] = [:]
+    /// Chats that lose their keys at the end of this transaction (see ``ChatKeys``).
+    var losingKeys = Set<Int64>()
+    /// New items of keyed chats that found no room between their neighbours' keys.
+    var withoutRoom: [(chat: Int64, id: Int64)] = []
     /// The read marks of the chats written to (see ``ReadMark``), looked up once while no other
     /// writer commits.
     var readMarks: [Int64: ReadMark] = [:]
@@ -60,8 +66,17 @@ final class BatchStore: @unchecked Sendable {
         var text: String
         var extra: String
         var tags: String
-        var textTokens: TokenizedDocument?
-        var extraTokens: TokenizedDocument?
+        var textTokens: TokenizedDocument? = nil
+        var extraTokens: TokenizedDocument? = nil
+        /// The item's row in `itemChatFts` (see ``ChatKeys``), if it has one.
+        var chatKey: Int64? = nil
+    }
+
+    /// A chat's keying state in this store: `keyed` false means new items get no key.
+    struct KeyTail {
+        var keyed: Bool
+        var id = Int64.min
+        var key: Int64? = nil
     }
 
     /// Changes to a chat's counters made by one batch.
@@ -168,6 +183,9 @@ final class BatchStore: @unchecked Sendable {
             counters = ArchiveCounters.Delta()
             chatTail.removeAll()
             needsRenumber.removeAll()
+            keyTails.removeAll()
+            losingKeys.removeAll()
+            withoutRoom.removeAll()
         }
     }
 
@@ -188,6 +206,7 @@ final class BatchStore: @unchecked Sendable {
         memberNames.removeAll()
         userMember.removeAll()
         chatTail.removeAll()
+        keyTails.removeAll()
         readMarks.removeAll()
         knownTerms?.removeAll()
         return version
@@ -232,6 +251,7 @@ final class BatchStore: @unchecked Sendable {
         if memberIds.count > Self.cacheLimit { memberIds.removeAll() }
         if memberNames.count > Self.cacheLimit / 100 { memberNames.removeAll() }
         if chatTail.count > Self.cacheLimit { chatTail.removeAll() }
+        if keyTails.count > Self.cacheLimit { keyTails.removeAll() }
         if readMarks.count > Self.cacheLimit { readMarks.removeAll() }
         if let known = knownTerms, known.count > Self.cacheLimit { knownTerms = [] }
     }
@@ -240,6 +260,8 @@ final class BatchStore: @unchecked Sendable {
         var fts: [FTSOp] = []
         pendingInsert.removeAll(keepingCapacity: true)
         nextSeq.removeAll(keepingCapacity: true)
+        losingKeys.removeAll()
+        withoutRoom.removeAll()
         newChats.removeAll()
         newMembers.removeAll()
         for record in records {
@@ -265,7 +287,14 @@ final class BatchStore: @unchecked Sendable {
                 statement.setUncheckedArguments([op.rowid, op.text, op.extra, op.tags])
                 try TokenizedDocument.armed(op.textTokens, op.extraTokens) { try statement.execute() }
             }
+            try writeChatKeyedRows(fts, db)
         }
+        try keyItemsWithoutRoom(db)
+        for chat in losingKeys {
+            try ChatKeys.dropKeys(chat: chat, db)
+            keyTails[chat] = KeyTail(keyed: false)
+        }
+        losingKeys.removeAll()
         try writeNewNameRows(db)
         if knownTerms != nil {
             let fresh = terms.drain().filter { !knownTerms!.contains($0) }

@@ -75,23 +75,33 @@ final class IdleMerger: @unchecked Sendable {
         }
     }
 
-    /// The `automerge` setting of the items' full-text index (FTS5's default, 4, when unset).
-    static func automerge(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT v FROM itemFts_config WHERE k = 'automerge'") ?? 4
+    /// The full-text indexes of items whose segments are merged: the items' index and the
+    /// chat-keyed one (``ChatKeys``; absent from an archive older than format 10).
+    static func itemIndexes(_ db: Database) throws -> [String] {
+        try ChatKeys.exists(db) ? ["itemFts", "itemChatFts"] : ["itemFts"]
     }
 
-    /// Turns FTS5's merging inside writes off for the items' index, if it is on (a setting
+    /// The `automerge` setting of a full-text index (FTS5's default, 4, when unset).
+    static func automerge(_ db: Database, of table: String = "itemFts") throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT v FROM \(table)_config WHERE k = 'automerge'") ?? 4
+    }
+
+    /// Turns FTS5's merging inside writes off for the items' indexes, where it is on (a setting
     /// stored in the archive, for every connection).
     static func disableAutomerge(_ db: Database) throws {
-        guard try automerge(db) != 0 else { return }
-        try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES ('automerge', 0)")
+        for table in try itemIndexes(db) {
+            guard try automerge(db, of: table) != 0 else { continue }
+            try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('automerge', 0)")
+        }
     }
 
     /// Turns FTS5's merging inside writes back on (its default) for an ingest or a rebuild, whose
     /// big transactions it keeps at a few segments per level.
     static func enableAutomerge(_ db: Database) throws {
-        guard try automerge(db) != 4 else { return }
-        try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES ('automerge', 4)")
+        for table in try itemIndexes(db) {
+            guard try automerge(db, of: table) != 4 else { continue }
+            try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('automerge', 4)")
+        }
     }
 
     /// One merge step in the caller's transaction: merges only a level of 4 or more segments,

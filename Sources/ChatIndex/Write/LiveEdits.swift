@@ -47,13 +47,16 @@ package enum LiveEdits {
         var text: String
         var extra: String
         var tags: String
+        /// Its row in the chat-keyed index (``ChatKeys``), if it has one.
+        var chatKey: Int64?
     }
 
     /// The stored items of `chat` with these source ids, in the order given (duplicates once);
     /// throws for the first id the chat does not hold.
     static func items(_ sourceIds: [String], chat: Int64, chatSource: String, _ db: Database) throws -> [StoredItem] {
         let lookup = try db.cachedStatement(
-            sql: "SELECT id, ts, pos, flags, contentType, text, extra, tags FROM item WHERE chatId = ? AND sourceId = ?"
+            sql:
+                "SELECT id, ts, pos, flags, contentType, text, extra, tags, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
         )
         // Flags as readers see them: an item the chat's read mark covers is read (and is
         // written back so when its flags change).
@@ -68,7 +71,7 @@ package enum LiveEdits {
             out.append(
                 StoredItem(
                     id: id, ts: ts, pos: r[2], flags: mark.effective(flags: r[3], ts: ts, id: id), contentType: r[4],
-                    text: r[5], extra: r[6], tags: r[7]))
+                    text: r[5], extra: r[6], tags: r[7], chatKey: r[8]))
         }
         return out
     }
@@ -101,6 +104,9 @@ package enum LiveEdits {
             totals.spans -= try Int64.fetchOne(spans, arguments: [r.id]) ?? 0
             totals.mentions -= try Int64.fetchOne(mentions, arguments: [r.id]) ?? 0
             try ftsDelete.execute(arguments: [r.id, r.text, r.extra, r.tags])
+            if let key = r.chatKey {
+                try ChatKeys.deleteStatement(db).execute(arguments: [key, r.text, r.extra, r.tags])
+            }
             try delete.execute(arguments: [r.id])
             delta.add(flags: r.flags, contentType: r.contentType, sign: -1)
             totals.add(flags: r.flags, text: r.text, sign: -1)
@@ -118,8 +124,12 @@ package enum LiveEdits {
             sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
         // All rows first: the full-text deletes must not run while the cursor reads the items.
         let rows = try Row.fetchAll(
-            db, sql: "SELECT id, text, extra, tags FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId])
-        for r in rows { try ftsDelete.execute(arguments: [r[0], r[1], r[2], r[3]]) }
+            db, sql: "SELECT id, text, extra, tags, chatKey FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId])
+        let keyedDelete = try ChatKeys.deleteStatement(db)
+        for r in rows {
+            try ftsDelete.execute(arguments: [r[0], r[1], r[2], r[3]])
+            if let key = r[4] as Int64? { try keyedDelete.execute(arguments: [key, r[1], r[2], r[3]]) }
+        }
         // The archive-wide counters lose what the chat held.
         let held = try Row.fetchOne(
             db,
@@ -270,6 +280,10 @@ package enum LiveEdits {
             if tags != r.tags {
                 try ftsDelete.execute(arguments: [r.id, r.text, r.extra, r.tags])
                 try ftsInsert.execute(arguments: [r.id, r.text, r.extra, tags])
+                if let key = r.chatKey {
+                    try ChatKeys.deleteStatement(db).execute(arguments: [key, r.text, r.extra, r.tags])
+                    try ChatKeys.insertStatement(db).execute(arguments: [key, r.text, r.extra, tags])
+                }
             }
             try update.execute(arguments: [flags, tags, r.id])
         }

@@ -22,6 +22,20 @@ struct CompiledQuery {
         }
         return sql + (ascending ? " ORDER BY f.rowid ASC" : " ORDER BY f.rowid DESC LIMIT ?")
     }
+    /// The same over the chat-keyed index (see `ChatKeys`): `SELECT i.id…` of the matches whose
+    /// key is in `[?, ?)`, newest first (`descending`) or oldest first; bind the match, the
+    /// upper and the lower key, then the limit. `columns` may use `i` (the item) and `itemChatFts`.
+    func keyedMatchesSQL(columns: String = "", descending: Bool = true) -> String {
+        var sql = """
+            SELECT i.id\(columns) FROM itemChatFts f JOIN item i ON i.chatKey = f.rowid
+            WHERE f.itemChatFts MATCH ? AND f.rowid < ? AND f.rowid >= ?
+            """
+        if excludesDeleted { sql += " AND i.flags & \(ItemFlags.deleted.rawValue) = 0" }
+        if requiresUnread {
+            sql += " AND i.flags & 4 = 4 AND (i.ts, i.id) > (SELECT readTs, readId FROM chat WHERE chat.id = i.chatId)"
+        }
+        return sql + " ORDER BY f.rowid \(descending ? "DESC" : "ASC") LIMIT ?"
+    }
     /// Inclusive lower and exclusive upper rowid bounds from `after:` / `before:`.
     var minRowid: Int64 = Int64.min
     var maxRowid: Int64 = Int64.max

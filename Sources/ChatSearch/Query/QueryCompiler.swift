@@ -6,6 +6,9 @@ import GRDB
 /// Everything that narrows a search besides the query text.
 struct SearchScope {
     var chatIds: [Int64]? = nil
+    /// The one chat of `chatIds` is searched through its rowid range of the chat-keyed index,
+    /// so the match leaves out its chat token.
+    var chatByKeys = false
     var content: ContentFilter? = nil
     var includeDeleted = false
 }
@@ -264,7 +267,7 @@ extension QueryCompiler {
             if let chats = scope.chatIds {
                 if chats.isEmpty {
                     unsatisfiable = true
-                } else {
+                } else if !scope.chatByKeys {
                     positives.insert(tagsAny(chats.map(IndexTerms.chat)), at: 0)
                 }
             }

@@ -23,6 +23,7 @@ package enum MessageSearch {
         let query = QueryParser.parse(text)
         var scope = SearchScope(content: options.content, includeDeleted: options.includeDeleted)
         var chatItems = Int.max
+        var keyed: KeyedChat? = nil
         if let chat = options.chat {
             guard
                 let row = try Row.fetchOne(
@@ -32,6 +33,8 @@ package enum MessageSearch {
             }
             scope.chatIds = [row[0]]
             chatItems = row[1]
+            if options.usesChatKeys { keyed = KeyedChat.ifKeyed(row[0], db) }
+            scope.chatByKeys = keyed != nil
         }
         let compiled = try QueryCompiler.compile(query, scope: scope, db)
         if compiled.isUnsatisfiable { return SearchPage(hits: [], nextCursor: nil) }
@@ -40,6 +43,13 @@ package enum MessageSearch {
         var next: String? = nil
         // Newest-first matches strictly below `upper`: lazy, one page read whatever the word's frequency.
         func newestPage(below upper: Int64, count: Int) throws -> [Int64] {
+            if let keyed {
+                // The chat's own rowid range: a page costs what the chat holds of the word.
+                let keys = try keyed.keyRange(lower: compiled.minRowid, upper: upper, db)
+                return try Int64.fetchAll(
+                    db.cachedStatement(sql: compiled.keyedMatchesSQL()),
+                    arguments: [compiled.match, keys.high, keys.low, count])
+            }
             if chatItems <= options.ascendingWalkMaxItems {
                 // A chat of bounded size: FTS5 joins the chat's sparse posting list with a word's
                 // long one 2-4x faster walking up than down (reverse iteration re-parses pages),
@@ -84,7 +94,14 @@ package enum MessageSearch {
             let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM item")) ?? 0
             let score = ", bm25(itemFts, 10.0, 3.0, 0.0) / (1.0 + (? - f.rowid) / 32292000000000.0)"
             let rows: [Row]
-            if chatItems <= options.ascendingWalkMaxItems {
+            if let keyed {
+                let keys = try keyed.keyRange(lower: compiled.minRowid, upper: compiled.maxRowid, db)
+                rows = try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: compiled.keyedMatchesSQL(
+                            columns: ", bm25(itemChatFts, 10.0, 3.0, 0.0) / (1.0 + (? - i.id) / 32292000000000.0)")),
+                    arguments: [newest, compiled.match, keys.high, keys.low, Self.relevanceCandidates + 1])
+            } else if chatItems <= options.ascendingWalkMaxItems {
                 rows = try Row.fetchAll(
                     db.cachedStatement(sql: compiled.matchesSQL(columns: score, ascending: true)),
                     arguments: [newest, compiled.match, compiled.maxRowid, compiled.minRowid]
@@ -141,15 +158,25 @@ package enum MessageSearch {
     /// Archive ids matching a query inside one chat, for window filters.
     static func matchingIds(
         _ text: String?, content: ContentFilter?, chatId: Int64, below: Int64?, above: Int64?, limit: Int,
-        descending: Bool,
+        descending: Bool, usesChatKeys: Bool = true,
         _ db: Database
     ) throws -> [Int64] {
         let query = QueryParser.parse(text ?? "")
-        let scope = SearchScope(chatIds: [chatId], content: content, includeDeleted: true)
+        let keyed = usesChatKeys ? KeyedChat.ifKeyed(chatId, db) : nil
+        let scope = SearchScope(chatIds: [chatId], chatByKeys: keyed != nil, content: content, includeDeleted: true)
         let compiled = try QueryCompiler.compile(query, scope: scope, db)
         if compiled.isUnsatisfiable { return [] }
         let upper = min(compiled.maxRowid, below ?? Int64.max)
         let lower = max(compiled.minRowid, above.map { $0 + 1 } ?? Int64.min)
+        if let keyed {
+            let high = try keyed.keyBound(id: upper, db)
+            // Just above an anchor of the chat: one lookup instead of a search for `above + 1`.
+            let low = try above.flatMap { a in lower == a + 1 ? try keyed.keyBound(id: a, db) + 1 : nil }
+                ?? keyed.keyBound(id: lower, db)
+            return try Int64.fetchAll(
+                db.cachedStatement(sql: compiled.keyedMatchesSQL(descending: descending)),
+                arguments: [compiled.match, high, low, limit])
+        }
         let unread =
             compiled.requiresUnread
             ? " AND EXISTS (SELECT 1 FROM item JOIN chat ON chat.id = item.chatId WHERE item.id = itemFts.rowid AND \(ReadMark.unreadSQL(item: "item", chat: "chat")))"

@@ -24,6 +24,9 @@ public struct SearchOptions: Sendable, Hashable {
     var ascendingWalkMaxItems = MessageSearch.ascendingWalkMaxItems
     /// The newest items of a chat walked oldest first that are walked first (tests lower it).
     var recentWindowItems = MessageSearch.recentWindowItems
+    /// Whether a search in one chat uses the chat-keyed index when the chat has its keys
+    /// (tests turn it off to compare with the items' index).
+    var usesChatKeys = true
 
     /// Makes options: all chats, newest first, 50 hits, deleted items excluded.
     public init(

@@ -1,0 +1,54 @@
+import ChatIndex
+import GRDB
+
+/// A chat searched through its rowid range of the chat-keyed index (see `ChatKeys`): FTS5
+/// reads only this chat's part of each posting list, whatever the word's frequency elsewhere.
+struct KeyedChat {
+    let id: Int64
+
+    /// The chat, when its keys are complete (state `1`) in an archive that has them.
+    static func ifKeyed(_ chat: Int64, _ db: Database) -> KeyedChat? {
+        guard chat <= ChatKeys.maxChatId,
+            let state = try? Int.fetchOne(
+                db.cachedStatement(sql: "SELECT keyed FROM chat WHERE id = ?"), arguments: [chat]),
+            state == 1
+        else { return nil }
+        return KeyedChat(id: chat)
+    }
+
+    /// The key that splits the chat's items at archive id `x`: every key below it is an item
+    /// with a smaller id, every key at or above it an item whose id is at least `x` (keys follow
+    /// ids within a chat).
+    ///
+    /// - Complexity: one lookup when `x` is an item of the chat (a paging cursor); otherwise a
+    ///   binary search of the key space, at most 44 index probes (a date bound).
+    func keyBound(id x: Int64, _ db: Database) throws -> Int64 {
+        let r = ChatKeys.range(of: id)
+        if x == Int64.max { return r.upperBound + 1 }
+        if x == Int64.min { return r.lowerBound }
+        if let k = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT chatKey FROM item WHERE id = ? AND chatId = ?"), arguments: [x, id])
+        {
+            return k
+        }
+        let probe = try db.cachedStatement(
+            sql: "SELECT chatKey, id FROM item WHERE chatKey >= ? AND chatKey < ? ORDER BY chatKey LIMIT 1")
+        var lo = r.lowerBound
+        var hi = r.upperBound + 1
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            // No key in [mid, hi), or the first one's id is at least x: the split is below mid.
+            guard let row = try Row.fetchOne(probe, arguments: [mid, hi]), (row[1] as Int64) < x else {
+                hi = mid
+                continue
+            }
+            lo = (row[0] as Int64) + 1
+        }
+        return lo
+    }
+
+    /// The keys of archive ids in `[lower, upper)`, as `[low, high)`.
+    func keyRange(lower: Int64, upper: Int64, _ db: Database) throws -> (low: Int64, high: Int64) {
+        (try keyBound(id: lower, db), try keyBound(id: upper, db))
+    }
+}

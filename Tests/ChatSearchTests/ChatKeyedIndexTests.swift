@@ -1,0 +1,264 @@
+import ChatArchive
+import ChatIndex
+import ChatTestSupport
+import Foundation
+import GRDB
+import Testing
+
+@testable import ChatSearch
+
+/// The chat-keyed index (`ChatKeys`): a search in one chat through the chat's rowid range
+/// returns exactly what the items' index returns, in the same order and pages, however the
+/// chat's items arrived (late, edited, deleted, marked deleted, pinned) and after its keys ran
+/// out of room and were given again.
+@Suite struct ChatKeyedIndexTests {
+    static let t0: Int64 = 1_714_557_600_000  // 2024-05-01T10:00:00Z
+
+    static let words = ["alpha", "beta", "gamma", "Straße", "東京", "مرحبا", "שלום", "ไทย", "😂", "ＦＵＬＬ", "café"]
+
+    /// The text of message `n`: two words of ``words`` chosen by `n`, so that every word is in
+    /// many messages, rare and frequent ones.
+    static func text(_ n: Int) -> String {
+        "\(words[n % words.count]) \(words[(n / 3) % 5]) n\(n)"
+    }
+
+    static func message(_ chat: String, _ n: Int, minute: Int64, member: String = "m2", image: Bool = false) -> Item {
+        Item(
+            chatSourceId: chat, sourceId: "i\(n)", timestamp: Timestamp(milliseconds: t0 + minute * 60_000),
+            direction: member == "me" ? .snd : .rcv, memberSourceId: member,
+            content: MessageContent(type: image ? .image : .text, text: text(n)))
+    }
+
+    static func makeArchive() async throws -> Archive {
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        try await archive.upsert(chats: [
+            Chat(sourceId: "g1", type: .group, displayName: "Keyed one"),
+            Chat(sourceId: "g2", type: .group, displayName: "Keyed two"),
+        ])
+        try await archive.upsert(members: [
+            Member(chatSourceId: "g1", sourceId: "me", displayName: "Me", isUser: true),
+            Member(chatSourceId: "g1", sourceId: "m2", displayName: "Zoë"),
+            Member(chatSourceId: "g1", sourceId: "m3", displayName: "Łukasz"),
+            Member(chatSourceId: "g2", sourceId: "m2", displayName: "Zoë"),
+        ])
+        return archive
+    }
+
+    /// The chat's keying state (`chat.keyed`).
+    static func state(_ archive: Archive, _ chat: String) throws -> Int? {
+        try archive.database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT keyed FROM chat WHERE sourceId = ?", arguments: [chat])
+        }
+    }
+
+    static let queries = [
+        "", "alpha", "beta", "gamma", "strasse", "東京", "مرحبا", "שלום", "ไทย", "😂", "full", "cafe", "alp", "n1",
+        "\"alpha beta\"", "alpha -beta", "from:Zoë", "from:me", "has:image", "alpha OR 東京",
+        "after:2024-05-01T10:30:00Z", "gamma before:2024-05-01T11:00:00Z after:2024-05-01T10:10:00Z",
+    ]
+
+    /// Every page of `query` in `chat` with keys and without: the same hits in the same order.
+    static func expectSameBothWays(
+        _ archive: Archive, chat: String, query: String, pageSize: Int, includeDeleted: Bool = false,
+        order: SearchOrder = .newest, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) async throws {
+        var results: [[String]] = []
+        for keys in [true, false] {
+            var seen: [String] = []
+            var cursor: String? = nil
+            var pages = 0
+            repeat {
+                var options = SearchOptions(
+                    chat: chat, limit: pageSize, cursor: cursor, order: order, includeDeleted: includeDeleted)
+                options.usesChatKeys = keys
+                let page = try await archive.search(query, options: options)
+                seen += page.hits.map(\.item.sourceId)
+                cursor = page.nextCursor
+                pages += 1
+            } while cursor != nil && pages < 1_000
+            results.append(order == .newest ? seen : seen.sorted())
+        }
+        #expect(results[0] == results[1], "\(query) in \(chat)", sourceLocation: sourceLocation)
+    }
+
+    /// Window filters (`matchingIds`) both ways, below and above an anchor.
+    static func expectSameWindowsBothWays(_ archive: Archive, chat: String, query: String) throws {
+        try archive.database.writer.read { db in
+            guard let chatId = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [chat])
+            else { return }
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId])
+            for anchor in [nil, ids.first, ids.dropFirst(ids.count / 2).first, ids.last] {
+                for descending in [true, false] {
+                    let (below, above) = descending ? (anchor, nil as Int64?) : (nil as Int64?, anchor)
+                    let keyed = try MessageSearch.matchingIds(
+                        query, content: nil, chatId: chatId, below: below, above: above, limit: 7,
+                        descending: descending, usesChatKeys: true, db)
+                    let plain = try MessageSearch.matchingIds(
+                        query, content: nil, chatId: chatId, below: below, above: above, limit: 7,
+                        descending: descending, usesChatKeys: false, db)
+                    #expect(keyed == plain, "\(query) around \(anchor ?? -1)")
+                }
+            }
+        }
+    }
+
+    /// The chat-keyed index holds one row per keyed item, with the items' tokens.
+    static func expectIndexesAgree(_ archive: Archive, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        try archive.database.writer.read { db in
+            for chat in try Int64.fetchAll(db, sql: "SELECT id FROM chat WHERE keyed = 1") {
+                let r = ChatKeys.range(of: chat)
+                for term in ["all", "alpha", "東京", "xdel", "xpin", "tImage".lowercased()] {
+                    let keyed = try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM itemChatFts WHERE itemChatFts MATCH ? AND rowid BETWEEN ? AND ?",
+                        arguments: [term, r.lowerBound, r.upperBound])
+                    let items = try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM itemFts WHERE itemFts MATCH ?",
+                        arguments: ["c\(chat) AND \(term)"])
+                    #expect(keyed == items, "\(term) in chat \(chat)", sourceLocation: sourceLocation)
+                }
+                let unkeyed = try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM item WHERE chatId = ? AND chatKey IS NULL", arguments: [chat])
+                #expect(unkeyed == 0, sourceLocation: sourceLocation)
+            }
+            let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM itemChatFts WHERE itemChatFts MATCH 'all'")
+            let keys = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE chatKey IS NOT NULL")
+            #expect(rows == keys, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func messagesArrivingInAnyOrderKeepTheChatKeyedAndAnswerAsTheItemsIndex() async throws {
+        let archive = try await Self.makeArchive()
+        // 300 messages over 300 minutes, written in a shuffled order: most arrive late.
+        var rng = SplitMix64(seed: 7)
+        var order = Array(0..<300)
+        order.shuffle(using: &rng)
+        var k = 0
+        while k < order.count {
+            let size = [1, 1, 3, 20][Int(rng.next() % 4)]
+            let batch = order[k..<min(k + size, order.count)].map { n in
+                Self.message(
+                    n % 7 == 0 ? "g2" : "g1", n, minute: Int64(n), member: ["m2", "m3", "me"][n % 3],
+                    image: n % 10 == 0)
+            }
+            try await archive.upsert(items: batch)
+            k += size
+        }
+        #expect(try Self.state(archive, "g1") == 1, "late messages found room between their neighbours")
+        #expect(try Self.state(archive, "g2") == 1)
+        try Self.expectIndexesAgree(archive)
+        for query in Self.queries {
+            for chat in ["g1", "g2"] {
+                try await Self.expectSameBothWays(archive, chat: chat, query: query, pageSize: 7)
+            }
+            try Self.expectSameWindowsBothWays(archive, chat: "g1", query: query)
+        }
+        try await Self.expectSameBothWays(archive, chat: "g1", query: "alpha", pageSize: 5, order: .relevance)
+        #expect(try await archive.check().isEmpty)
+    }
+
+    @Test func editsDeletionsAndFlagsKeepBothIndexesInStep() async throws {
+        let archive = try await Self.makeArchive()
+        try await archive.upsert(items: (0..<120).map { Self.message("g1", $0, minute: Int64($0)) })
+        // Edits (new text, in this transaction's batch and in later ones), marked deleted,
+        // pinned, deleted, and a late message inserted between edited ones.
+        var edited = Self.message("g1", 10, minute: 10)
+        edited.content = MessageContent(type: .text, text: "東京 edited alpha")
+        try await archive.upsert(items: [edited, Self.message("g1", 500, minute: 11)])
+        try await archive.upsert(items: [Self.message("g1", 501, minute: 200), Self.message("g1", 501, minute: 200)])
+        try await archive.markDeleted(chat: "g1", items: ["i20", "i21", "i22"])
+        try await archive.setPinned(chat: "g1", items: ["i30", "i31"], true)
+        try await archive.delete(chat: "g1", items: ["i40", "i41", "i10"])
+        try await archive.setPinned(chat: "g1", items: ["i31"], false)
+        #expect(try Self.state(archive, "g1") == 1)
+        try Self.expectIndexesAgree(archive)
+        for query in Self.queries + ["is:pinned", "edited", "東京 edited"] {
+            try await Self.expectSameBothWays(archive, chat: "g1", query: query, pageSize: 9)
+            try await Self.expectSameBothWays(archive, chat: "g1", query: query, pageSize: 50, includeDeleted: true)
+        }
+        try await archive.delete(chat: "g2")
+        try await archive.delete(chat: "g1")
+        let rowsLeft = try await archive.database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM itemChatFts WHERE itemChatFts MATCH 'all'")
+        }
+        #expect(rowsLeft == 0)
+        #expect(try await archive.check().isEmpty)
+    }
+
+    @Test func lateMessagesBetweenTheSameTwoMakeRoomByMovingTheirNeighbours() async throws {
+        let archive = try await Self.makeArchive()
+        try await archive.upsert(items: (0..<40).map { Self.message("g1", $0, minute: Int64($0) * 1000) })
+        // Each message older than the previous late one, all between the same two messages:
+        // the room between their keys halves each time, then the keys around are spread out.
+        for k in 0..<300 {
+            try await archive.upsert(items: [Self.message("g1", 1000 + k, minute: Int64(20_999 - k))])
+        }
+        // And runs of late messages written oldest first, in one batch and one by one.
+        try await archive.upsert(items: (0..<200).map { Self.message("g1", 2000 + $0, minute: 30_000 + Int64($0)) })
+        for k in 0..<50 {
+            try await archive.upsert(items: [Self.message("g1", 3000 + k, minute: 5_000 + Int64(k))])
+        }
+        #expect(try Self.state(archive, "g1") == 1)
+        try Self.expectIndexesAgree(archive)
+        for query in Self.queries {
+            try await Self.expectSameBothWays(archive, chat: "g1", query: query, pageSize: 11)
+        }
+    }
+
+    @Test func aChatWhoseKeysCannotFollowItsIdsIsSearchedWithoutThemUntilKeyedAgain() async throws {
+        let archive = try await Self.makeArchive()
+        try await archive.upsert(items: (0..<30).map { Self.message("g1", $0, minute: Int64($0) * 10) })
+        // An edit moves message 0 to the end in time; its id (and key) stay first. A message
+        // then written at the old start of the chat has no keyed neighbour before it in time,
+        // and the first key's item has a smaller id: the chat loses its keys.
+        try await archive.upsert(items: [Self.message("g1", 0, minute: 1_000)])
+        #expect(try Self.state(archive, "g1") == 1)
+        var early = Self.message("g1", 100, minute: 0)
+        early.timestamp = Timestamp(milliseconds: Self.t0 + 30_000)
+        try await archive.upsert(items: [early])
+        #expect(try Self.state(archive, "g1") == 0, "the chat lost its keys")
+        let (keysLeft, pending) = try await archive.database.writer.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE chatKey IS NOT NULL"),
+                try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'chatKeysPending'")
+            )
+        }
+        #expect(keysLeft == 0)
+        #expect(pending == "1")
+        // Searched through the items' index meanwhile, and written to.
+        try await archive.upsert(items: [Self.message("g1", 300, minute: 2000), Self.message("g1", 301, minute: 55)])
+        let want = Set((0..<30).map { "i\($0)" } + ["i100", "i300", "i301"])
+        let all = try await archive.search("", options: SearchOptions(chat: "g1", limit: 1000))
+        #expect(Set(all.hits.map(\.item.sourceId)) == want)
+        try archive.database.keyChatsIfPending()
+        #expect(try Self.state(archive, "g1") == 1)
+        try Self.expectIndexesAgree(archive)
+        for query in Self.queries {
+            try await Self.expectSameBothWays(archive, chat: "g1", query: query, pageSize: 4)
+        }
+        // Keyed again, it takes late messages as before.
+        try await archive.upsert(items: [Self.message("g1", 302, minute: 1)])
+        #expect(try Self.state(archive, "g1") == 1)
+        try Self.expectIndexesAgree(archive)
+    }
+
+    @Test func anIngestOfAShuffledExportEndsWithEveryChatKeyed() async throws {
+        var lines = [Lines.chat("p1", name: "Shuffled"), Lines.member("p1", "alice", "Alice")]
+        var rng = SplitMix64(seed: 11)
+        var order = Array(0..<400)
+        order.shuffle(using: &rng)
+        for n in order {
+            let ts = String(format: "2024-03-01T%02d:%02d:00Z", n / 60, n % 60)
+            lines.append(Lines.item("p1", "e\(n)", ts: ts, text: Self.text(n), member: "alice"))
+        }
+        let (archive, _) = try TestArchive.make(jsonl: lines.joined(separator: "\n"))
+        #expect(try Self.state(archive, "p1") == 1)
+        try Self.expectIndexesAgree(archive)
+        for query in Self.queries {
+            try await Self.expectSameBothWays(archive, chat: "p1", query: query, pageSize: 13)
+        }
+        // A rebuild of the full-text indexes keeps the keys and refills both.
+        try archive.database.rebuildIndexes(chunk: 50)
+        try Self.expectIndexesAgree(archive)
+        try await Self.expectSameBothWays(archive, chat: "p1", query: "alpha", pageSize: 13)
+    }
+}
