@@ -1,6 +1,7 @@
 import ChatArchive
 import ChatTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// An archive written by an earlier build opens with this one and answers as it did.
@@ -77,6 +78,22 @@ import Testing
         let next = try await archive.search(
             "https", options: SearchOptions(chat: "g1", limit: 1, cursor: inChat.nextCursor))
         #expect(next.hits.map(\.item.sourceId) == ["1001"])
+    }
+
+    /// The open that migrates the archive gives its chats their chat keys (format 10), so
+    /// searches in one chat use the chat-keyed index from then on.
+    @Test func theOpenKeysEveryChat() async throws {
+        let archive = try Self.openCopy()
+        let (unkeyed, rows, items) = try await archive.database.writer.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM chat WHERE keyed <> 1"),
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM itemChatFts WHERE itemChatFts MATCH 'all'"),
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM item")
+            )
+        }
+        #expect(unkeyed == 0)
+        #expect(rows == items)
+        #expect(try await archive.check().isEmpty)
     }
 
     @Test func chatList() async throws {

@@ -229,7 +229,8 @@ import Testing
         let want = Set((0..<30).map { "i\($0)" } + ["i100", "i300", "i301"])
         let all = try await archive.search("", options: SearchOptions(chat: "g1", limit: 1000))
         #expect(Set(all.hits.map(\.item.sourceId)) == want)
-        try archive.database.keyChatsIfPending()
+        // In transactions of 7 items (a chat bigger than one transaction).
+        try archive.database.keyChatsIfPending(chunk: 7)
         #expect(try Self.state(archive, "g1") == 1)
         try Self.expectIndexesAgree(archive)
         for query in Self.queries {

@@ -255,13 +255,27 @@ package final class ArchiveDatabase: Sendable {
     /// Gives the chats of an archive made before format 10, and the chats whose keys ran out
     /// of room, their rows in the chat-keyed index (``ChatKeys``), when the archive says some
     /// need them.
-    package func keyChatsIfPending(progress: (@Sendable (Int64, Int64) -> Void)? = nil) throws {
+    /// With `merging`, the index's segments are merged afterwards (an ingest merges its own).
+    package func keyChatsIfPending(
+        progress: (@Sendable (Int64, Int64) -> Void)? = nil, merging: Bool = true, chunk: Int = ChatKeys.keyingChunk
+    ) throws {
         let pending = try writer.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'chatKeysPending'") == "1"
         }
         guard pending else { return }
         if backgroundCheck != nil { try verifyBeforeWriting() }
-        try ChatKeys.keyChats(writer, progress: progress.map { p in { p($0, $1) } }, between: checkpointPassively)
+        if !merging {
+            try ChatKeys.keyChats(
+                writer, chunk: chunk, progress: progress.map { p in { p($0, $1) } }, between: checkpointPassively)
+            return
+        }
+        // FTS5 merges as it goes (one segment per transaction otherwise), then towards one segment.
+        idleMerger.automergeMayBeOn()
+        try writer.write { db in try IdleMerger.enableAutomerge(db) }
+        let keyed = try ChatKeys.keyChats(
+            writer, chunk: chunk, progress: progress.map { p in { p($0, $1) } }, between: checkpointPassively)
+        try writer.write { db in try IdleMerger.disableAutomerge(db) }
+        if keyed > 0 { try mergeFullTextSegments(maxPasses: max(4, keyed / 2_000), onPass: checkpointPassively) }
     }
 
     /// Rebuilds the full-text index and the term vocabulary from the stored display text.

@@ -16,8 +16,8 @@ import GRDB
 /// - `1`: every item has a key (`item.chatKey`) and a row in `itemChatFts`, in id order;
 /// - `0`: no item has a key or a row (a chat of an older archive, one whose keys ran out of
 ///   room, or one with an id beyond ``maxChatId``): searches use `itemFts`;
-/// - `2`: being keyed by ``keyChats(_:)``: items with a key have their row, the others none.
-/// A chat leaves `1` only for `0` (``dropKeys(chat:_:)``), and returns to `1` by ``keyChats(_:)``,
+/// - `2`: being keyed by ``keyChats(_:chunk:progress:between:)``: items with a key have their row, the others none.
+/// A chat leaves `1` only for `0` (``dropKeys(chat:_:)``), and returns to `1` by ``keyChats(_:chunk:progress:between:)``,
 /// which an ingest runs at its end and a writable open when `meta.chatKeysPending` is set.
 package enum ChatKeys {
     /// Bits of the key below the chat id.
@@ -66,7 +66,7 @@ package enum ChatKeys {
 
     // MARK: - Losing and gaining keys
 
-    /// Removes a chat's rows and keys (state `0`) and marks the archive for ``keyChats(_:)``.
+    /// Removes a chat's rows and keys (state `0`) and marks the archive for ``keyChats(_:chunk:progress:between:)``.
     /// The chat's rows must hold what its items hold (the writer's queued rows written first).
     static func dropKeys(chat: Int64, _ db: Database) throws {
         let r = range(of: chat)
@@ -84,16 +84,19 @@ package enum ChatKeys {
         try ArchiveDatabase.setMeta(db, "chatKeysPending", "1")
     }
 
-    /// Items keyed per transaction by ``keyChats(_:)``.
+    /// Items keyed per transaction by ``keyChats(_:chunk:progress:between:)``.
     package static let keyingChunk = 20_000
 
-    /// Gives every chat in state `0` or `2` its keys and rows, in transactions of
-    /// ``keyingChunk`` items (each followed by `between`, which checkpoints), and clears
-    /// `meta.chatKeysPending`. Chats written to meanwhile are finished in the same way: an item
-    /// that arrived below the keys already given makes the chat start over (at most twice).
+    /// Gives every chat in state `0` or `2` its keys and rows, and clears
+    /// `meta.chatKeysPending`; returns how many items it keyed. Chats of up to ``keyingChunk``
+    /// items are keyed whole, several to a transaction of about that many items; a bigger chat
+    /// in transactions of that many (see ``key(chat:_:chunk:between:)``). `between` runs after each
+    /// transaction (the archive checkpoints there).
+    @discardableResult
     package static func keyChats(
-        _ writer: any DatabaseWriter, progress: ((Int64, Int64) -> Void)? = nil, between: () throws -> Void = {}
-    ) throws {
+        _ writer: any DatabaseWriter, chunk: Int = keyingChunk, progress: ((Int64, Int64) -> Void)? = nil,
+        between: () throws -> Void = {}
+    ) throws -> Int64 {
         let chats = try writer.read { db -> [(id: Int64, items: Int64)] in
             guard try exists(db) else { return [] }
             return try Row.fetchAll(
@@ -104,18 +107,64 @@ package enum ChatKeys {
         let total = chats.reduce(0) { $0 + $1.items }
         var done: Int64 = 0
         progress?(0, total)
-        for chat in chats {
-            try key(chat: chat.id, writer, between: between)
-            done += chat.items
+        var small: [Int64] = []
+        var smallItems: Int64 = 0
+        func keySmall() throws {
+            guard !small.isEmpty else { return }
+            try writer.write { db in
+                for chat in small { try keyWhole(chat: chat, db) }
+            }
+            try between()
+            done += smallItems
             progress?(done, total)
+            small.removeAll()
+            smallItems = 0
         }
+        for chat in chats {
+            if chat.items > Int64(chunk) {
+                try key(chat: chat.id, writer, chunk: chunk, between: between)
+                done += chat.items
+                progress?(done, total)
+                continue
+            }
+            small.append(chat.id)
+            smallItems += chat.items
+            if smallItems >= Int64(chunk) { try keySmall() }
+        }
+        try keySmall()
         try writer.write { db in
             if try exists(db) { try ArchiveDatabase.setMeta(db, "chatKeysPending", "0") }
         }
+        return total
     }
 
-    /// Keys one chat (see ``keyChats(_:progress:between:)``).
-    static func key(chat: Int64, _ writer: any DatabaseWriter, between: () throws -> Void) throws {
+    /// Keys a chat in the caller's transaction, all its items at once.
+    static func keyWhole(chat: Int64, _ db: Database) throws {
+        guard let state = try Int.fetchOne(db, sql: "SELECT keyed FROM chat WHERE id = ?", arguments: [chat]),
+            state != 1
+        else { return }
+        if state == 2 { try dropKeys(chat: chat, db) }
+        let ids = try Int64.fetchAll(
+            db, sql: "SELECT id FROM item WHERE chatId = ? ORDER BY id", arguments: [chat])
+        let r = range(of: chat)
+        let step = min(gap, (r.upperBound - r.lowerBound) / Int64(ids.count + 2))
+        guard step >= 2 else { return }
+        let read = try db.cachedStatement(sql: "SELECT text, extra, tags FROM item WHERE id = ?")
+        let setKey = try db.cachedStatement(sql: "UPDATE item SET chatKey = ? WHERE id = ?")
+        let insert = try insertStatement(db)
+        // Centred on the middle of the range: room for as many items before as after.
+        var next = r.lowerBound + firstPlace - Int64(ids.count / 2) * step
+        for id in ids {
+            guard let row = try Row.fetchOne(read, arguments: [id]) else { continue }
+            try insert.execute(arguments: [next, row[0], row[1], row[2]])
+            try setKey.execute(arguments: [next, id])
+            next += step
+        }
+        try db.execute(sql: "UPDATE chat SET keyed = 1 WHERE id = ?", arguments: [chat])
+    }
+
+    /// Keys one chat in transactions of `size` items (see ``keyChats(_:chunk:progress:between:)``).
+    static func key(chat: Int64, _ writer: any DatabaseWriter, chunk size: Int, between: () throws -> Void) throws {
         for _ in 0..<4 {
             // The chat's items still without a key, in id order; they must all follow the keyed ones.
             let (ids, last) = try writer.write { db -> ([Int64], (id: Int64, key: Int64)?) in
@@ -142,29 +191,44 @@ package enum ChatKeys {
             }
             if let last, last.id == -1 { continue }  // dropped: start over
             if ids.isEmpty { return }
-            var next = last.map { $0.key + gap } ?? range(of: chat).lowerBound + firstPlace
+            let r = range(of: chat)
+            let n = Int64(ids.count)
+            let step: Int64
+            var next: Int64
+            if let last {
+                step = min(gap, (r.upperBound - last.key) / (n + 1))
+                next = last.key + step
+            } else {
+                // Centred on the middle of the range: room for as many items before as after.
+                step = min(gap, (r.upperBound - r.lowerBound) / (n + 2))
+                next = r.lowerBound + firstPlace - (n / 2) * step
+            }
+            guard step >= 2 else {
+                try writer.write { db in try dropKeys(chat: chat, db) }
+                return
+            }
             var start = 0
             while start < ids.count {
-                let chunk = ids[start..<min(start + keyingChunk, ids.count)]
+                let chunk = ids[start..<min(start + size, ids.count)]
                 let fits = try writer.write { db -> Bool in
                     let read = try db.cachedStatement(sql: "SELECT text, extra, tags FROM item WHERE id = ?")
                     let setKey = try db.cachedStatement(sql: "UPDATE item SET chatKey = ? WHERE id = ?")
                     let insert = try insertStatement(db)
                     for id in chunk {
-                        guard next <= range(of: chat).upperBound else {
+                        guard next <= r.upperBound else {
                             try dropKeys(chat: chat, db)
                             return false
                         }
                         guard let row = try Row.fetchOne(read, arguments: [id]) else { continue }
                         try insert.execute(arguments: [next, row[0], row[1], row[2]])
                         try setKey.execute(arguments: [next, id])
-                        next += gap
+                        next += step
                     }
                     return true
                 }
                 guard fits else { return }
                 try between()
-                start += keyingChunk
+                start += size
             }
             // The next round finds the items written meanwhile, or sets the state to 1.
         }

@@ -120,7 +120,7 @@ package final class ArchiveWriter {
         try flush()
         try waitForWriter()
         // Chats whose keys ran out of room during the ingest (items written far out of order).
-        try database.keyChatsIfPending()
+        try database.keyChatsIfPending(merging: false)
         try database.writer.write { db in try IdleMerger.disableAutomerge(db) }
         try mergeSegments(progress: rebuildProgress)
         checkpointer.truncateLog()
