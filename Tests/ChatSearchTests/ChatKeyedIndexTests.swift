@@ -86,7 +86,8 @@ import Testing
         try archive.database.writer.read { db in
             guard let chatId = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [chat])
             else { return }
-            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId])
+            let ids = try Int64.fetchAll(
+                db, sql: "SELECT id FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId])
             for anchor in [nil, ids.first, ids.dropFirst(ids.count / 2).first, ids.last] {
                 for descending in [true, false] {
                     let (below, above) = descending ? (anchor, nil as Int64?) : (nil as Int64?, anchor)
@@ -103,7 +104,8 @@ import Testing
     }
 
     /// The chat-keyed index holds one row per keyed item, with the items' tokens.
-    static func expectIndexesAgree(_ archive: Archive, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    static func expectIndexesAgree(_ archive: Archive, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws
+    {
         try archive.database.writer.read { db in
             for chat in try Int64.fetchAll(db, sql: "SELECT id FROM chat WHERE keyed = 1") {
                 let r = ChatKeys.range(of: chat)

@@ -295,7 +295,9 @@ package final class ArchiveDatabase: Sendable {
             try ArchiveDatabase.setMeta(db, "ftsStale", "1")
             try IdleMerger.enableAutomerge(db)
             try db.execute(sql: "INSERT INTO itemFts(itemFts) VALUES('delete-all')")
-            if try ChatKeys.exists(db) { try db.execute(sql: "INSERT INTO itemChatFts(itemChatFts) VALUES('delete-all')") }
+            if try ChatKeys.exists(db) {
+                try db.execute(sql: "INSERT INTO itemChatFts(itemChatFts) VALUES('delete-all')")
+            }
         }
         try checkpointPassively()
         var after = Int64.min

@@ -10,15 +10,20 @@ import GRDB
 /// FTS5 seeks straight into it. Same columns, same text and tokens as `itemFts`.
 ///
 /// Within a chat, keys follow archive ids (hence time), so newest first in the range is newest
-/// first in the chat, the order of every other search. Keys are spaced ``gap`` apart: an item
-/// older than the chat's newest takes a key between its neighbours. A chat's `keyed` column
-/// says whether its keys can be trusted:
+/// first in the chat, the order of every other search. Keys are spaced `gap` (65,536) apart:
+/// an item older than the chat's newest takes a key between its neighbours, and when none is
+/// left the writer spreads the keys around it. A chat's `keyed` column says whether its keys
+/// can be trusted:
 /// - `1`: every item has a key (`item.chatKey`) and a row in `itemChatFts`, in id order;
-/// - `0`: no item has a key or a row (a chat of an older archive, one whose keys ran out of
-///   room, or one with an id beyond ``maxChatId``): searches use `itemFts`;
-/// - `2`: being keyed by ``keyChats(_:chunk:progress:between:)``: items with a key have their row, the others none.
-/// A chat leaves `1` only for `0` (``dropKeys(chat:_:)``), and returns to `1` by ``keyChats(_:chunk:progress:between:)``,
-/// which an ingest runs at its end and a writable open when `meta.chatKeysPending` is set.
+/// - `0`: no item has a key or a row (a chat of an older archive, one whose items' order in
+///   time disagrees with their order in ids, or one with an id beyond ``maxChatId``):
+///   searches use `itemFts`;
+/// - `2`: being keyed by ``keyChats(_:chunk:progress:between:)``: items with a key have their
+///   row, the others none.
+///
+/// A chat leaves `1` only for `0` (`dropKeys(chat:_:)`), and returns to `1` by
+/// ``keyChats(_:chunk:progress:between:)``, which an ingest runs at its end and a writable
+/// open when `meta.chatKeysPending` is set.
 package enum ChatKeys {
     /// Bits of the key below the chat id.
     static let placeBits: Int64 = 43
@@ -90,7 +95,7 @@ package enum ChatKeys {
     /// Gives every chat in state `0` or `2` its keys and rows, and clears
     /// `meta.chatKeysPending`; returns how many items it keyed. Chats of up to ``keyingChunk``
     /// items are keyed whole, several to a transaction of about that many items; a bigger chat
-    /// in transactions of that many (see ``key(chat:_:chunk:between:)``). `between` runs after each
+    /// in transactions of that many (see `key(chat:_:chunk:between:)`). `between` runs after each
     /// transaction (the archive checkpoints there).
     @discardableResult
     package static func keyChats(

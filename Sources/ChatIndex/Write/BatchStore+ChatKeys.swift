@@ -1,5 +1,5 @@
-import Foundation
 import ChatText
+import Foundation
 import GRDB
 
 // Chat keys of new items and their rows in the chat-keyed index (see ChatKeys).
@@ -24,8 +24,10 @@ extension BatchStore {
                     tail.key = row[1]
                 }
             } else if state == 0,
-                try !(Bool.fetchOne(
-                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item WHERE chatId = ?)"), arguments: [chat])
+                try
+                    !(Bool.fetchOne(
+                        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item WHERE chatId = ?)"),
+                        arguments: [chat])
                     ?? true)
             {
                 // A chat with no items yet (made by another path than this writer's) starts keyed.

@@ -124,7 +124,8 @@ package enum LiveEdits {
             sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
         // All rows first: the full-text deletes must not run while the cursor reads the items.
         let rows = try Row.fetchAll(
-            db, sql: "SELECT id, text, extra, tags, chatKey FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId])
+            db, sql: "SELECT id, text, extra, tags, chatKey FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId]
+        )
         let keyedDelete = try ChatKeys.deleteStatement(db)
         for r in rows {
             try ftsDelete.execute(arguments: [r[0], r[1], r[2], r[3]])

@@ -8,7 +8,8 @@ import GRDB
 /// Every filter is part of the FTS5 MATCH (chat, content, sender, mentions, state tokens in
 /// the `tags` column) and rowids follow time, so newest-first pages are `ORDER BY rowid DESC
 /// LIMIT n` with a keyset cursor: complete to the very first match, at index speed for chats
-/// and words of every size.
+/// and words of every size. A search in one chat reads that chat's rowid range of the
+/// chat-keyed index instead (`KeyedChat`), when the chat's keys are complete.
 package enum MessageSearch {
     /// How many of the newest matches relevance order ranks (older ones follow newest first).
     package static let relevanceCandidates = 2000
@@ -171,7 +172,8 @@ package enum MessageSearch {
         if let keyed {
             let high = try keyed.keyBound(id: upper, db)
             // Just above an anchor of the chat: one lookup instead of a search for `above + 1`.
-            let low = try above.flatMap { a in lower == a + 1 ? try keyed.keyBound(id: a, db) + 1 : nil }
+            let low =
+                try above.flatMap { a in lower == a + 1 ? try keyed.keyBound(id: a, db) + 1 : nil }
                 ?? keyed.keyBound(id: lower, db)
             return try Int64.fetchAll(
                 db.cachedStatement(sql: compiled.keyedMatchesSQL(descending: descending)),
