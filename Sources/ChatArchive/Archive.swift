@@ -35,7 +35,9 @@ public final class Archive: Sendable {
     ///   - rebuildsStaleIndexes: rebuild the full-text indexes now if another analyser version
     ///     built them or a rebuild was interrupted (`false`: leave them for ``repair(progress:)``,
     ///     as `chat-archive check` does; a read-only archive is never rebuilt).
-    ///   - rebuildProgress: called while indexes are rebuilt for a new analyser version.
+    ///   - rebuildProgress: called while indexes are rebuilt for a new analyser version, or
+    ///     built once for an archive written before them (the index of searches in one chat:
+    ///     about 8 minutes at 10M messages; until then such chats are searched the old way).
     ///   - onWait: called when a write waits for another program writing to the same archive.
     ///
     /// Opening for writing makes sure that a damaged archive is never written to: SQLite's
