@@ -88,7 +88,10 @@ import Testing
             else { return }
             let ids = try Int64.fetchAll(
                 db, sql: "SELECT id FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId])
-            for anchor in [nil, ids.first, ids.dropFirst(ids.count / 2).first, ids.last] {
+            // And an id of another chat: the bound is then a search, not the anchor's key.
+            let elsewhere = try Int64.fetchOne(
+                db, sql: "SELECT id FROM item WHERE chatId <> ? ORDER BY id LIMIT 1 OFFSET 20", arguments: [chatId])
+            for anchor in [nil, ids.first, ids.dropFirst(ids.count / 2).first, ids.last, elsewhere] {
                 for descending in [true, false] {
                     let (below, above) = descending ? (anchor, nil as Int64?) : (nil as Int64?, anchor)
                     let keyed = try MessageSearch.matchingIds(

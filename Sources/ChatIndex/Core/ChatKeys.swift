@@ -143,6 +143,25 @@ package enum ChatKeys {
         return total
     }
 
+    /// The first key and the step for `count` items keyed at once: centred on the middle of the
+    /// chat's range (room for as many later items before as after), 65,536 apart or closer.
+    static func centredKeys(count: Int64, chat: Int64) -> (first: Int64, step: Int64) {
+        let r = range(of: chat)
+        let step = min(gap, (r.upperBound - r.lowerBound) / (count + 2))
+        return (r.lowerBound + firstPlace - (count / 2) * step, step)
+    }
+
+    /// Gives item `id` the key `key`: its row in the index (from the text, extra and tags it
+    /// holds) and its `chatKey`. Nothing when the item is gone.
+    static func give(_ key: Int64, toItem id: Int64, _ db: Database) throws {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT text, extra, tags FROM item WHERE id = ?"), arguments: [id])
+        else { return }
+        try insertStatement(db).execute(arguments: [key, row[0], row[1], row[2]])
+        try db.cachedStatement(sql: "UPDATE item SET chatKey = ? WHERE id = ?").execute(arguments: [key, id])
+    }
+
     /// Keys a chat in the caller's transaction, all its items at once.
     static func keyWhole(chat: Int64, _ db: Database) throws {
         guard let state = try Int.fetchOne(db, sql: "SELECT keyed FROM chat WHERE id = ?", arguments: [chat]),
@@ -151,19 +170,10 @@ package enum ChatKeys {
         if state == 2 { try dropKeys(chat: chat, db) }
         let ids = try Int64.fetchAll(
             db, sql: "SELECT id FROM item WHERE chatId = ? ORDER BY id", arguments: [chat])
-        let r = range(of: chat)
-        let step = min(gap, (r.upperBound - r.lowerBound) / Int64(ids.count + 2))
+        let (first, step) = centredKeys(count: Int64(ids.count), chat: chat)
         guard step >= 2 else { return }
-        let read = try db.cachedStatement(sql: "SELECT text, extra, tags FROM item WHERE id = ?")
-        let setKey = try db.cachedStatement(sql: "UPDATE item SET chatKey = ? WHERE id = ?")
-        let insert = try insertStatement(db)
-        // Centred on the middle of the range: room for as many items before as after.
-        var next = r.lowerBound + firstPlace - Int64(ids.count / 2) * step
-        for id in ids {
-            guard let row = try Row.fetchOne(read, arguments: [id]) else { continue }
-            try insert.execute(arguments: [next, row[0], row[1], row[2]])
-            try setKey.execute(arguments: [next, id])
-            next += step
+        for (k, id) in ids.enumerated() {
+            try give(first + Int64(k) * step, toItem: id, db)
         }
         try db.execute(sql: "UPDATE chat SET keyed = 1 WHERE id = ?", arguments: [chat])
     }
@@ -204,9 +214,7 @@ package enum ChatKeys {
                 step = min(gap, (r.upperBound - last.key) / (n + 1))
                 next = last.key + step
             } else {
-                // Centred on the middle of the range: room for as many items before as after.
-                step = min(gap, (r.upperBound - r.lowerBound) / (n + 2))
-                next = r.lowerBound + firstPlace - (n / 2) * step
+                (next, step) = centredKeys(count: n, chat: chat)
             }
             guard step >= 2 else {
                 try writer.write { db in try dropKeys(chat: chat, db) }
@@ -216,17 +224,12 @@ package enum ChatKeys {
             while start < ids.count {
                 let chunk = ids[start..<min(start + size, ids.count)]
                 let fits = try writer.write { db -> Bool in
-                    let read = try db.cachedStatement(sql: "SELECT text, extra, tags FROM item WHERE id = ?")
-                    let setKey = try db.cachedStatement(sql: "UPDATE item SET chatKey = ? WHERE id = ?")
-                    let insert = try insertStatement(db)
                     for id in chunk {
                         guard next <= r.upperBound else {
                             try dropKeys(chat: chat, db)
                             return false
                         }
-                        guard let row = try Row.fetchOne(read, arguments: [id]) else { continue }
-                        try insert.execute(arguments: [next, row[0], row[1], row[2]])
-                        try setKey.execute(arguments: [next, id])
+                        try give(next, toItem: id, db)
                         next += step
                     }
                     return true

@@ -167,25 +167,19 @@ extension BatchStore {
     }
 
     /// Gives the items of `window` (in id order; key -1: none yet) the keys `from + step`,
-    /// `from + 2·step`, …, moving their rows.
+    /// `from + 2·step`, …, moving their rows: all old rows and keys out first, since a new key
+    /// may be an old one of another item of the window.
     private func respace(_ window: [(key: Int64, id: Int64)], from low: Int64, step: Int64, _ db: Database) throws {
+        let moving = window.enumerated().map { (item: $0.element, key: low + Int64($0.offset + 1) * step) }
+            .filter { $0.key != $0.item.key }
         let read = try db.cachedStatement(sql: "SELECT text, extra, tags FROM item WHERE id = ?")
-        let setKey = try db.cachedStatement(sql: "UPDATE item SET chatKey = ? WHERE id = ?")
+        let clearKey = try db.cachedStatement(sql: "UPDATE item SET chatKey = NULL WHERE id = ?")
         let delete = try ChatKeys.deleteStatement(db)
-        let insert = try ChatKeys.insertStatement(db)
-        var moved: [(id: Int64, key: Int64, row: Row)] = []
-        for (k, item) in window.enumerated() {
-            let key = low + Int64(k + 1) * step
-            guard key != item.key, let row = try Row.fetchOne(read, arguments: [item.id]) else { continue }
-            if item.key >= 0 {
-                try delete.execute(arguments: [item.key, row[0], row[1], row[2]])
-                try setKey.execute(arguments: [nil as Int64?, item.id])
-            }
-            moved.append((item.id, key, row))
+        for m in moving where m.item.key >= 0 {
+            guard let row = try Row.fetchOne(read, arguments: [m.item.id]) else { continue }
+            try delete.execute(arguments: [m.item.key, row[0], row[1], row[2]])
+            try clearKey.execute(arguments: [m.item.id])
         }
-        for m in moved {
-            try setKey.execute(arguments: [m.key, m.id])
-            try insert.execute(arguments: [m.key, m.row[0], m.row[1], m.row[2]])
-        }
+        for m in moving { try ChatKeys.give(m.key, toItem: m.item.id, db) }
     }
 }

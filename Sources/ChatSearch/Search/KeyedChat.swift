@@ -26,11 +26,7 @@ struct KeyedChat {
         let r = ChatKeys.range(of: id)
         if x == Int64.max { return r.upperBound + 1 }
         if x == Int64.min { return r.lowerBound }
-        if let k = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT chatKey FROM item WHERE id = ? AND chatId = ?"), arguments: [x, id])
-        {
-            return k
-        }
+        if let k = try key(ofItem: x, db) { return k }
         let probe = try db.cachedStatement(
             sql: "SELECT chatKey, id FROM item WHERE chatKey >= ? AND chatKey < ? ORDER BY chatKey LIMIT 1")
         var lo = r.lowerBound
@@ -45,6 +41,12 @@ struct KeyedChat {
             lo = (row[0] as Int64) + 1
         }
         return lo
+    }
+
+    /// The key of item `x` when it is an item of this chat.
+    func key(ofItem x: Int64, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT chatKey FROM item WHERE id = ? AND chatId = ?"), arguments: [x, id])
     }
 
     /// The keys of archive ids in `[lower, upper)`, as `[low, high)`.

@@ -171,9 +171,10 @@ package enum MessageSearch {
         let lower = max(compiled.minRowid, above.map { $0 + 1 } ?? Int64.min)
         if let keyed {
             let high = try keyed.keyBound(id: upper, db)
-            // Just above an anchor of the chat: one lookup instead of a search for `above + 1`.
+            // Just above an item of the chat (a window's anchor): its key + 1, one lookup instead
+            // of a search for `above + 1`.
             let low =
-                try above.flatMap { a in lower == a + 1 ? try keyed.keyBound(id: a, db) + 1 : nil }
+                try above.flatMap { a in lower == a + 1 ? try keyed.key(ofItem: a, db).map { $0 + 1 } : nil }
                 ?? keyed.keyBound(id: lower, db)
             return try Int64.fetchAll(
                 db.cachedStatement(sql: compiled.keyedMatchesSQL(descending: descending)),
