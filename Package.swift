@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "ChatArchive", targets: ["ChatArchive"]),
         .executable(name: "chat-archive", targets: ["chat-archive"]),
+        .executable(name: "chat-archive-serve", targets: ["chat-archive-serve"]),
         .executable(name: "chat-archive-bench", targets: ["chat-archive-bench"]),
     ],
     dependencies: [
@@ -56,10 +57,23 @@ let package = Package(
                 "ChatArchive", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
             ]),
+        // The command line's shared parts (global options, errors, terminal output, serve's options).
+        .target(
+            name: "ChatArchiveCommandLine",
+            dependencies: ["ChatArchive", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // `chat-archive`: no HTTP stack linked, so every command's process starts small.
         .executableTarget(
             name: "chat-archive",
             dependencies: [
-                "ChatArchive", "ChatArchiveServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ChatArchive", "ChatArchiveCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // `chat-archive serve` runs this program (found beside `chat-archive`).
+        .executableTarget(
+            name: "chat-archive-serve",
+            dependencies: [
+                "ChatArchive", "ChatArchiveCommandLine", "ChatArchiveServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "chat-archive-bench",
@@ -74,12 +88,15 @@ let package = Package(
         .testTarget(name: "ChatIndexTests", dependencies: ["ChatIndex", "ChatTestSupport"]),
         .testTarget(name: "ChatSearchTests", dependencies: ["ChatSearch", "ChatTestSupport"]),
         .testTarget(
-            name: "ChatArchiveTests", dependencies: ["ChatArchive", "ChatTestSupport", "chat-archive"],
+            name: "ChatArchiveTests",
+            dependencies: [
+                "ChatArchive", "ChatArchiveCommandLine", "ChatTestSupport", "chat-archive", "chat-archive-serve",
+            ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "ChatArchiveServerTests",
             dependencies: [
-                "ChatArchiveServer", "ChatTestSupport", "chat-archive",
+                "ChatArchiveServer", "ChatTestSupport", "chat-archive", "chat-archive-serve",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
     ],

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatArchive
+import ChatArchiveCommandLine
 import Foundation
 
 struct ChatsCommand: AsyncParsableCommand {
@@ -9,10 +10,10 @@ struct ChatsCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Option(help: "all, unread, favorites, contacts, groups, business, notes, reports or tag:NAME.")
-    var filter = "all"
+    var filter = ChatsRequest.defaults.filter
 
     @Option(help: "At most this many chats (a page).")
-    var limit = 100
+    var limit = ChatsRequest.defaults.limit
 
     @Option(help: "The nextCursor of the previous page (same query and --filter).")
     var cursor: String?
@@ -28,6 +29,29 @@ struct ChatsCommand: AsyncParsableCommand {
     var query: String?
 
     @Flag(help: "Print how many chats each filter tab lists instead of the chats.")
+    var counts = false
+
+    var request: ChatsRequest {
+        ChatsRequest(
+            global: global.values, filter: filter, limit: limit, cursor: cursor, ids: ids, query: query, counts: counts)
+    }
+
+    func validate() throws { try request.validate() }
+
+    func run() async throws { try await request.run() }
+}
+
+/// `chats`'s arguments as plain values, from ``ChatsCommand`` or the quick path
+/// (``QuickCommandLine``), and what the command does with them.
+struct ChatsRequest: Equatable {
+    static let defaults = ChatsRequest()
+
+    var global = GlobalValues()
+    var filter = "all"
+    var limit = 100
+    var cursor: String?
+    var ids: String?
+    var query: String?
     var counts = false
 
     func validate() throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatArchive
+import ChatArchiveCommandLine
 import Foundation
 
 struct CheckCommand: AsyncParsableCommand {

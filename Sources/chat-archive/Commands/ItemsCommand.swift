@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatArchive
+import ChatArchiveCommandLine
 import Foundation
 
 struct ItemsCommand: AsyncParsableCommand {
@@ -19,11 +20,40 @@ struct ItemsCommand: AsyncParsableCommand {
     @Option(help: "N items around the oldest unread item (or the newest N).") var initial: Int?
     @Option(help: "Items around the first item at or after this date (2024-05-01 or RFC 3339; with --count).") var at:
         String?
-    @Option(help: "How many items before/after the anchor.") var count = 25
+    @Option(help: "How many items before/after the anchor.") var count = ItemsRequest.defaults.count
     @Option(help: "Only items of this content: text, link, image, video, voice, file, report.") var content: String?
     @Option(help: "Only items matching this search.") var search: String?
 
-    func request() throws -> WindowRequest {
+    var request: ItemsRequest {
+        ItemsRequest(
+            global: global.values, chat: chat, last: last, before: before, after: after, around: around,
+            aroundSource: aroundSource, initial: initial, at: at, count: count, content: content, search: search)
+    }
+
+    func validate() throws { try request.validate() }
+
+    func run() async throws { try await request.run() }
+}
+
+/// `items`'s arguments as plain values, from ``ItemsCommand`` or the quick path
+/// (``QuickCommandLine``), and what the command does with them.
+struct ItemsRequest: Equatable {
+    static let defaults = ItemsRequest()
+
+    var global = GlobalValues()
+    var chat = ""
+    var last: Int?
+    var before: Int64?
+    var after: Int64?
+    var around: Int64?
+    var aroundSource: String?
+    var initial: Int?
+    var at: String?
+    var count = 25
+    var content: String?
+    var search: String?
+
+    func window() throws -> WindowRequest {
         var modes: [WindowRequest] = []
         if let last { modes.append(.last(last)) }
         if let before { modes.append(.before(before, count: count)) }
@@ -45,7 +75,7 @@ struct ItemsCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        _ = try request()
+        _ = try window()
         if let content, ContentFilter(rawValue: content) == nil {
             throw ValidationError("unknown --content \(content)")
         }
@@ -57,7 +87,7 @@ struct ItemsCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors(json: global.json) {
             let archive = try global.open(.readOnly)
-            var request = try request()
+            var request = try window()
             var anchor = around
             if let aroundSource {
                 guard let id = try await archive.itemId(chat: chat, sourceId: aroundSource) else {

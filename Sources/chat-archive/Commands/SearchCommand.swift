@@ -1,6 +1,6 @@
 import ArgumentParser
 import ChatArchive
-import Foundation
+import ChatArchiveCommandLine
 
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,19 +20,44 @@ struct SearchCommand: AsyncParsableCommand {
     var content: String?
 
     @Option(help: "Hits per page.")
-    var limit = 50
+    var limit = SearchRequest.defaults.limit
 
     @Option(help: "The nextCursor of the previous page.")
     var cursor: String?
 
     @Option(help: "newest or relevance.")
-    var order = "newest"
+    var order = SearchRequest.defaults.order
 
     @Flag(help: "Include deleted items.")
     var includeDeleted = false
 
     @Argument(help: "What to search for.")
     var query: String
+
+    var request: SearchRequest {
+        SearchRequest(
+            global: global.values, chat: chat, content: content, limit: limit, cursor: cursor, order: order,
+            includeDeleted: includeDeleted, query: query)
+    }
+
+    func validate() throws { try request.validate() }
+
+    func run() async throws { try await request.run() }
+}
+
+/// `search`'s arguments as plain values, from ``SearchCommand`` or the quick path
+/// (``QuickCommandLine``), and what the command does with them.
+struct SearchRequest: Equatable {
+    static let defaults = SearchRequest()
+
+    var global = GlobalValues()
+    var chat: String?
+    var content: String?
+    var limit = 50
+    var cursor: String?
+    var order = "newest"
+    var includeDeleted = false
+    var query = ""
 
     func validate() throws {
         if let content, ContentFilter(rawValue: content) == nil {

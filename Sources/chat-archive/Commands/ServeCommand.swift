@@ -1,84 +1,59 @@
 import ArgumentParser
-import ChatArchive
-import ChatArchiveServer
+import ChatArchiveCommandLine
 import Foundation
 
-struct ServeCommand: AsyncParsableCommand {
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `chat-archive serve`: checks the options, then replaces this process with the server
+/// program `chat-archive-serve` (same arguments, same process id, so signals reach the
+/// server), which keeps the HTTP stack out of every other command's process.
+struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "The local web app over the archive: browse chats and search them in a browser.",
-        discussion: """
-            Opens the archive read-only and prints the address to open, with a fresh token; every
-            request must carry it. Binds 127.0.0.1 on a free port unless told otherwise. Stops on
-            Ctrl-C (SIGINT) or SIGTERM.
-            """)
+        commandName: "serve", abstract: ServeHelp.abstract, discussion: ServeHelp.discussion)
+
+    /// The server program's name.
+    static let program = "chat-archive-serve"
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: ServeOptions
 
-    @Option(help: "The port (0: a free one).") var port = 0
-    @Option(help: "The address to bind; anything but a loopback address exposes the archive to the network.")
-    var host = "127.0.0.1"
-    @Flag(help: "Open the address in the default browser.") var open = false
-
-    func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
-        guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
-    }
-
-    func run() async throws {
-        try await reportingErrors(json: global.json) {
-            let archive: Archive
-            do { archive = try openArchiveForReading(path: global.archivePath) } catch let e as ArchiveError {
-                throw CLIError(e.message)
-            }
-            if !AccessPolicy.isLoopback(host) {
-                standardError(
-                    "chat-archive: warning: serving on \(host), reachable from other machines; the token is the only protection"
-                )
-            }
-            let server = ArchiveServer(archive: archive, log: { line in standardError(line) })
-            let json = global.json
-            let host = self.host
-            let open = self.open
-            let token = server.policy.token
-            try await server.run(host: host, port: port) { bound in
-                let shown = host.contains(":") ? "[\(host)]" : host
-                let url = "http://\(shown):\(bound)/?token=\(token)"
-                let line: String
-                if json {
-                    let o = JSONOut()
-                    o.object {
-                        o.field("url", url)
-                        o.field("port", bound)
-                        o.field("token", token)
-                    }
-                    line = o.text
-                } else {
-                    line = url
-                }
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
-                if open { ServeCommand.openInBrowser(url) }
-            }
+    func run() throws {
+        guard let path = ServeCommand.serverProgram() else {
+            fail(
+                "the web app is the program \(ServeCommand.program), not found beside this chat-archive or on PATH; "
+                    + "build it with `swift build -c release --product \(ServeCommand.program)` and install it beside chat-archive",
+                json: global.json)
         }
+        let argv = [path] + arguments
+        var cArgs = argv.map { strdup($0) } + [nil]
+        execv(path, &cArgs)
+        fail("cannot start \(path): \(String(cString: strerror(errno)))", json: global.json)
     }
 
-    static func openInBrowser(_ url: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        #if os(macOS)
-            p.arguments = ["open", url]
-        #else
-            p.arguments = ["xdg-open", url]
-        #endif
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch {
-            standardError("chat-archive: cannot open a browser (\(error)); open the address yourself")
+    /// The parsed options as the server program's arguments (`--name=value`, so that no value
+    /// reads as an option).
+    var arguments: [String] {
+        var a = ["--port=\(options.port)", "--host=\(options.host)"]
+        if options.open { a.append("--open") }
+        if let archive = global.archive { a.append("--archive=\(archive)") }
+        if global.json { a.append("--json") }
+        return a
+    }
+
+    /// Where the server program is: `$CHAT_ARCHIVE_SERVE` if set, else beside this executable
+    /// (symbolic links resolved), else the first on `PATH`.
+    static func serverProgram() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["CHAT_ARCHIVE_SERVE"], !explicit.isEmpty { return explicit }
+        var candidates: [String] = []
+        if let me = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            candidates.append(me.deletingLastPathComponent().appendingPathComponent(program).path)
         }
+        for dir in (environment["PATH"] ?? "").split(separator: ":") where !dir.isEmpty {
+            candidates.append(String(dir) + "/" + program)
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
-}
-
-/// Writes a line to stderr (unbuffered).
-func standardError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
 }

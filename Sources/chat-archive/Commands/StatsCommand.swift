@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatArchive
+import ChatArchiveCommandLine
 import Foundation
 
 struct StatsCommand: AsyncParsableCommand {
@@ -7,6 +8,18 @@ struct StatsCommand: AsyncParsableCommand {
         commandName: "stats", abstract: "Counts, sizes, sources and index health.")
 
     @OptionGroup var global: GlobalOptions
+
+    var request: StatsRequest { StatsRequest(global: global.values) }
+
+    func run() async throws { try await request.run() }
+}
+
+/// `stats`'s arguments as plain values, from ``StatsCommand`` or the quick path
+/// (``QuickCommandLine``), and what the command does with them.
+struct StatsRequest: Equatable {
+    var global = GlobalValues()
+
+    func validate() throws {}
 
     func run() async throws {
         try await reportingErrors(json: global.json) {

@@ -1,4 +1,5 @@
 import ChatArchive
+import ChatArchiveCommandLine
 import Foundation
 
 /// Human renderings, readable at a glance.

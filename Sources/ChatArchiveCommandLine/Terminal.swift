@@ -5,16 +5,17 @@ import Foundation
 #endif
 
 /// Terminal facts and styling for human output.
-enum Terminal {
-    static let stdoutIsTerminal = isatty(1) == 1
-    static let stderrIsTerminal = isatty(2) == 1
+package enum Terminal {
+    package static let stdoutIsTerminal = isatty(1) == 1
+    package static let stderrIsTerminal = isatty(2) == 1
     /// Colour only on a terminal, and never when `NO_COLOR` is set.
-    static let useColor: Bool = stdoutIsTerminal && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    package static let useColor: Bool =
+        stdoutIsTerminal && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
 
-    static func bold(_ s: String) -> String { useColor ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
-    static func dim(_ s: String) -> String { useColor ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
-    static func highlight(_ s: String) -> String { useColor ? "\u{1B}[1;33m\(s)\u{1B}[0m" : "[\(s)]" }
-    static func cyan(_ s: String) -> String { useColor ? "\u{1B}[36m\(s)\u{1B}[0m" : s }
+    package static func bold(_ s: String) -> String { useColor ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
+    package static func dim(_ s: String) -> String { useColor ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
+    package static func highlight(_ s: String) -> String { useColor ? "\u{1B}[1;33m\(s)\u{1B}[0m" : "[\(s)]" }
+    package static func cyan(_ s: String) -> String { useColor ? "\u{1B}[36m\(s)\u{1B}[0m" : s }
 
     /// `s` safe to print: an archive's names and texts come from other people's exports, and a
     /// control character in them (an escape sequence that sets the window title, hides or
@@ -22,7 +23,7 @@ enum Terminal {
     /// C0 controls and DEL become their control pictures (U+2400 block), C1 controls U+FFFD;
     /// each stays one UTF-16 unit, so match ranges keep their offsets. Tabs stay, and line
     /// breaks too unless `singleLine`, which makes them spaces.
-    static func visible(_ s: String, singleLine: Bool = false) -> String {
+    package static func visible(_ s: String, singleLine: Bool = false) -> String {
         guard s.unicodeScalars.contains(where: { isControl($0.value, singleLine: singleLine) }) else { return s }
         var out = String.UnicodeScalarView()
         for c in s.unicodeScalars {
@@ -44,7 +45,7 @@ enum Terminal {
     }
 
     /// `text` with the UTF-16 `ranges` highlighted (control characters shown, see ``visible(_:singleLine:)``).
-    static func highlighted(_ text: String, ranges: [Range<Int>]) -> String {
+    package static func highlighted(_ text: String, ranges: [Range<Int>]) -> String {
         guard !ranges.isEmpty else { return visible(text) }
         let u = Array(text.utf16)
         return highlighted(units: u, window: 0..<u.count, ranges: ranges)
@@ -67,7 +68,7 @@ enum Terminal {
     /// as ``visible(_:singleLine:)`` shows them. Transcoded here:
     /// `String(decoding:as: UTF16.self)` takes the standard library's generic path, 33k
     /// instructions for a 150-unit excerpt, 4.6M of a 67M-instruction `chat-archive search`.
-    static func string(_ u: [UInt16], _ range: Range<Int>) -> String {
+    package static func string(_ u: [UInt16], _ range: Range<Int>) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(range.count * 3)
         var i = range.lowerBound
@@ -104,7 +105,7 @@ enum Terminal {
 
     /// A long text cut to the places that matched: up to `maxPieces` excerpts of `context` UTF-16
     /// units on each side of a match, highlighted, joined by `…`; short texts stay whole.
-    static func excerpt(_ text: String, ranges: [Range<Int>], context: Int = 60, maxPieces: Int = 3) -> String {
+    package static func excerpt(_ text: String, ranges: [Range<Int>], context: Int = 60, maxPieces: Int = 3) -> String {
         let u = Array(text.utf16)
         guard u.count > 4 * context else { return highlighted(text, ranges: ranges) }
         guard !ranges.isEmpty else { return string(u, 0..<boundary(u, 4 * context)) + "…" }
@@ -146,10 +147,10 @@ enum Terminal {
         return i
     }
 
-    static func eprint(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+    package static func eprint(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 
     /// Redraws one progress line on stderr.
-    static func progressLine(_ label: String, done: Int64, total: Int64) {
+    package static func progressLine(_ label: String, done: Int64, total: Int64) {
         let pct = total > 0 ? Double(done) / Double(total) : 0
         FileHandle.standardError.write(Data(String(format: "\r\u{1B}[K%@ %3.0f%%", label, pct * 100).utf8))
         if done >= total { FileHandle.standardError.write(Data("\n".utf8)) }
