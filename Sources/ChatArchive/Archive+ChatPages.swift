@@ -21,14 +21,7 @@ extension Archive {
     public func chats(matching query: String? = nil, filter: ChatFilter = .all, limit: Int = 100, after cursor: String?)
         async throws -> ChatListPage
     {
-        let position = try cursor.map { text in
-            guard let position = ChatListCursor(text) else {
-                throw ArchiveError(
-                    .invalidCursor,
-                    "\"\(text.prefix(80))\" is not a cursor of the chat list: pass the nextCursor of the previous page")
-            }
-            return position
-        }
+        let position = try Archive.chatListPosition(cursor)
         return try await reading { db in
             try ChatList.page(matching: query, filter: filter, limit: limit, after: position, in: db)
         }
@@ -39,5 +32,19 @@ extension Archive {
     /// repeats are skipped.
     public func chats(ids: [String]) async throws -> [ChatRow] {
         try await reading { db in try ChatList.chats(ids: ids, in: db) }
+    }
+
+    /// The position a chat-list cursor stands for.
+    ///
+    /// - Throws: `ArchiveError` with `ArchiveError/Code/invalidCursor` for a cursor no page returned.
+    static func chatListPosition(_ cursor: String?) throws -> ChatListCursor? {
+        try cursor.map { text in
+            guard let position = ChatListCursor(text) else {
+                throw ArchiveError(
+                    .invalidCursor,
+                    "\"\(text.prefix(80))\" is not a cursor of the chat list: pass the nextCursor of the previous page")
+            }
+            return position
+        }
     }
 }

@@ -32,20 +32,29 @@ package struct CLIError: Error, CustomStringConvertible {
 package func reportingErrors(json: Bool, _ body: () async throws -> Void) async throws {
     do {
         try await body()
-    } catch let e as CLIError {
-        fail(e.description, json: json)
-    } catch let e as SearchError {
-        fail(e.message, json: json)
-    } catch let e as ArchiveError {
-        fail(e.commandLineMessage, json: json)
-    } catch let e as ImportError {
-        fail(e.description, json: json)
-    } catch let e as ValidationError {
-        throw e
-    } catch let e as ExitCode {
-        throw e
     } catch {
-        fail("\(error)", json: json)
+        try report(error, json: json)
+    }
+}
+
+/// The blocking form of ``reportingErrors(json:_:)-(_,()async(throws)->Void)``.
+package func reportingErrors(json: Bool, _ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch {
+        try report(error, json: json)
+    }
+}
+
+/// Exits with a one-line message for a library error; rethrows a usage error.
+private func report(_ error: Error, json: Bool) throws {
+    switch error {
+    case let e as CLIError: fail(e.description, json: json)
+    case let e as SearchError: fail(e.message, json: json)
+    case let e as ArchiveError: fail(e.commandLineMessage, json: json)
+    case let e as ImportError: fail(e.description, json: json)
+    case is ValidationError, is ExitCode: throw error
+    default: fail("\(error)", json: json)
     }
 }
 

@@ -20,7 +20,7 @@ struct ChatArchiveCommand: AsyncParsableCommand {
     /// The plain forms of the read commands skip ArgumentParser (``QuickCommandLine``).
     static func main() async {
         if let quick = QuickCommandLine.parse(Array(CommandLine.arguments.dropFirst())) {
-            do { try await quick.run() } catch { exitReporting(error, root: ChatArchiveCommand.self) }
+            do { try quick.run() } catch { exitReporting(error, root: ChatArchiveCommand.self) }
             return
         }
         await runCommandLine(ChatArchiveCommand.self)

@@ -28,12 +28,12 @@ enum QuickCommandLine {
             }
         }
 
-        func run() async throws {
+        func run() throws {
             switch self {
-            case .search(let r): try await r.run()
-            case .chats(let r): try await r.run()
-            case .items(let r): try await r.run()
-            case .stats(let r): try await r.run()
+            case .search(let r): try r.run()
+            case .chats(let r): try r.run()
+            case .items(let r): try r.run()
+            case .stats(let r): try r.run()
             }
         }
     }

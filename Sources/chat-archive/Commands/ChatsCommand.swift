@@ -3,7 +3,7 @@ import ChatArchive
 import ChatArchiveCommandLine
 import Foundation
 
-struct ChatsCommand: AsyncParsableCommand {
+struct ChatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chats", abstract: "The chat list: search chat names and filter by tab, newest activity first.")
 
@@ -38,7 +38,7 @@ struct ChatsCommand: AsyncParsableCommand {
 
     func validate() throws { try request.validate() }
 
-    func run() async throws { try await request.run() }
+    func run() throws { try request.run() }
 }
 
 /// `chats`'s arguments as plain values, from ``ChatsCommand`` or the quick path
@@ -70,11 +70,11 @@ struct ChatsRequest: Equatable {
         }
     }
 
-    func run() async throws {
-        try await reportingErrors(json: global.json) {
-            let archive = try global.open(.readOnly)
+    func run() throws {
+        try reportingErrors(json: global.json) {
+            let archive = try global.open(.readOnly).blocking
             if counts {
-                let c = try await archive.chatFilterCounts()
+                let c = try archive.chatFilterCounts()
                 if global.json {
                     print(ArchiveJSON.chatCounts(c))
                     return
@@ -91,9 +91,9 @@ struct ChatsRequest: Equatable {
             }
             let page: ChatListPage
             if let ids {
-                page = ChatListPage(rows: try await archive.chats(ids: ChatList.lookupIds(ids)), nextCursor: nil)
+                page = ChatListPage(rows: try archive.chats(ids: ChatList.lookupIds(ids)), nextCursor: nil)
             } else {
-                page = try await archive.chats(
+                page = try archive.chats(
                     matching: query, filter: ChatFilter(filter) ?? .all, limit: limit, after: cursor)
             }
             if global.json {

@@ -3,7 +3,7 @@ import ChatArchive
 import ChatArchiveCommandLine
 import Foundation
 
-struct ItemsCommand: AsyncParsableCommand {
+struct ItemsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "items", abstract: "Show a window of a chat's items (oldest first).")
 
@@ -32,7 +32,7 @@ struct ItemsCommand: AsyncParsableCommand {
 
     func validate() throws { try request.validate() }
 
-    func run() async throws { try await request.run() }
+    func run() throws { try request.run() }
 }
 
 /// `items`'s arguments as plain values, from ``ItemsCommand`` or the quick path
@@ -84,19 +84,19 @@ struct ItemsRequest: Equatable {
         }
     }
 
-    func run() async throws {
-        try await reportingErrors(json: global.json) {
-            let archive = try global.open(.readOnly)
+    func run() throws {
+        try reportingErrors(json: global.json) {
+            let archive = try global.open(.readOnly).blocking
             var request = try window()
             var anchor = around
             if let aroundSource {
-                guard let id = try await archive.itemId(chat: chat, sourceId: aroundSource) else {
+                guard let id = try archive.itemId(chat: chat, sourceId: aroundSource) else {
                     throw ArchiveError(.unknownItem, "no item with source id \"\(aroundSource)\" in chat \"\(chat)\"")
                 }
                 request = .around(id, count: count)
                 anchor = id
             }
-            let window = try await archive.items(
+            let window = try archive.items(
                 chat: chat, request, content: content.flatMap(ContentFilter.init(rawValue:)), search: search)
             if global.json {
                 print(ArchiveJSON.items(window))

@@ -2,7 +2,7 @@ import ArgumentParser
 import ChatArchive
 import ChatArchiveCommandLine
 
-struct SearchCommand: AsyncParsableCommand {
+struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Search messages in all chats or one.",
         discussion: """
@@ -42,7 +42,7 @@ struct SearchCommand: AsyncParsableCommand {
 
     func validate() throws { try request.validate() }
 
-    func run() async throws { try await request.run() }
+    func run() throws { try request.run() }
 }
 
 /// `search`'s arguments as plain values, from ``SearchCommand`` or the quick path
@@ -67,10 +67,10 @@ struct SearchRequest: Equatable {
         guard limit > 0 else { throw ValidationError("--limit must be positive") }
     }
 
-    func run() async throws {
-        try await reportingErrors(json: global.json) {
-            let archive = try global.open(.readOnly)
-            let page = try await archive.search(
+    func run() throws {
+        try reportingErrors(json: global.json) {
+            let archive = try global.open(.readOnly).blocking
+            let page = try archive.search(
                 query,
                 options: SearchOptions(
                     chat: chat, content: content.flatMap(ContentFilter.init(rawValue:)), limit: limit, cursor: cursor,
@@ -81,7 +81,7 @@ struct SearchRequest: Equatable {
             }
             if page.hits.isEmpty { print("no matches") }
             let chatIds = Array(Set(page.hits.map(\.item.chatId)))
-            let rows = chatIds.isEmpty ? [] : try await archive.chats(ids: chatIds)
+            let rows = chatIds.isEmpty ? [] : try archive.chats(ids: chatIds)
             let names = Dictionary(rows.map { ($0.chatId, $0.displayName) }, uniquingKeysWith: { a, _ in a })
             for h in page.hits { print(HumanFormat.hit(h, chatNames: names)) }
             if let next = page.nextCursor { print(Terminal.dim("more: --cursor \(next)")) }

@@ -3,7 +3,7 @@ import ChatArchive
 import ChatArchiveCommandLine
 import Foundation
 
-struct StatsCommand: AsyncParsableCommand {
+struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats", abstract: "Counts, sizes, sources and index health.")
 
@@ -11,7 +11,7 @@ struct StatsCommand: AsyncParsableCommand {
 
     var request: StatsRequest { StatsRequest(global: global.values) }
 
-    func run() async throws { try await request.run() }
+    func run() throws { try request.run() }
 }
 
 /// `stats`'s arguments as plain values, from ``StatsCommand`` or the quick path
@@ -21,9 +21,9 @@ struct StatsRequest: Equatable {
 
     func validate() throws {}
 
-    func run() async throws {
-        try await reportingErrors(json: global.json) {
-            let s = try await global.open(.readOnly).stats()
+    func run() throws {
+        try reportingErrors(json: global.json) {
+            let s = try global.open(.readOnly).blocking.stats()
             if global.json {
                 print(ArchiveJSON.stats(s))
                 return
