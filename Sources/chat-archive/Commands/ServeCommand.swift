@@ -22,8 +22,10 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         guard let path = ServeCommand.serverProgram() else {
             fail(
-                "the web app is the program \(ServeCommand.program), not found beside this chat-archive or on PATH; "
-                    + "build it with `swift build -c release --product \(ServeCommand.program)` and install it beside chat-archive",
+                "the web app is the program \(ServeCommand.program), which is neither beside this chat-archive"
+                    + " (\(ServeCommand.ownFolder ?? "?")) nor on PATH: build it with `swift build --product"
+                    + " \(ServeCommand.program)` (as chat-archive was built, `-c release` for a release build) and"
+                    + " put it beside chat-archive",
                 json: global.json)
         }
         let argv = [path] + arguments
@@ -42,15 +44,18 @@ struct ServeCommand: ParsableCommand {
         return a
     }
 
+    /// The folder of this executable, symbolic links resolved.
+    static var ownFolder: String? {
+        Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().path
+    }
+
     /// Where the server program is: `$CHAT_ARCHIVE_SERVE` if set, else beside this executable
     /// (symbolic links resolved), else the first on `PATH`.
     static func serverProgram() -> String? {
         let environment = ProcessInfo.processInfo.environment
         if let explicit = environment["CHAT_ARCHIVE_SERVE"], !explicit.isEmpty { return explicit }
         var candidates: [String] = []
-        if let me = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            candidates.append(me.deletingLastPathComponent().appendingPathComponent(program).path)
-        }
+        if let folder = ownFolder { candidates.append(folder + "/" + program) }
         for dir in (environment["PATH"] ?? "").split(separator: ":") where !dir.isEmpty {
             candidates.append(String(dir) + "/" + program)
         }
