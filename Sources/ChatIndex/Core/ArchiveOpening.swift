@@ -196,7 +196,8 @@ enum ArchiveOpening {
                 // Readable: only migrations that change nothing a reader reads are missing.
                 let upToDate = try checkSchema(db, migrator: Migrations.make(), path: path) != .outdated
                 do {
-                    if upToDate { try checkChatPages(db, path: path) }
+                    // A one-shot connection checks the cells of every page it loads instead.
+                    if upToDate && !oneConnection { try checkChatPages(db, path: path) }
                     return (upToDate, nil)
                 } catch let e as ArchiveError where e.code == .corrupt {
                     return (upToDate, e)
@@ -340,7 +341,9 @@ enum ArchiveOpening {
     /// item page makes SQLite's own reads fail, so items are not walked. `PRAGMA
     /// quick_check('chat')` did this job for read-only opens at 9 ms per 10,000 chats (80 ms at
     /// 100,000, in every CLI process); these counts take 2 ms and 13 ms. Left on for every read,
-    /// the cell checks cost queries 40 to 90%, since mapped pages are checked on every access.
+    /// the cell checks cost queries 40 to 90%, since mapped pages are checked on every access;
+    /// a one-shot connection, which does not map the file, keeps them on instead of walking
+    /// (``configuration(readOnly:oneShot:)``).
     static func checkChatPages(_ db: Database, path: String) throws {
         try db.execute(sql: "PRAGMA cell_size_check = ON")
         defer { try? db.execute(sql: "PRAGMA cell_size_check = OFF") }
@@ -431,8 +434,9 @@ enum ArchiveOpening {
     static let oneShotCacheKiB = 2_048
 
     /// - Parameter oneShot: for a process that reads once and exits (a CLI command): a small
-    ///   page cache and no map of the file. Its reads touch each page about once, the chat
-    ///   table's check at open alone 2,000 pages at 100,000 chats: every new page of a big cache
+    ///   page cache, no map of the file, and SQLite's cell checks on every page loaded (instead
+    ///   of the chat table's walk at open). Its reads touch each page about once (the walk it
+    ///   used to make alone read 2,000 pages at 100,000 chats): every new page of a big cache
     ///   was a fresh allocation, and the thread's heap grew by an `mprotect` call for nearly
     ///   each one (2,152 of them for `chat-archive stats` at 10M messages, 17.2 of its 24.0 ms
     ///   in the kernel: 12.9 ms with 2 MiB, 16.7 with 2 MiB and the map, whose pages fault in
@@ -454,6 +458,12 @@ enum ArchiveOpening {
             // Readers map the file (no copy into each connection's cache; the OS shares the
             // pages). The writer does not, so an ingest's memory stays its own working set.
             if db.configuration.readonly && !oneShot { try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+            // A one-shot reader checks the cells of each page as it loads it (unmapped, a page
+            // is checked once per load, not at every access): what it answers from is checked
+            // as the walk over the chat table at a pool's open checks it, and the open does
+            // not read the 2,000 pages of that walk at 100,000 chats (4.7 of the 12.3 ms of
+            // `chat-archive search` at 10M messages).
+            if db.configuration.readonly && oneShot { try db.execute(sql: "PRAGMA cell_size_check = ON") }
         }
         return config
     }
