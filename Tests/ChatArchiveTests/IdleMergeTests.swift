@@ -19,6 +19,39 @@ import Testing
         }
     }
 
+    /// Each index's `automerge` and `crisismerge` settings (nil: FTS5's default).
+    static func mergeSettings(_ path: String) throws -> [String] {
+        try DatabaseQueue(path: path).read { db in
+            try ["itemFts", "itemChatFts"].map { table in
+                let a = try Int.fetchOne(db, sql: "SELECT v FROM \(table)_config WHERE k = 'automerge'")
+                let c = try Int.fetchOne(db, sql: "SELECT v FROM \(table)_config WHERE k = 'crisismerge'")
+                return "\(table) \(a.map(String.init) ?? "-") \(c.map(String.init) ?? "-")"
+            }
+        }
+    }
+
+    /// An ingest merges 16 segments at a time with its crisis merge at 64; both end with it, and
+    /// an ingest killed before its end leaves them to the next live write, which resets them.
+    @Test func anIngestsMergeSettingsEndWithIt() async throws {
+        let path = TestArchive.temporaryPath()
+        _ = try Archive(path: path).ingestSync([TestArchive.corpusPath + "/sample/chats-1.jsonl"])
+        #expect(try Self.mergeSettings(path) == ["itemFts 0 16", "itemChatFts 0 16"])
+
+        // As a killed ingest leaves them (in the tables FTS5 reads them from when it opens an index).
+        try await DatabaseQueue(path: path).write { db in
+            for table in ["itemFts", "itemChatFts"] {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO \(table)_config(k, v) VALUES ('automerge', 16), ('crisismerge', 64)")
+            }
+        }
+        #expect(try Self.mergeSettings(path) == ["itemFts 16 64", "itemChatFts 16 64"])
+        let reopened = try Archive(path: path)
+        try await reopened.upsert(items: [
+            LiveWritesTests.message("g-hiking", "x1", "after a killed ingest", at: 1, from: "m-zoe")
+        ])
+        #expect(try Self.mergeSettings(path) == ["itemFts 0 16", "itemChatFts 0 16"])
+    }
+
     /// Words in several scripts, one per upsert, so that each search has exactly one hit.
     static let words = [
         "Heinestraße", "東京", "مرحبا", "שלום", "เที่ยว", "привет", "नमस्ते", "서울", "İstanbul", "ｆｕｌｌ", "café",
