@@ -118,9 +118,10 @@ final class IdleMerger: @unchecked Sendable {
 
     /// FTS5's `automerge` for ingests and rebuilds: a level is merged once it holds this many
     /// segments (FTS5's default is 4, its maximum 16). Each row is rewritten once per level, and
-    /// 16 segments a merge make half the levels of 4: at 1M messages the ingest took 44.3 s
-    /// instead of 49.4 (CPU 50.8 s instead of 55.9) and the rebuild 21.5 s instead of 26.8;
-    /// the index ends merged to one segment either way. Readers during an ingest meet up to 15
+    /// 16 segments a merge make half the levels of 4: at 1M messages the ingest took 43.5 s
+    /// instead of 49.4 (CPU 49.5 s instead of 55.9) and the rebuild 21.1 s instead of 26.8; at
+    /// 10M 724.5 s instead of 795.9 and 278 s instead of 376 (with ``bulkCrisisMerge``). The
+    /// index ends merged to one segment either way. Readers during an ingest meet up to 15
     /// segments a level instead of 3 (300k messages, 2 readers: p50 0.51 against 0.50 ms, p99
     /// 5.1 against 4.3).
     static let bulkAutomerge = 16
@@ -128,8 +129,8 @@ final class IdleMerger: @unchecked Sendable {
     /// FTS5's `crisismerge` beside ``bulkAutomerge``: a level that reaches it is merged whole in
     /// one write. At its default, 16, every level that reached 16 segments was merged whole
     /// inside one batch's transaction instead of step by step, and the log of the 10M ingest
-    /// peaked at 504 MB (263 MB with `automerge` 4); at 64 the 1M ingest's log peaked at 137 MB
-    /// (176 MB at 16, 141 MB with `automerge` 4).
+    /// peaked at 504 MB (263 MB with `automerge` 4; 239 MB with 64); at 64 the 1M ingest's log
+    /// peaked at 137 MB (176 MB at 16, 141 MB with `automerge` 4).
     static let bulkCrisisMerge = 64
 
     /// FTS5's default `crisismerge`, which live writes keep.
