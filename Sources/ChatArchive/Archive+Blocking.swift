@@ -8,7 +8,7 @@ extension Archive {
     /// cooperative thread pool and then to the connection's queue; for one query, starting
     /// those threads (their stacks, a new malloc arena, the faults of their first pages) costs
     /// a short-lived process more than the query does.
-    package struct Blocking {
+    package struct Blocking: Sendable {
         let archive: Archive
 
         /// Runs a read on this thread, turning SQLite's errors into `ArchiveError`s as every read does.

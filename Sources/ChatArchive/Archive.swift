@@ -162,17 +162,11 @@ public final class Archive: Sendable {
 
     /// Counts, sizes and index health.
     public func stats() async throws -> ArchiveStats {
-        if let damage = database.damage { throw damage }
         // Its reads are synchronous: run them off the cooperative threads, which concurrent async
         // reads (a web server's) need free to hand their connections back.
-        let database = self.database
+        let blocking = self.blocking
         return try await withCheckedThrowingContinuation { done in
-            DispatchQueue.global(qos: .userInitiated).async {
-                done.resume(
-                    with: Result {
-                        try ArchiveError.mapping(path: database.path) { try ArchiveMaintenance.stats(database) }
-                    })
-            }
+            DispatchQueue.global(qos: .userInitiated).async { done.resume(with: Result { try blocking.stats() }) }
         }
     }
 

@@ -88,6 +88,7 @@ final class IdleMerger: @unchecked Sendable {
 
     /// Turns FTS5's merging inside writes off for the items' indexes, where it is on (a setting
     /// stored in the archive, for every connection).
+    ///
     /// An ingest's ``bulkCrisisMerge`` goes back to FTS5's default with it.
     static func disableAutomerge(_ db: Database) throws {
         for table in try itemIndexes(db) {
