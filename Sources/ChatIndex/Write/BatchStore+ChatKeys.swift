@@ -99,16 +99,24 @@ extension BatchStore {
 
     /// Writes this transaction's rows of the chat-keyed index, in key order (one FTS5 flush).
     func writeChatKeyedRows(_ fts: [FTSOp], _ db: Database) throws {
-        let keyed = fts.filter { $0.chatKey != nil }.sorted {
-            ($0.chatKey!, $0.isDelete ? 0 : 1) < ($1.chatKey!, $1.isDelete ? 0 : 1)
+        // Positions, not copies of the rows (each copy retains three strings and two documents).
+        let keyed = fts.indices.filter { fts[$0].chatKey != nil }.sorted {
+            (fts[$0].chatKey!, fts[$0].isDelete ? 0 : 1) < (fts[$1].chatKey!, fts[$1].isDelete ? 0 : 1)
         }
         guard !keyed.isEmpty else { return }
         let insert = try ChatKeys.insertStatement(db)
         let delete = try ChatKeys.deleteStatement(db)
-        for op in keyed {
+        for k in keyed {
+            let op = fts[k]
             let statement = op.isDelete ? delete : insert
-            statement.setUncheckedArguments([op.chatKey, op.text, op.extra, op.tags])
-            try TokenizedDocument.armed(op.textTokens, op.extraTokens) { try statement.execute() }
+            try TokenizedDocument.armed(op.textTokens, op.extraTokens) {
+                try statement.execute { b in
+                    b.bind(op.chatKey)
+                    b.bind(op.text)
+                    b.bind(op.extra)
+                    b.bind(op.tags)
+                }
+            }
         }
     }
 

@@ -82,16 +82,38 @@ extension BatchStore {
             do {
                 pos = try position(ts: item.timestamp.milliseconds, id: id, chat: chat, db)
                 chatKey = try proposeKey(chat: chat, id: id, ts: item.timestamp.milliseconds, db)
-                insert.setUncheckedArguments([
-                    id, chat, item.sourceId, item.timestamp.milliseconds, item.direction.code, member, contentType,
-                    analyzed.displayText, prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name,
-                    item.file?.size, item.content.preview?.uri, item.content.preview?.title,
-                    item.content.preview?.description, item.content.duration, item.content.reason,
-                    item.quote?.itemSourceId, item.quote?.text, prepared.reactions, item.status?.rawValue, hash,
-                    item.raw,
-                    pos, item.file?.path, prepared.moreFiles, item.wallClock, chatKey,
-                ])
-                try insert.execute()
+                try insert.execute { b in
+                    b.bind(id)
+                    b.bind(chat)
+                    b.bind(item.sourceId)
+                    b.bind(item.timestamp.milliseconds)
+                    b.bind(item.direction.code)
+                    b.bind(member)
+                    b.bind(contentType)
+                    b.bind(analyzed.displayText)
+                    b.bind(prepared.extra)
+                    b.bind(tags)
+                    b.bind(flags.rawValue)
+                    b.bind(prepared.sourceText)
+                    b.bind(item.file?.name)
+                    b.bind(item.file?.size)
+                    b.bind(item.content.preview?.uri)
+                    b.bind(item.content.preview?.title)
+                    b.bind(item.content.preview?.description)
+                    b.bind(item.content.duration)
+                    b.bind(item.content.reason)
+                    b.bind(item.quote?.itemSourceId)
+                    b.bind(item.quote?.text)
+                    b.bind(prepared.reactions)
+                    b.bind(item.status?.rawValue)
+                    b.bind(hash)
+                    b.bind(item.raw)
+                    b.bind(pos)
+                    b.bind(item.file?.path)
+                    b.bind(prepared.moreFiles)
+                    b.bind(item.wallClock)
+                    b.bind(chatKey)
+                }
                 inserted = db.changesCount > 0
                 break
             } catch let e as DatabaseError where e.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
@@ -180,8 +202,14 @@ extension BatchStore {
             let span = try db.cachedStatement(
                 sql: "INSERT INTO itemSpan(itemId, seq, start, \"end\", type, format) VALUES (?, ?, ?, ?, ?, ?)")
             for (k, s) in analyzed.spans.enumerated() {
-                span.setUncheckedArguments([id, k, s.start, s.end, s.format.typeName, FormatCoding.json(s.format)])
-                try span.execute()
+                try span.execute { b in
+                    b.bind(id)
+                    b.bind(k)
+                    b.bind(s.start)
+                    b.bind(s.end)
+                    b.bind(s.format.typeName)
+                    b.bind(FormatCoding.json(s.format))
+                }
             }
             counters.spans += Int64(analyzed.spans.count)
         }
@@ -191,8 +219,12 @@ extension BatchStore {
                     "INSERT INTO itemMention(itemId, name, memberId, isUser) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
             )
             for m in mentionRows {
-                mention.setUncheckedArguments([id, m.name, m.member, m.isUser])
-                try mention.execute()
+                try mention.execute { b in
+                    b.bind(id)
+                    b.bind(m.name)
+                    b.bind(m.member)
+                    b.bind(m.isUser)
+                }
                 counters.mentions += Int64(db.changesCount)
             }
         }

@@ -284,8 +284,14 @@ final class BatchStore: @unchecked Sendable {
                 sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
             for op in fts {
                 let statement = op.isDelete ? delete : insert
-                statement.setUncheckedArguments([op.rowid, op.text, op.extra, op.tags])
-                try TokenizedDocument.armed(op.textTokens, op.extraTokens) { try statement.execute() }
+                try TokenizedDocument.armed(op.textTokens, op.extraTokens) {
+                    try statement.execute { b in
+                        b.bind(op.rowid)
+                        b.bind(op.text)
+                        b.bind(op.extra)
+                        b.bind(op.tags)
+                    }
+                }
             }
             try writeChatKeyedRows(fts, db)
         }
