@@ -32,8 +32,14 @@ final class Checkpointer: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// WAL frames (8 KiB pages, 64 MiB) beyond which ``keepLogBounded(_:)`` starts the log over.
+    /// WAL frames (8 KiB pages, 64 MiB) beyond which ``keepLogBounded(_:)`` has the log copied
+    /// back: by a background pass while the writer goes on, or past ``waitFrameLimit`` by the
+    /// writer itself.
     static let frameLimit = 8_192
+
+    /// WAL frames (8 KiB pages, 256 MiB) beyond which ``keepLogBounded(_:)`` stops the writer
+    /// until the log is copied back, so that its next transaction starts the log over.
+    static let waitFrameLimit = 32_768
 
     /// Frames the writer's commits added to the log since it last started over (counted by
     /// ``pagesWritten(_:)``; touched on the writer's thread only).
@@ -47,18 +53,30 @@ final class Checkpointer: @unchecked Sendable {
         return Int(current)
     }
 
-    /// Keeps the log within ``frameLimit`` plus one transaction. Called on the writer's
-    /// connection between transactions: it counts the frames the writer's commits added since
-    /// the log last started over, and past the limit waits for a running background pass (it
-    /// holds the checkpoint lock), then copies the rest back itself, so that the writer's next
-    /// transaction starts the log over instead of growing it. When the background passes alone
-    /// decided (on the frame count they saw, a batch or two late) and the writer did not wait
-    /// for them, the log of a 10M-message ingest grew to 2.85 GB. A reader of another program
-    /// that keeps an old snapshot open holds the log where it is until it ends.
+    /// Keeps the log within ``waitFrameLimit`` plus one transaction, and copies most of it back
+    /// on the background thread. Called on the writer's connection between transactions: it
+    /// counts the frames the writer's commits added since the log last started over. Past
+    /// ``frameLimit`` it requests a background pass, which copies this transaction's frames
+    /// while the writer writes the next one; past ``waitFrameLimit`` it waits for that pass
+    /// (it holds the checkpoint lock), then copies the rest itself, so that the writer's next
+    /// transaction starts the log over instead of growing it.
+    ///
+    /// The log starts over only at the start of a transaction that finds it copied whole, so
+    /// some copy must stop the writer; at 64 MiB that was the writer's own copy after every
+    /// batch of a big ingest (a batch of 10,000 messages writes 55-240 MB of pages), with its
+    /// `fsync`, on the writer's thread while the background thread had nothing left to do.
+    /// When the background passes alone decided (on the frame count they saw, a batch or two
+    /// late) and the writer never waited, the log of a 10M-message ingest grew to 2.85 GB. A
+    /// reader of another program that keeps an old snapshot open holds the log where it is
+    /// until it ends.
     func keepLogBounded(_ writer: some DatabaseWriter) throws {
         try writer.writeWithoutTransaction { db in
             framesSinceRestart += Self.pagesWritten(db)
             guard framesSinceRestart > Self.frameLimit else { return }
+            guard framesSinceRestart > Self.waitFrameLimit else {
+                request()
+                return
+            }
             group.wait()
             let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
             if let row, (row[0] as Int) == 0, (row[1] as Int) == (row[2] as Int) { framesSinceRestart = 0 }
