@@ -106,18 +106,7 @@ extension BatchStore {
         guard !keyed.isEmpty else { return }
         let insert = try ChatKeys.insertStatement(db)
         let delete = try ChatKeys.deleteStatement(db)
-        for k in keyed {
-            let op = fts[k]
-            let statement = op.isDelete ? delete : insert
-            try TokenizedDocument.armed(op.textTokens, op.extraTokens) {
-                try statement.execute { b in
-                    b.bind(op.chatKey)
-                    b.bind(op.text)
-                    b.bind(op.extra)
-                    b.bind(op.tags)
-                }
-            }
-        }
+        for k in keyed { try fts[k].write(fts[k].isDelete ? delete : insert, rowid: fts[k].chatKey) }
     }
 
     /// Keys the items that found no room between their neighbours, after this transaction's

@@ -70,6 +70,19 @@ final class BatchStore: @unchecked Sendable {
         var extraTokens: TokenizedDocument? = nil
         /// The item's row in `itemChatFts` (see ``ChatKeys``), if it has one.
         var chatKey: Int64? = nil
+
+        /// Runs `statement` (an insert into a full-text index, or its `'delete'`) with this row's
+        /// columns under `rowid`, replaying its prepared tokens.
+        func write(_ statement: Statement, rowid: Int64?) throws {
+            try TokenizedDocument.armed(textTokens, extraTokens) {
+                try statement.execute { b in
+                    b.bind(rowid)
+                    b.bind(text)
+                    b.bind(extra)
+                    b.bind(tags)
+                }
+            }
+        }
     }
 
     /// A chat's keying state in this store: `keyed` false means new items get no key.
@@ -282,17 +295,7 @@ final class BatchStore: @unchecked Sendable {
                 sql: "INSERT INTO itemFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
             let delete = try db.cachedStatement(
                 sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
-            for op in fts {
-                let statement = op.isDelete ? delete : insert
-                try TokenizedDocument.armed(op.textTokens, op.extraTokens) {
-                    try statement.execute { b in
-                        b.bind(op.rowid)
-                        b.bind(op.text)
-                        b.bind(op.extra)
-                        b.bind(op.tags)
-                    }
-                }
-            }
+            for op in fts { try op.write(op.isDelete ? delete : insert, rowid: op.rowid) }
             try writeChatKeyedRows(fts, db)
         }
         try keyItemsWithoutRoom(db)
