@@ -187,6 +187,10 @@ void cchaticu_doc_free(cchaticu_doc *d) {
     free(d);
 }
 
+int64_t cchaticu_doc_bytes(const cchaticu_doc *d) {
+    return d ? (int64_t)sizeof *d + d->cap : 0;
+}
+
 // Replays an armed document's tokens when FTS5 asks to tokenize exactly its text.
 static int doc_replay(const cchaticu_doc *d, void *ctx, int (*xToken)(void *, int, const char *, int, int, int)) {
     for (int32_t p = (d->len + 3) & ~3; p < d->used;) {

@@ -87,6 +87,59 @@ import Testing
         #expect(try await archive.check().isEmpty)
     }
 
+    /// Counts the transactions that wrote item rows.
+    final class ItemCommits: TransactionObserver, @unchecked Sendable {
+        private var wroteItems = false
+        private(set) var count = 0
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "item" }
+        func databaseDidChange(with event: DatabaseEvent) { wroteItems = true }
+        func databaseDidCommit(_ db: Database) {
+            if wroteItems { count += 1 }
+            wroteItems = false
+        }
+        func databaseDidRollback(_ db: Database) { wroteItems = false }
+    }
+
+    /// A batch ends at its item count or at its analysed bytes, whichever comes first, and
+    /// cutting batches by bytes loses nothing: every item is written once, in any script.
+    @Test func batchesEndAtTheirBytesAsWellAsTheirItems() async throws {
+        let texts = [
+            "今日は東京で会議があります、明日は大阪へ行きます", "我们明天在北京见面吧，好不好", "오늘 회의는 서울에서 합니다",
+            "วันนี้ฝนตกหนักมาก", "مرحبا بكم في الاجتماع", "שלום לכולם בפגישה", "आज बैठक दिल्ली में है",
+            "Встреча завтра в Москве", "Grüße aus München, Straße", "İstanbul'da görüşürüz", "see you 🎉👍🏽",
+            "ｆｕｌｌｗｉｄｔｈ ｔｅｘｔ", "cafe\u{301} crème",
+        ]
+        var lines = [Lines.chat("g1", name: "Every script")]
+        for k in 0..<130 {
+            let ts = String(format: "2024-05-01T10:%02d:%02dZ", k / 60, k % 60)
+            lines.append(Lines.item("g1", "\(k)", ts: ts, text: "\(texts[k % texts.count]) n\(k)"))
+        }
+        let path = try TestArchive.writeFile(lines.joined(separator: "\n"))
+        func ingest(batchBytes: Int) throws -> (Archive, IngestReport, Int) {
+            let archive = try Archive(path: TestArchive.temporaryPath())
+            let commits = ItemCommits()
+            archive.database.writer.add(transactionObserver: commits, extent: .databaseLifetime)
+            let report = try archive.ingestSync([path], options: IngestOptions(batchBytes: batchBytes))
+            return (archive, report, commits.count)
+        }
+        let (whole, wholeReport, wholeCommits) = try ingest(batchBytes: IngestOptions.defaultBatchBytes)
+        #expect(wholeReport.itemsAdded == 130)
+        #expect(wholeCommits == 1, "130 short messages are far below the default bound")
+        // Each analysed item holds well over 600 bytes: 8 KiB cuts the ingest into more than 10 batches.
+        let (cut, cutReport, cutCommits) = try ingest(batchBytes: 8 << 10)
+        #expect(cutReport.itemsAdded == 130)
+        #expect(cutCommits > 10)
+        #expect(cutCommits < 130)
+        for word in [
+            "東京", "北京", "서울", "ฝนตก", "الاجتماع", "בפגישה", "दिल्ली", "Москве", "strasse", "istanbul", "🎉", "full", "café",
+        ] {
+            let expected = try await whole.search(word).hits.map(\.item.sourceId)
+            #expect(!expected.isEmpty, "\(word)")
+            #expect(try await cut.search(word).hits.map(\.item.sourceId) == expected, "\(word)")
+        }
+        #expect(try await cut.check().isEmpty)
+    }
+
     /// The vocabulary an ingest writes is the one a rebuild reads back from the index.
     @Test func rebuildingTheIndexesRebuildsTheSameVocabulary() async throws {
         let archive = try Archive(path: TestArchive.temporaryPath())

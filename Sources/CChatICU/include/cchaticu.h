@@ -76,6 +76,9 @@ void cchaticu_doc_arm(const cchaticu_doc *first, const cchaticu_doc *second);
 /// Frees a document (disarming it when armed on the calling thread).
 void cchaticu_doc_free(cchaticu_doc *doc);
 
+/// The bytes a document holds on the heap (its text and token records); 0 for NULL.
+int64_t cchaticu_doc_bytes(const cchaticu_doc *doc);
+
 /// A set of terms (whole tokens and co-located parts, never the character n-grams of scripts
 /// without spaces) that remembers which ones were not drained yet. Thread-safe.
 typedef struct cchaticu_vocab cchaticu_vocab;

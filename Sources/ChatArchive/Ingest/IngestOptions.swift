@@ -1,4 +1,5 @@
 import ChatImport
+import ChatIndex
 
 /// Options of an ingest.
 public struct IngestOptions: Sendable {
@@ -11,14 +12,21 @@ public struct IngestOptions: Sendable {
     /// Items per transaction (10k–100k is fastest: ChatIndex's WritePerformance). Readers see the archive as it was
     /// after a whole batch, never part of one; a crash keeps every committed batch.
     public var batchSize: Int
+    /// Most bytes of analysed items per transaction (``defaultBatchBytes``): a batch ends at
+    /// `batchSize` items or at this many bytes, whichever comes first, so that an ingest's memory
+    /// does not depend on how long its messages are or how many tokens their script makes.
+    public var batchBytes: Int
+    /// The default ``batchBytes``: 20 MiB.
+    public static let defaultBatchBytes = ArchiveWriter.batchByteLimit
     /// Makes options: format sniffed by content, bad records skipped.
     public init(
         format: String = "auto", strict: Bool = false, importOptions: ImportOptions = ImportOptions(),
-        batchSize: Int = 10_000
+        batchSize: Int = 10_000, batchBytes: Int = defaultBatchBytes
     ) {
         self.format = format
         self.strict = strict
         self.importOptions = importOptions
         self.batchSize = max(1, batchSize)
+        self.batchBytes = max(1, batchBytes)
     }
 }

@@ -17,6 +17,19 @@ struct PreparedItem {
     let textTokens: TokenizedDocument
     let extraTokens: TokenizedDocument?
 
+    /// About what the prepared item holds on the heap, so that a batch can be bounded by
+    /// memory as well as by its number of items: the token records (the bulk: each token of
+    /// the text is recorded with its folded and original forms), the texts, and the item.
+    var byteCount: Int {
+        let item = self.item
+        var n = 512 + textTokens.byteCount + (extraTokens?.byteCount ?? 0)
+        n += item.content.text.utf8.count + extra.utf8.count + (item.raw?.utf8.count ?? 0)
+        n += (sourceText == nil ? 0 : analyzed.displayText.utf8.count) + (reactions?.utf8.count ?? 0)
+        n += (moreFiles?.utf8.count ?? 0) + (item.quote?.text.utf8.count ?? 0)
+        n += analyzed.spans.count * 64 + (analyzed.linkTargets.count + analyzed.mentionNames.count) * 32
+        return n
+    }
+
     init(_ item: Item) {
         self.item = item
         let analyzed = ItemAnalyzer.analyze(item.content.text, markup: item.markup)

@@ -22,6 +22,9 @@ package final class TokenizedDocument: @unchecked Sendable {
 
     deinit { cchaticu_doc_free(handle) }
 
+    /// The bytes the document holds on the heap: its text and its token records.
+    package var byteCount: Int { Int(cchaticu_doc_bytes(handle)) }
+
     /// Runs `body` with up to two documents armed on the calling thread.
     package static func armed<T>(_ first: TokenizedDocument?, _ second: TokenizedDocument?, _ body: () throws -> T)
         rethrows -> T
