@@ -343,6 +343,8 @@ int32_t cchaticu_register_fts5(void *db) {
     fts5_tokenizer tok = {fts_create, fts_delete, fts_tokenize};
     rc = api->xCreateTokenizer(api, "chat", NULL, &tok, NULL);
     if (rc != SQLITE_OK) return rc;
+    rc = cchaticu_register_rank(api);
+    if (rc != SQLITE_OK) return rc;
     return sqlite3_create_function_v2((sqlite3 *)db, "chat_short_grams", 2,
                                       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL, short_grams, NULL,
                                       NULL, NULL);

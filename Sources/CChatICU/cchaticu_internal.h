@@ -13,6 +13,9 @@
 /// Never passed to public callbacks (masked out); the FTS5 layer uses it for vocabulary capture.
 #define CHAT_TOKEN_NGRAM 0x100
 
+/// Registers the FTS5 ranking function `chat_bm25` (cchaticu_rank.c) with an `fts5_api *`.
+int32_t cchaticu_register_rank(void *api);
+
 /// Longest token, in bytes (tokens are truncated at a UTF-8 boundary).
 #define CHAT_MAX_TOKEN 128
 

@@ -142,4 +142,85 @@ import Testing
         #expect(direct.items[1].duration == 12)
         #expect(direct.items[1].status == .read)
     }
+
+    /// Format 11 creates the time-ordered index without its sizes table; an archive made before
+    /// keeps its own until a rebuild. Both answer every search alike, relevance order included
+    /// (ranked by `chat_bm25`, which takes each row's length from the stored text).
+    @Test func theIndexWithAndWithoutItsSizesTableAnswersAlike() async throws {
+        func hasSizes(_ archive: Archive) async throws -> Bool {
+            try await archive.database.writer.read { db in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'itemFts_docsize')")
+                    == true
+            }
+        }
+        let old = try Self.openCopy()
+        #expect(try await hasSizes(old), "an archive with items keeps the index it has")
+        let jsonl = TestArchive.packagePath + "/Tests/ChatArchiveTests/Fixtures/compat-v2.jsonl"
+        let fresh = try Archive(path: TestArchive.temporaryPath())
+        _ = try fresh.ingestSync([jsonl])
+        #expect(try await !hasSizes(fresh), "a new archive's index has no sizes table")
+        let queries = ["e", "at", "on", "the", "東京", "https", "🎉", "*"]
+        func answers(_ archive: Archive) async throws -> [[String]] {
+            var out: [[String]] = []
+            for q in queries {
+                for options in [
+                    SearchOptions(limit: 50), SearchOptions(limit: 50, order: .relevance),
+                    SearchOptions(chat: "g1", limit: 50, order: .relevance),
+                    SearchOptions(limit: 50, order: .relevance, includeDeleted: true),
+                ] {
+                    out.append(try await archive.search(q, options: options).hits.map(\.item.sourceId))
+                }
+            }
+            return out
+        }
+        let expected = try await answers(fresh)
+        #expect(expected.filter { $0.count >= 2 }.count >= 8, "\(expected)")
+        #expect(try await answers(old) == expected)
+        try old.database.rebuildIndexes()
+        #expect(try await !hasSizes(old), "a rebuild creates the index as format 11 does")
+        #expect(try await answers(old) == expected)
+        #expect(try await old.check().isEmpty)
+        #expect(try await fresh.check().isEmpty)
+    }
+
+    /// The same on a bigger archive: the sample corpus in an index with its sizes table (as
+    /// every archive before format 11 had) and in one without, pages of 20 hits in every order.
+    @Test func bothKindsOfIndexRankTheSampleCorpusAlike() async throws {
+        let path = TestArchive.corpusPath + "/sample/chats-1.jsonl"
+        let fresh = try Archive(path: TestArchive.temporaryPath())
+        _ = try fresh.ingestSync([path])
+        let old = try Archive(path: TestArchive.temporaryPath())
+        _ = try old.ingestSync([path])
+        try await old.database.writer.write { db in
+            try db.execute(
+                sql: """
+                    DROP TABLE itemFts;
+                    CREATE VIRTUAL TABLE itemFts USING fts5(
+                        text, extra, tags, content='item', content_rowid='id', tokenize='chat');
+                    INSERT INTO itemFts(itemFts) VALUES ('rebuild');
+                    """)
+        }
+        let queries = ["the", "video", "東京", "مرحبا", "prüfung", "e", "from:me", "has:link", "thé vidéo"]
+        var pages = 0
+        for q in queries {
+            for options in [
+                SearchOptions(limit: 20), SearchOptions(limit: 20, order: .relevance),
+                SearchOptions(chat: "g-hiking", limit: 20, order: .relevance),
+            ] {
+                var cursor: String? = nil
+                repeat {
+                    var o = options
+                    o.cursor = cursor
+                    let a = try await fresh.search(q, options: o)
+                    let b = try await old.search(q, options: o)
+                    #expect(a.hits.map(\.item.sourceId) == b.hits.map(\.item.sourceId), "\(q) \(o)")
+                    #expect(a.nextCursor == b.nextCursor)
+                    cursor = a.nextCursor
+                    pages += 1
+                } while cursor != nil && pages < 500
+            }
+        }
+        #expect(pages > 40)
+        #expect(try await old.check().isEmpty)
+    }
 }

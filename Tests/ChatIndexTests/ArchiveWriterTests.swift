@@ -180,7 +180,7 @@ import Testing
         #expect(before.map(\.count).reduce(0, +) > 150, "\(before.map(\.count))")
         #expect(try await terms() == vocabulary)
         let rows = try await archive.database.writer.read {
-            try Int64.fetchOne($0, sql: "SELECT count(*) FROM itemFts_docsize")
+            try Int64.fetchOne($0, sql: "SELECT count(*) FROM itemFts WHERE itemFts MATCH '{tags}: all'")
         }
         #expect(rows == items)
         let progress = seen.withLock { $0 }

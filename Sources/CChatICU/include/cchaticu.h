@@ -56,8 +56,9 @@ typedef int32_t (*cchaticu_token_fn)(void *ctx, int32_t flags, const uint8_t *to
 /// Runs the analyser over UTF-8 text, exactly as the FTS5 tokenizer does.
 int32_t cchaticu_tokenize(const uint8_t *text, int32_t len, int32_t mode, void *ctx, cchaticu_token_fn fn);
 
-/// Registers the FTS5 tokenizer named "chat" on an sqlite3 connection (`sqlite3 *` passed as
-/// void *). Returns an SQLite result code (0 = SQLITE_OK).
+/// Registers the FTS5 tokenizer named "chat", the FTS5 ranking function `chat_bm25` and the SQL
+/// function `chat_short_grams` on an sqlite3 connection (`sqlite3 *` passed as void *). Returns
+/// an SQLite result code (0 = SQLITE_OK).
 int32_t cchaticu_register_fts5(void *db);
 
 /// A document analysed ahead of time (on any thread), so that the FTS5 tokenizer can replay

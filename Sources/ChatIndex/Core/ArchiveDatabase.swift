@@ -293,8 +293,10 @@ package final class ArchiveDatabase: Sendable {
         idleMerger.automergeMayBeOn()
         try writer.write { db in
             try ArchiveDatabase.setMeta(db, "ftsStale", "1")
+            // Emptied by creating it again, as format 11 creates it (an older archive's index
+            // loses its sizes table here).
+            try db.execute(sql: "DROP TABLE itemFts; \(Migrations.itemFtsSQL)")
             try IdleMerger.enableAutomerge(db)
-            try db.execute(sql: "INSERT INTO itemFts(itemFts) VALUES('delete-all')")
             if try ChatKeys.exists(db) {
                 try db.execute(sql: "INSERT INTO itemChatFts(itemChatFts) VALUES('delete-all')")
             }

@@ -6,8 +6,19 @@ enum Migrations {
     /// only these is read as it is by a read-only open (which cannot migrate), and migrated by
     /// the next program that writes.
     static let readCompatible: Set<String> = [
-        "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex",
+        "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex", "v11-itemFtsWithoutSizes",
     ]
+
+    /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
+    /// `itemFts_docsize` table (`columnsize=0`). Its rows are keyed by item id, which follows
+    /// time, while an ingest writes one chat after another, so every message wrote a random
+    /// page of that table; relevance order passes each row's length to `chat_bm25` instead
+    /// (MessageSearch). An index with the table (an archive made before format 11, until its
+    /// next `rebuild`) answers every query the same way.
+    package static let itemFtsSQL = """
+        CREATE VIRTUAL TABLE itemFts USING fts5(
+            text, extra, tags, content='item', content_rowid='id', tokenize='chat', columnsize=0)
+        """
 
     static func make() -> DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -313,6 +324,13 @@ enum Migrations {
             // chats of an archive made before it are keyed at the next writable open; until
             // then, and for a read-only open of such an archive, searches use `itemFts`.
             try db.execute(sql: ChatKeys.createSQL)
+        }
+        m.registerMigration("v11-itemFtsWithoutSizes") { db in
+            // A new archive's time-ordered index without its sizes table (``itemFtsSQL``). An
+            // archive with items keeps the index it has (both kinds answer the same queries)
+            // until `rebuild` creates it again.
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
+            try db.execute(sql: "DROP TABLE itemFts; \(itemFtsSQL)")
         }
         return m
     }

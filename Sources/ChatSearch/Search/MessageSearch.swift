@@ -13,6 +13,19 @@ import GRDB
 package enum MessageSearch {
     /// How many of the newest matches relevance order ranks (older ones follow newest first).
     package static let relevanceCandidates = 2000
+
+    /// The average UTF-8 bytes of an item's text, from the archive's counters (at least 1).
+    static func averageTextBytes(_ db: Database) throws -> Double {
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT coalesce(sum(iif(name = ?, value, 0)), 0), coalesce(sum(iif(name LIKE ?, value, 0)), 0)
+                    FROM archiveCounter
+                    """), arguments: [ArchiveCounters.textBytes, ArchiveCounters.itemsPrefix + "%"])
+        let bytes = Double(row?[0] as Int64? ?? 0)
+        let items = Double(row?[1] as Int64? ?? 0)
+        return items > 0 ? max(1, bytes / items) : 1
+    }
     /// Up to this many items, a chat's matches are read oldest first, all of them (see `newestPage`).
     static let ascendingWalkMaxItems = 5000
     /// A chat walked oldest first is walked in two parts, its newest this many items first (see
@@ -90,28 +103,37 @@ package enum MessageSearch {
             // Relevance over a bounded candidate set (the SearchPerformance article: scoring every match of a frequent
             // word costs 0.1–4 s): the newest `relevanceCandidates` matches ranked by BM25 blended
             // with recency, then every older match newest first — paging stays complete.
-            // bm25 is negative (more negative = better); dividing by a factor growing with age
-            // moves older items down. Text matches weigh more than link targets and file names.
+            // BM25 by `chat_bm25` (CChatICU): FTS5's formula with the row's length passed in, the
+            // UTF-8 bytes of its text over the archive's average, instead of its tokens read from
+            // the index's sizes table, which format 11 no longer writes (`Migrations.itemFtsSQL`).
+            // The score is negative (more negative = better); dividing by a factor growing with
+            // age moves older items down. Text matches weigh more than link targets and file names.
             let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM item")) ?? 0
-            let score = ", bm25(itemFts, 10.0, 3.0, 0.0) / (1.0 + (? - f.rowid) / 32292000000000.0)"
+            let average = try Self.averageTextBytes(db)
+            func score(_ table: String, id: String, length: String) -> String {
+                ", chat_bm25(\(table), 10.0, 3.0, 0.0, \(length) / ?) / (1.0 + (? - \(id)) / 32292000000000.0)"
+            }
+            let itemFtsScore = score(
+                "itemFts", id: "f.rowid", length: "(SELECT length(CAST(text AS BLOB)) FROM item WHERE id = f.rowid)")
             let rows: [Row]
             if let keyed {
                 let keys = try keyed.keyRange(lower: compiled.minRowid, upper: compiled.maxRowid, db)
                 rows = try Row.fetchAll(
                     db.cachedStatement(
                         sql: compiled.keyedMatchesSQL(
-                            columns: ", bm25(itemChatFts, 10.0, 3.0, 0.0) / (1.0 + (? - i.id) / 32292000000000.0)")),
-                    arguments: [newest, compiled.match, keys.high, keys.low, Self.relevanceCandidates + 1])
+                            columns: score("itemChatFts", id: "i.id", length: "length(CAST(i.text AS BLOB))"))),
+                    arguments: [average, newest, compiled.match, keys.high, keys.low, Self.relevanceCandidates + 1])
             } else if chatItems <= options.ascendingWalkMaxItems {
                 rows = try Row.fetchAll(
-                    db.cachedStatement(sql: compiled.matchesSQL(columns: score, ascending: true)),
-                    arguments: [newest, compiled.match, compiled.maxRowid, compiled.minRowid]
+                    db.cachedStatement(sql: compiled.matchesSQL(columns: itemFtsScore, ascending: true)),
+                    arguments: [average, newest, compiled.match, compiled.maxRowid, compiled.minRowid]
                 ).suffix(Self.relevanceCandidates + 1).reversed()
             } else {
                 rows = try Row.fetchAll(
-                    db.cachedStatement(sql: compiled.matchesSQL(columns: score)),
+                    db.cachedStatement(sql: compiled.matchesSQL(columns: itemFtsScore)),
                     arguments: [
-                        newest, compiled.match, compiled.maxRowid, compiled.minRowid, Self.relevanceCandidates + 1,
+                        average, newest, compiled.match, compiled.maxRowid, compiled.minRowid,
+                        Self.relevanceCandidates + 1,
                     ])
             }
             let more = rows.count > Self.relevanceCandidates
