@@ -73,18 +73,29 @@ static int32_t vocab_add(vocab_set *v, const uint8_t *t, int32_t n) {
     return at;
 }
 
-// Every term seen, and the ones not yet drained.
+// The terms seen (up to a limit), and the ones not yet drained.
 struct cchaticu_vocab {
     pthread_mutex_t lock;
     vocab_set seen;
     int32_t *fresh;
     int32_t nFresh, capFresh;
+    int32_t seenLimit;
 };
 
 cchaticu_vocab *cchaticu_vocab_new(void) {
     cchaticu_vocab *v = calloc(1, sizeof *v);
-    if (v) pthread_mutex_init(&v->lock, NULL);
+    if (v) {
+        pthread_mutex_init(&v->lock, NULL);
+        v->seenLimit = CCHATICU_VOCAB_SEEN_LIMIT;
+    }
     return v;
+}
+
+void cchaticu_vocab_set_limit(cchaticu_vocab *v, int32_t limit) {
+    if (!v) return;
+    pthread_mutex_lock(&v->lock);
+    v->seenLimit = limit > 0 ? limit : 1;
+    pthread_mutex_unlock(&v->lock);
 }
 
 void cchaticu_vocab_free(cchaticu_vocab *v) {
@@ -105,6 +116,10 @@ int32_t cchaticu_vocab_drain(cchaticu_vocab *v, void *ctx, cchaticu_token_fn fn)
         delivered++;
     }
     v->nFresh = 0;
+    // The set grows with the vocabulary (1.7M terms at 10M messages, about 50 MB with its hash
+    // table, twice that while the table doubled): past its limit it forgets every term, and
+    // the terms seen again are offered again, which the vocabulary's insert skips.
+    if (v->seen.count > v->seenLimit) vocab_free(&v->seen);
     pthread_mutex_unlock(&v->lock);
     return delivered;
 }

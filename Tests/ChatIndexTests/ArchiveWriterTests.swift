@@ -1,5 +1,6 @@
 import ChatArchive
 import ChatTestSupport
+import ChatText
 import Foundation
 import GRDB
 import Synchronization
@@ -138,6 +139,46 @@ import Testing
             #expect(try await cut.search(word).hits.map(\.item.sourceId) == expected, "\(word)")
         }
         #expect(try await cut.check().isEmpty)
+    }
+
+    /// The writer's set of terms already offered to the vocabulary forgets them all past its
+    /// limit (its memory grew with the vocabulary: about 50 MB at 10M messages): terms seen
+    /// again are offered again, and the vocabulary ends the same, counters included.
+    @Test func theVocabularyIsCompleteWhenTheWriterForgetsTerms() async throws {
+        let set = TermSet(limit: 3)
+        set.add(TokenizedDocument("alpha beta"))
+        #expect(Set(set.drain()) == ["alpha", "beta"])
+        set.add(TokenizedDocument("beta gamma Straße"))
+        let second = set.drain()
+        #expect(second.contains("gamma") && !second.contains("beta"), "\(second)")
+        set.add(TokenizedDocument("alpha"))
+        #expect(set.drain() == ["alpha"], "past the limit the set forgot alpha")
+        let remembering = TermSet(limit: 100)
+        remembering.add(TokenizedDocument("alpha beta"))
+        _ = remembering.drain()
+        remembering.add(TokenizedDocument("beta alpha"))
+        #expect(remembering.drain().isEmpty)
+
+        let path = TestArchive.corpusPath + "/sample/chats-1.jsonl"
+        func vocabulary(termLimit: Int?) async throws -> (Set<String>, Int64?) {
+            let archive = try Archive(path: TestArchive.temporaryPath())
+            var options = IngestOptions(batchSize: 40)
+            options.termLimit = termLimit
+            _ = try archive.ingestSync([path], options: options)
+            #expect(try await archive.check().isEmpty)
+            return try await archive.database.writer.read { db in
+                (
+                    try Set(String.fetchAll(db, sql: "SELECT term FROM term")),
+                    try Int64.fetchOne(db, sql: "SELECT value FROM archiveCounter WHERE name = 'terms'")
+                )
+            }
+        }
+        let (whole, wholeCount) = try await vocabulary(termLimit: nil)
+        #expect(whole.count > 500)
+        #expect(wholeCount == Int64(whole.count))
+        let (forgetting, forgettingCount) = try await vocabulary(termLimit: 50)
+        #expect(forgetting == whole)
+        #expect(forgettingCount == Int64(whole.count))
     }
 
     /// The vocabulary an ingest writes is the one a rebuild reads back from the index.

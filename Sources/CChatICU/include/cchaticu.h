@@ -84,14 +84,21 @@ int64_t cchaticu_doc_bytes(const cchaticu_doc *doc);
 /// without spaces) that remembers which ones were not drained yet. Thread-safe.
 typedef struct cchaticu_vocab cchaticu_vocab;
 
+/// The default number of terms a set remembers: when a drain leaves more, it forgets them all.
+#define CCHATICU_VOCAB_SEEN_LIMIT 524288
+
 cchaticu_vocab *cchaticu_vocab_new(void);
 void cchaticu_vocab_free(cchaticu_vocab *vocab);
+
+/// Sets how many terms the set remembers (see CCHATICU_VOCAB_SEEN_LIMIT; at least 1).
+void cchaticu_vocab_set_limit(cchaticu_vocab *vocab, int32_t limit);
 
 /// Adds the terms of a document.
 void cchaticu_vocab_add_doc(cchaticu_vocab *vocab, const cchaticu_doc *doc);
 
-/// Calls fn once per term added since the last drain (start = end = 0, flags = 0), then
-/// forgets them as fresh (they stay known). Returns the number passed to fn.
+/// Calls fn once per term added since the last drain and not known (start = end = 0, flags = 0),
+/// then forgets them as fresh: they stay known until the set passes its limit and forgets
+/// every term. Returns the number passed to fn.
 int32_t cchaticu_vocab_drain(cchaticu_vocab *vocab, void *ctx, cchaticu_token_fn fn);
 
 /// Terms to find in a document, for highlighting: whole tokens, or token prefixes.

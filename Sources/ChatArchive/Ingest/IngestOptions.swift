@@ -16,6 +16,9 @@ public struct IngestOptions: Sendable {
     /// `batchSize` items or at this many bytes, whichever comes first, so that an ingest's memory
     /// does not depend on how long its messages are or how many tokens their script makes.
     public var batchBytes: Int
+    /// How many terms the writer remembers as already in the vocabulary (`nil`: its default;
+    /// tests make it small to exercise the forgetting).
+    package var termLimit: Int? = nil
     /// The default ``batchBytes``: 20 MiB.
     public static let defaultBatchBytes = ArchiveWriter.batchByteLimit
     /// Makes options: format sniffed by content, bad records skipped.

@@ -13,7 +13,9 @@ extension IngestPipeline {
         isCancelled: @escaping @Sendable () -> Bool = { false },
         progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) throws -> IngestReport {
-        let writer = try ArchiveWriter(database: database, batchSize: options.batchSize, batchBytes: options.batchBytes)
+        let writer = try ArchiveWriter(
+            database: database, batchSize: options.batchSize, batchBytes: options.batchBytes,
+            termLimit: options.termLimit)
         let sink = WriterSink(writer: writer, strict: options.strict, isCancelled: isCancelled, onProgress: progress)
         var report = IngestReport()
         var fatal: Error? = nil

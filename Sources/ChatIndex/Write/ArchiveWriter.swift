@@ -33,7 +33,7 @@ package final class ArchiveWriter {
     private let inFlight = DispatchGroup()
     private let checkpointer: Checkpointer
     /// Terms of the prepared items, drained into the vocabulary by each batch's transaction.
-    private let terms = TermSet()
+    private let terms: TermSet
     /// The `export` row the items added now come from (see ``setExport(_:)``).
     private var exportId: Int64?
 
@@ -66,10 +66,16 @@ package final class ArchiveWriter {
     /// corpus (hundreds of small Japanese chats) raised the ingest's peak memory by 40 MiB.
     package static let batchByteLimit = 20 << 20
 
-    package init(database: ArchiveDatabase, batchSize: Int = 10_000, batchBytes: Int = batchByteLimit) throws {
+    /// `termLimit`: how many terms the writer remembers as already offered to the vocabulary
+    /// (``TermSet/init(limit:)``; tests make it small).
+    package init(
+        database: ArchiveDatabase, batchSize: Int = 10_000, batchBytes: Int = batchByteLimit,
+        termLimit: Int? = nil
+    ) throws {
         self.database = database
         self.batchSize = batchSize
         self.batchBytes = batchBytes
+        terms = termLimit.map { TermSet(limit: $0) } ?? TermSet()
         let count = try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
         checkpointer = Checkpointer(path: database.path)
         // Its batches turn FTS5's merging inside writes back on (see `IdleMerger`).

@@ -3,12 +3,18 @@
 import CChatICU
 
 /// The distinct terms of the documents added to it (whole tokens and co-located parts, no
-/// character n-grams), for the archive's infix and prefix vocabulary. It remembers every term
-/// it has seen and hands out each one once. Thread-safe.
+/// character n-grams), for the archive's infix and prefix vocabulary. It hands out each term
+/// once, as long as it remembers it (see ``init(limit:)``). Thread-safe.
 package final class TermSet: @unchecked Sendable {
     private let handle: OpaquePointer?
 
-    package init() { handle = cchaticu_vocab_new() }
+    /// Makes an empty set that remembers up to `limit` terms (by default 524,288, a few MB):
+    /// a drain that leaves more forgets them all, so its memory stays bounded whatever the
+    /// vocabulary, and a term seen again after that is drained again.
+    package init(limit: Int = Int(CCHATICU_VOCAB_SEEN_LIMIT)) {
+        handle = cchaticu_vocab_new()
+        cchaticu_vocab_set_limit(handle, Int32(clamping: limit))
+    }
     deinit { cchaticu_vocab_free(handle) }
 
     /// Adds the terms of a prepared document.
