@@ -67,7 +67,7 @@ package final class ArchiveWriter {
     package static let batchByteLimit = 20 << 20
 
     /// `termLimit`: how many terms the writer remembers as already offered to the vocabulary
-    /// (``TermSet/init(limit:)``; tests make it small).
+    /// (`TermSet.init(limit:)`; tests make it small).
     package init(
         database: ArchiveDatabase, batchSize: Int = 10_000, batchBytes: Int = batchByteLimit,
         termLimit: Int? = nil
