@@ -5,8 +5,9 @@
 // its rowids follow time while an ingest writes chat after chat, so each message cost a random
 // page write of it. FTS5's `bm25()` then analyses each candidate's stored text again to count
 // its tokens; `chat_bm25` takes the row's length relative to the average instead (the caller
-// passes the UTF-8 bytes of the item's text over the archive's average), which orders rows the
-// same way for texts of one script and costs nothing per row.
+// passes the UTF-8 bytes of the item's text over the archive's average), which costs nothing
+// per row and orders rows nearly as `bm25()` does: bytes and tokens differ with word length
+// and script (at 1M messages the top 50 of five queries shared 43 to 49 rows with `bm25()`).
 #include "cchaticu_internal.h"
 #include <math.h>
 #include <sqlite3.h>
