@@ -293,12 +293,12 @@ package final class ArchiveDatabase: Sendable {
         idleMerger.automergeMayBeOn()
         try writer.write { db in
             try ArchiveDatabase.setMeta(db, "ftsStale", "1")
-            // Emptied by creating it again, as format 11 creates it (an older archive's index
-            // loses its sizes table here).
+            // Both emptied by creating them again, as format 12 creates them (an older
+            // archive's indexes lose their sizes tables here).
             try db.execute(sql: "DROP TABLE itemFts; \(Migrations.itemFtsSQL)")
             try IdleMerger.enableAutomerge(db)
             if try ChatKeys.exists(db) {
-                try db.execute(sql: "INSERT INTO itemChatFts(itemChatFts) VALUES('delete-all')")
+                try db.execute(sql: "DROP TABLE itemChatFts; \(ChatKeys.ftsSQL)")
             }
         }
         try checkpointPassively()

@@ -7,6 +7,7 @@ enum Migrations {
     /// the next program that writes.
     static let readCompatible: Set<String> = [
         "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex", "v11-itemFtsWithoutSizes",
+        "v12-denseKeys",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -331,6 +332,16 @@ enum Migrations {
             // until `rebuild` creates it again.
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
             try db.execute(sql: "DROP TABLE itemFts; \(itemFtsSQL)")
+        }
+        m.registerMigration("v12-denseKeys") { db in
+            // A new archive's ids in milliseconds instead of 1,024 slots a millisecond
+            // (``ArchiveIds``), and its chat-keyed index without FTS5's sizes table
+            // (``ChatKeys/ftsSQL``): smaller rowid differences in both full-text indexes. An
+            // archive with items keeps its ids and its index; its chats' new keys, like every
+            // archive's, are 16 apart instead of 65,536 (``ChatKeys``).
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
+            try ArchiveDatabase.setMeta(db, ArchiveIds.metaKey, String(ArchiveIds.scale))
+            try db.execute(sql: "DROP TABLE itemChatFts; \(ChatKeys.ftsSQL)")
         }
         return m
     }

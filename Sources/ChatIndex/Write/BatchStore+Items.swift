@@ -119,7 +119,7 @@ extension BatchStore {
             } catch let e as DatabaseError where e.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
                 // The time slot overflowed into this id: take the first free one after it.
                 id = try firstFreeId(from: id, db)
-                nextSeq[slotBase(item.timestamp)] = id + 1
+                nextSeq[try slotBase(item.timestamp, db).base] = id + 1
             }
         }
         if inserted {
@@ -281,10 +281,15 @@ extension BatchStore {
         needsRenumber.removeAll()
     }
 
-    private func slotBase(_ ts: Timestamp) -> Int64 { max(ts.milliseconds, 0) &* 1024 }
+    /// The first id of a time's slot, by the archive's scale (``ArchiveIds``), read once.
+    private func slotBase(_ ts: Timestamp, _ db: Database) throws -> (base: Int64, size: Int64) {
+        let scale = try idScale ?? ArchiveIds.scale(db)
+        idScale = scale
+        return (ArchiveIds.slotBase(milliseconds: ts.milliseconds, scale: scale), scale)
+    }
 
     private func allocateId(for ts: Timestamp, _ db: Database) throws -> Int64 {
-        let base = slotBase(ts)
+        let (base, size) = try slotBase(ts, db)
         if let next = nextSeq[base] {
             nextSeq[base] = next + 1
             return next
@@ -294,15 +299,16 @@ extension BatchStore {
         if !startedEmpty || usedSlots.mayContain(base) {
             if let maxId = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT max(id) FROM item WHERE id BETWEEN ? AND ?"),
-                arguments: [base, base + 1023])
+                arguments: [base, base + size - 1])
             {
                 next = maxId + 1
             }
         }
         if startedEmpty { usedSlots.insert(base) }
-        // A full slot (more than 1024 items in one millisecond) continues after the run of
-        // ids that follows it, which may hold the next milliseconds' items.
-        if next > base + 1023 { next = try firstFreeId(from: next, db) }
+        // A full slot (more items in one millisecond than the scale, one when it is 1)
+        // continues after the run of ids that follows it, which may hold the next
+        // milliseconds' items.
+        if next > base + size - 1 { next = try firstFreeId(from: next, db) }
         nextSeq[base] = next + 1
         return next
     }

@@ -22,6 +22,8 @@ final class BatchStore: @unchecked Sendable {
     var memberIds: [MemberKey: Int64] = [:]
     var memberNames: [Int64: [String: Int64]] = [:]
     var userMember: [Int64: Int64] = [:]
+    /// The archive's id scale (``ArchiveIds``), read at the first id this store allocates.
+    var idScale: Int64?
     /// Next free id per millisecond slot, for this batch only (memory stays bounded; a slot
     /// used by an earlier batch is found by the primary-key conflict and skipped).
     var nextSeq: [Int64: Int64] = [:]

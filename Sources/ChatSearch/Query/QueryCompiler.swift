@@ -100,7 +100,9 @@ enum QueryCompiler {
         try compilation.addChatFilters(q, scope: scope)
         try compilation.addSenderFilters(q, scope: scope)
         compilation.addTagFilters(q, scope: scope)
-        return compilation.compiled(q, scope: scope)
+        // Dates become ids by the archive's scale, read only when the query has one.
+        let idScale = q.after != nil || q.before != nil ? try ArchiveIds.scale(db) : ArchiveIds.scale
+        return compilation.compiled(q, scope: scope, idScale: idScale)
     }
 }
 
@@ -331,7 +333,7 @@ extension QueryCompiler {
         }
 
         /// The compiled query: the clauses joined, the rowid range of `after:`/`before:`.
-        mutating func compiled(_ q: SearchQuery, scope: SearchScope) -> CompiledQuery {
+        mutating func compiled(_ q: SearchQuery, scope: SearchScope, idScale: Int64) -> CompiledQuery {
             var match = positives.map { "(\($0))" }.joined(separator: " AND ")
             // One NOT of an OR of the exclusions (`a NOT b NOT c` is `a NOT (b OR c)`): a level of
             // parentheses per exclusion overflows FTS5's parser stack at about a hundred.
@@ -342,8 +344,8 @@ extension QueryCompiler {
             var c = CompiledQuery(
                 match: match, isUnsatisfiable: unsatisfiable, excludesDeleted: !scope.includeDeleted,
                 highlighter: highlighter)
-            if let a = q.after { c.minRowid = max(a.milliseconds, 0) &* 1024 }
-            if let b = q.before { c.maxRowid = max(b.milliseconds, 0) &* 1024 }
+            if let a = q.after { c.minRowid = ArchiveIds.slotBase(milliseconds: a.milliseconds, scale: idScale) }
+            if let b = q.before { c.maxRowid = ArchiveIds.slotBase(milliseconds: b.milliseconds, scale: idScale) }
             c.requiresUnread = q.isUnread
             return c
         }

@@ -110,8 +110,11 @@ package enum MessageSearch {
             // age moves older items down. Text matches weigh more than link targets and file names.
             let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM item")) ?? 0
             let average = try Self.averageTextBytes(db)
+            // A year of ids: 31,535,156,250 ms by the archive's scale (at 1,024 ids a
+            // millisecond, the 32,292,000,000,000 of archives made before format 12).
+            let year = String(31_535_156_250 * Double(try ArchiveIds.scale(db)))
             func score(_ table: String, id: String, length: String) -> String {
-                ", chat_bm25(\(table), 10.0, 3.0, 0.0, \(length) / ?) / (1.0 + (? - \(id)) / 32292000000000.0)"
+                ", chat_bm25(\(table), 10.0, 3.0, 0.0, \(length) / ?) / (1.0 + (? - \(id)) / \(year))"
             }
             let itemFtsScore = score(
                 "itemFts", id: "f.rowid", length: "(SELECT length(CAST(text AS BLOB)) FROM item WHERE id = f.rowid)")
