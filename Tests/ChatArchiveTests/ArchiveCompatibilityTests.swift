@@ -153,7 +153,8 @@ import Testing
         func hasSizes(_ archive: Archive, _ index: String = "itemFts") async throws -> Bool {
             try await archive.database.writer.read { db in
                 try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [index + "_docsize"])
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)",
+                    arguments: [index + "_docsize"])
                     == true
             }
         }

@@ -26,7 +26,9 @@ import Testing
         // 1,100 messages of one chat in one millisecond, then, in another chat, messages in the
         // milliseconds their ids run into (written after them, in the same ingest).
         var lines = [Lines.chat("a", name: "Burst"), Lines.member("a", "m", "Mia")]
-        for n in 0..<1_100 { lines.append(Lines.item("a", "a\(n)", ts: Self.ts(0), text: "burst \(n) 東京", member: "m")) }
+        for n in 0..<1_100 {
+            lines.append(Lines.item("a", "a\(n)", ts: Self.ts(0), text: "burst \(n) 東京", member: "m"))
+        }
         lines += [Lines.chat("b", name: "Next"), Lines.member("b", "m", "Mia")]
         for (n, offset) in [1, 2, 1_099, 1_100, 5_000].enumerated() {
             lines.append(Lines.item("b", "b\(n)", ts: Self.ts(Int64(offset)), text: "next \(n) 東京", member: "m"))
@@ -44,7 +46,10 @@ import Testing
         #expect(burst.last?.id == Self.base + 1_099)
         let next = rows.filter { $0.chat == "b" }.sorted { $0.id < $1.id }
         #expect(next.map(\.source) == ["b0", "b1", "b2", "b3", "b4"])
-        #expect(next.map(\.id) == [Self.base + 1_100, Self.base + 1_101, Self.base + 1_102, Self.base + 1_103, Self.base + 5_000])
+        #expect(
+            next.map(\.id) == [
+                Self.base + 1_100, Self.base + 1_101, Self.base + 1_102, Self.base + 1_103, Self.base + 5_000,
+            ])
 
         // Live writes: a message late in the burst's millisecond, one in the burst's chat just
         // before it, and one in a millisecond nobody holds.
@@ -89,7 +94,8 @@ import Testing
         #expect(all.hits.map(\.item.id) == rows.map(\.id).sorted(by: >))
         let window = try await archive.items(chat: "a", .around(burst[550].id, count: 4))
         #expect(window.items.map(\.sourceId) == (546..<555).map { "a\($0)" })
-        let dated = try await archive.search("東京 after:2024-03-01 before:2024-03-02", options: SearchOptions(limit: 2_000))
+        let dated = try await archive.search(
+            "東京 after:2024-03-01 before:2024-03-02", options: SearchOptions(limit: 2_000))
         #expect(dated.hits.count == rows.count)
         #expect(try await archive.search("東京 before:2024-03-01").hits.isEmpty)
         #expect(try await archive.check().isEmpty)
