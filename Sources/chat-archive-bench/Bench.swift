@@ -225,7 +225,7 @@ struct Bench: ParsableCommand {
         report.row(
             "ingest: chat-archive (read, parse, markdown, normalise, tokenize, write)", seconds: ingestSeconds,
             extra:
-                "\(Int(Double(ingest.itemsAdded) / ingestSeconds)) msg/s, \(fmt(Double(fileBytes) / 1e6 / ingestSeconds)) MB/s, archive \(Files.mb(archiveBytes)) MB (\(fmt(Double(archiveBytes) / Double(summary.textBytes)))× text), peak RSS \(rssPeak / 1_048_576) MB (before \(rssBefore / 1_048_576) MB), WAL peak \(Files.mb(walPeak)) MB, CPU \(fmt(ingestCPU)) s"
+                "\(Int(Double(ingest.itemsAdded) / ingestSeconds)) msg/s, \(fmt(Double(fileBytes) / 1e6 / ingestSeconds)) MB/s, archive \(Files.mb(archiveBytes)) MiB (\(fmt(Double(archiveBytes) / Double(summary.textBytes)))× text), peak RSS \(rssPeak / 1_048_576) MiB (before \(rssBefore / 1_048_576) MiB), WAL peak \(Files.mb(walPeak)) MiB, CPU \(fmt(ingestCPU)) s"
         )
         report.values["ingestSeconds"] = ingestSeconds
         report.values["ingestMessagesPerSecond"] = Double(ingest.itemsAdded) / ingestSeconds
@@ -262,7 +262,7 @@ struct Bench: ParsableCommand {
         report.row(
             "ingest: baseline bare FTS5 unicode61 (texts in memory)", seconds: baseSeconds,
             extra:
-                "\(Int(Double(texts.count) / baseSeconds)) msg/s, index \(Files.mb(baseBytes)) MB, CPU \(fmt(baseCPU)) s"
+                "\(Int(Double(texts.count) / baseSeconds)) msg/s, index \(Files.mb(baseBytes)) MiB, CPU \(fmt(baseCPU)) s"
         )
         report.values["baselineSeconds"] = baseSeconds
         report.values["ingestRatio"] = ingestSeconds / baseSeconds
@@ -293,7 +293,7 @@ struct Bench: ParsableCommand {
             report.row(
                 "alternative: FTS5 trigram index of the texts (infix design not kept)", seconds: triSeconds,
                 extra:
-                    "\(Int(Double(texts.count) / triSeconds)) msg/s, index \(Files.mb(triBytes)) MB (\(fmt(Double(triBytes) / Double(summary.textBytes)))× text) on top of the word index"
+                    "\(Int(Double(texts.count) / triSeconds)) msg/s, index \(Files.mb(triBytes)) MiB (\(fmt(Double(triBytes) / Double(summary.textBytes)))× text) on top of the word index"
             )
             report.values["trigramSeconds"] = triSeconds
             report.values["trigramBytes"] = Double(triBytes)
@@ -307,7 +307,7 @@ struct Bench: ParsableCommand {
         let rebuildWALPeak = walDuringRebuild.stop()
         report.row(
             "rebuild FTS + vocabulary from stored text", seconds: Clock.seconds(since: t3),
-            extra: "WAL peak \(Files.mb(rebuildWALPeak)) MB")
+            extra: "WAL peak \(Files.mb(rebuildWALPeak)) MiB")
         report.values["rebuildWALPeakBytes"] = Double(rebuildWALPeak)
         report.values["rebuildSeconds"] = Clock.seconds(since: t3)
 

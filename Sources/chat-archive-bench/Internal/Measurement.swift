@@ -18,6 +18,7 @@ enum Files {
     static func size(_ p: String) -> Int64 {
         ((try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.int64Value ?? 0
     }
+    /// Bytes in MiB (the bench labels them so).
     static func mb(_ b: Int64) -> String { fmt(Double(b) / 1_048_576) }
 }
 
