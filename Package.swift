@@ -30,6 +30,9 @@ let package = Package(
                 .linkedLibrary("icuuc"), .linkedLibrary("icui18n"), .linkedLibrary("icudata"),
                 .linkedLibrary("sqlite3"),
             ]),
+        // Layer 1: stored message text compressed with the archive's dictionary (zstd), and the
+        // SQL functions that read it.
+        .target(name: "CChatZstd", linkerSettings: [.linkedLibrary("zstd"), .linkedLibrary("sqlite3")]),
         // Layer 2: analysis (normaliser, tokenizer, markdown, mentions, display text).
         .target(name: "ChatText", dependencies: ["ChatModel", "CChatICU"]),
         // Layer 2: readers of export formats, producing ChatModel values.
@@ -41,7 +44,7 @@ let package = Package(
         .target(
             name: "ChatIndex",
             dependencies: [
-                "ChatModel", "ChatText", "CChatICU", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatModel", "ChatText", "CChatICU", "CChatZstd", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         // Layer 4: queries.

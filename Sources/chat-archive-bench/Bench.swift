@@ -57,6 +57,8 @@ struct Bench: ParsableCommand {
             "Measure ingest, the bare baseline and the rebuild only (no queries): the build rows at 10M in minutes, not hours."
     )
     var ingestOnly = false
+    @Flag(help: "Ingest with --compress-text's option: the messages' text compressed with a trained dictionary.")
+    var compressText = false
     @Option(help: "With --readers-during-ingest: reader threads.") var readers = 2
     @Option(help: "With --readers-during-ingest: pause of each reader between reads, in ms.") var readerPauseMs = 5
     @Flag(
@@ -212,7 +214,9 @@ struct Bench: ParsableCommand {
         let cpu1 = Memory.cpuSeconds()
         let archive = try Archive(path: archivePath)
         let walDuringIngest = PeakFileSize(archivePath + "-wal")
-        let ingest = try archive.ingestSync([corpusPath])
+        var ingestOptions = IngestOptions()
+        ingestOptions.compressesText = compressText
+        let ingest = try archive.ingestSync([corpusPath], options: ingestOptions)
         let walPeak = walDuringIngest.stop()
         let ingestSeconds = Clock.seconds(since: t1)
         let ingestCPU = Memory.cpuSeconds() - cpu1
@@ -236,7 +240,7 @@ struct Bench: ParsableCommand {
 
         // 3. Baseline: bare FTS5 unicode61 over the same texts, in the same process.
         let texts = try archive.database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT text FROM item ORDER BY id")
+            try String.fetchAll(db, sql: "SELECT chat_text(text) FROM item ORDER BY id")
         }
         let basePath = work + "/baseline.sqlite"
         try? fm.removeItem(atPath: basePath)

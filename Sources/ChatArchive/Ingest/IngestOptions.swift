@@ -16,16 +16,27 @@ public struct IngestOptions: Sendable {
     /// `batchSize` items or at this many bytes, whichever comes first, so that an ingest's memory
     /// does not depend on how long its messages are or how many tokens their script makes.
     public var batchBytes: Int
+    /// Store the messages' text compressed with a dictionary trained on them (`false` by
+    /// default). Only an archive made since format 13 compresses: its first such ingest stores
+    /// its first 20,000 texts as they are, trains the dictionary on them, and from then on every
+    /// writer, live writes included, stores new texts compressed. On the bench's 1M messages the
+    /// archive is 10% smaller (674 against 750 MiB) and a page of 50 hits about 0.03–0.06 ms
+    /// slower to read (each text decompressed: about 0.5 µs).
+    public var compressesText = false
     /// How many terms the writer remembers as already in the vocabulary (`nil`: its default;
     /// tests make it small to exercise the forgetting).
     package var termLimit: Int? = nil
+    /// With ``compressesText``: how many texts the ingest stores as they are and then trains the
+    /// compression dictionary on (`nil`: 20,000; tests make it small to compress small archives).
+    package var textTrainingTexts: Int? = nil
     /// The default ``batchBytes``: 20 MiB.
     public static let defaultBatchBytes = ArchiveWriter.batchByteLimit
     /// Makes options: format sniffed by content, bad records skipped.
     public init(
         format: String = "auto", strict: Bool = false, importOptions: ImportOptions = ImportOptions(),
-        batchSize: Int = 10_000, batchBytes: Int = defaultBatchBytes
+        batchSize: Int = 10_000, batchBytes: Int = defaultBatchBytes, compressesText: Bool = false
     ) {
+        self.compressesText = compressesText
         self.format = format
         self.strict = strict
         self.importOptions = importOptions

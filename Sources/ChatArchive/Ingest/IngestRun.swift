@@ -15,7 +15,9 @@ extension IngestPipeline {
     ) throws -> IngestReport {
         let writer = try ArchiveWriter(
             database: database, batchSize: options.batchSize, batchBytes: options.batchBytes,
-            termLimit: options.termLimit)
+            termLimit: options.termLimit,
+            textTrainingTexts: options.compressesText
+                ? options.textTrainingTexts ?? TextCompression.defaultTrainingTexts : 0)
         let sink = WriterSink(writer: writer, strict: options.strict, isCancelled: isCancelled, onProgress: progress)
         var report = IngestReport()
         var fatal: Error? = nil

@@ -36,7 +36,7 @@ package enum ArchiveCounters {
             WHERE \(ReadMark.unreadSQL(item: "item", chat: "chat"))
         UNION ALL SELECT '\(spans)', count(*) FROM itemSpan
         UNION ALL SELECT '\(mentions)', count(*) FROM itemMention
-        UNION ALL SELECT '\(textBytes)', coalesce(sum(length(CAST(text AS BLOB))), 0) FROM item
+        UNION ALL SELECT '\(textBytes)', coalesce(sum(chat_text_bytes(text)), 0) FROM item
         UNION ALL SELECT '\(terms)', count(*) FROM term
         UNION ALL SELECT '\(chats)', count(*) FROM chat
         UNION ALL SELECT '\(members)', count(*) FROM member

@@ -295,7 +295,7 @@ package final class ArchiveDatabase: Sendable {
             try ArchiveDatabase.setMeta(db, "ftsStale", "1")
             // Both emptied by creating them again, as format 12 creates them (an older
             // archive's indexes lose their sizes tables here).
-            try db.execute(sql: "DROP TABLE itemFts; \(Migrations.itemFtsSQL)")
+            try db.execute(sql: "DROP TABLE itemFts; \(try Migrations.itemFtsSQL(db))")
             try IdleMerger.enableAutomerge(db)
             if try ChatKeys.exists(db) {
                 try db.execute(sql: "DROP TABLE itemChatFts; \(ChatKeys.ftsSQL)")
@@ -313,7 +313,7 @@ package final class ArchiveDatabase: Sendable {
                 try db.execute(
                     sql: """
                         INSERT INTO itemFts(rowid, text, extra, tags)
-                        SELECT id, text, extra, tags FROM item WHERE id > ? AND id <= ? ORDER BY id
+                        SELECT id, chat_text(text), extra, tags FROM item WHERE id > ? AND id <= ? ORDER BY id
                         """,
                     arguments: [after, last])
                 done += Int64(db.changesCount)
@@ -340,7 +340,7 @@ package final class ArchiveDatabase: Sendable {
                 try db.execute(
                     sql: """
                         INSERT INTO itemChatFts(rowid, text, extra, tags)
-                        SELECT chatKey, text, extra, tags FROM item
+                        SELECT chatKey, chat_text(text), extra, tags FROM item
                         WHERE chatKey IS NOT NULL AND chatKey > ? AND chatKey <= ? ORDER BY chatKey
                         """,
                     arguments: [afterKey, last])

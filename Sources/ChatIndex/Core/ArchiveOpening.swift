@@ -1,3 +1,4 @@
+import CChatZstd
 import ChatText
 import Dispatch
 import Foundation
@@ -451,6 +452,8 @@ enum ArchiveOpening {
             guard let handle = db.sqliteConnection else { throw ArchiveError("no SQLite connection") }
             let rc = FTS5Registration.register(on: handle)
             guard rc == 0 else { throw ArchiveError("cannot register the chat tokenizer (SQLite code \(rc))") }
+            let textRC = cchatzstd_register(UnsafeMutableRawPointer(handle))
+            guard textRC == 0 else { throw ArchiveError("cannot register chat_text (SQLite code \(textRC))") }
             try db.execute(
                 sql:
                     "PRAGMA cache_size = -\(oneShot ? oneShotCacheKiB : cacheKiB); PRAGMA temp_store = MEMORY; PRAGMA secure_delete = OFF"

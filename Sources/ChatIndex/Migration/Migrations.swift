@@ -7,7 +7,7 @@ enum Migrations {
     /// the next program that writes.
     static let readCompatible: Set<String> = [
         "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex", "v11-itemFtsWithoutSizes",
-        "v12-denseKeys",
+        "v12-denseKeys", "v13-compressedText",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -20,6 +20,25 @@ enum Migrations {
         CREATE VIRTUAL TABLE itemFts USING fts5(
             text, extra, tags, content='item', content_rowid='id', tokenize='chat', columnsize=0)
         """
+
+    /// The same index in an archive that compresses its text (format 13, ``TextCompression``):
+    /// FTS5 reads an item's columns (to check the index, `check`) through the view `itemText`,
+    /// which decompresses the text with `chat_text`.
+    package static let itemFtsCompressedSQL = """
+        CREATE VIRTUAL TABLE itemFts USING fts5(
+            text, extra, tags, content='itemText', content_rowid='id', tokenize='chat', columnsize=0)
+        """
+
+    /// The view of the item table's full-text columns as text (format 13).
+    static let itemTextViewSQL = "CREATE VIEW itemText AS SELECT id, chat_text(text) AS text, extra, tags FROM item"
+
+    /// The `CREATE` statement of `itemFts` for this archive: read through `itemText` when the
+    /// archive has that view.
+    package static func itemFtsSQL(_ db: Database) throws -> String {
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'itemText')")
+            == true ? itemFtsCompressedSQL : itemFtsSQL
+    }
 
     static func make() -> DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -342,6 +361,15 @@ enum Migrations {
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
             try ArchiveDatabase.setMeta(db, ArchiveIds.metaKey, String(ArchiveIds.scale))
             try db.execute(sql: "DROP TABLE itemChatFts; \(ChatKeys.ftsSQL)")
+        }
+        m.registerMigration("v13-compressedText") { db in
+            // A new archive stores its messages' text compressed with a dictionary trained on
+            // them (TextCompression); readers read it through `chat_text(text)`, which returns
+            // text stored as it is unchanged. An archive with items keeps storing text as it is.
+            try db.execute(sql: "CREATE TABLE textDictionary (id INTEGER PRIMARY KEY, dict BLOB NOT NULL)")
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
+            try ArchiveDatabase.setMeta(db, TextCompression.metaKey, "1")
+            try db.execute(sql: "\(itemTextViewSQL); DROP TABLE itemFts; \(itemFtsCompressedSQL)")
         }
         return m
     }

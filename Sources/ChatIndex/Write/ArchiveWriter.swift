@@ -67,10 +67,12 @@ package final class ArchiveWriter {
     package static let batchByteLimit = 20 << 20
 
     /// `termLimit`: how many terms the writer remembers as already offered to the vocabulary
-    /// (`TermSet.init(limit:)`; tests make it small).
+    /// (`TermSet.init(limit:)`; tests make it small). `textTrainingTexts`: how many texts an
+    /// archive without a compression dictionary stores as they are before training one on them
+    /// (``TextCompression``; `nil` or 0: this writer trains none).
     package init(
         database: ArchiveDatabase, batchSize: Int = 10_000, batchBytes: Int = batchByteLimit,
-        termLimit: Int? = nil
+        termLimit: Int? = nil, textTrainingTexts: Int? = nil
     ) throws {
         self.database = database
         self.batchSize = batchSize
@@ -80,7 +82,9 @@ package final class ArchiveWriter {
         checkpointer = Checkpointer(path: database.path)
         // Its batches turn FTS5's merging inside writes back on (see `IdleMerger`).
         database.idleMerger.automergeMayBeOn()
-        store = BatchStore(database: database, startedEmpty: count == 0, terms: terms, checkpointer: checkpointer)
+        store = BatchStore(
+            database: database, startedEmpty: count == 0, terms: terms, checkpointer: checkpointer,
+            textTrainingTexts: textTrainingTexts ?? 0)
     }
 
     deinit {

@@ -60,6 +60,7 @@ extension BatchStore {
 
         // Insert first; an existing (chat, source id) is found by the conflict.
         var id = try allocateId(for: item.timestamp, db)
+        let storedText = textCompression.stored(analyzed.displayText)
         let mark = try readMark(chat, db)
         if flags.contains(.unread) && mark.covers(ts: item.timestamp.milliseconds, id: id) {
             try uncover(chat, db)
@@ -90,7 +91,7 @@ extension BatchStore {
                     b.bind(item.direction.code)
                     b.bind(member)
                     b.bind(contentType)
-                    b.bind(analyzed.displayText)
+                    b.bind(storedText)
                     b.bind(prepared.extra)
                     b.bind(tags)
                     b.bind(flags.rawValue)
@@ -140,7 +141,7 @@ extension BatchStore {
         } else {
             let lookup = try db.cachedStatement(
                 sql:
-                    "SELECT id, contentHash, text, extra, tags, flags, contentType, ts, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
+                    "SELECT id, contentHash, chat_text(text) AS text, extra, tags, flags, contentType, ts, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
             )
             guard let old = try Row.fetchOne(lookup, arguments: [chat, item.sourceId]) else { return }
             id = old["id"]
@@ -184,7 +185,7 @@ extension BatchStore {
                     WHERE id = ?
                     """)
             update.setUncheckedArguments([
-                item.timestamp.milliseconds, item.direction.code, member, contentType, analyzed.displayText,
+                item.timestamp.milliseconds, item.direction.code, member, contentType, storedText.databaseValue,
                 prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name, item.file?.size,
                 item.content.preview?.uri, item.content.preview?.title, item.content.preview?.description,
                 item.content.duration, item.content.reason, item.quote?.itemSourceId, item.quote?.text,

@@ -117,7 +117,14 @@ final class BatchStore: @unchecked Sendable {
     var terms: TermSet
     private let checkpointer: Checkpointer?
 
-    init(database: ArchiveDatabase, startedEmpty: Bool, terms: TermSet, checkpointer: Checkpointer?) {
+    /// The stored form of each message's text (compressed once the archive has a dictionary).
+    let textCompression: TextCompression
+
+    init(
+        database: ArchiveDatabase, startedEmpty: Bool, terms: TermSet, checkpointer: Checkpointer?,
+        textTrainingTexts: Int = 0
+    ) {
+        textCompression = TextCompression(trainingTexts: textTrainingTexts)
         self.database = database
         self.startedEmpty = startedEmpty
         self.terms = terms
@@ -240,7 +247,9 @@ final class BatchStore: @unchecked Sendable {
             throw error
         }
         do {
+            try textCompression.begin(db)
             try applyRecords(records, db, exportId: exportId)
+            try textCompression.end(db)
         } catch {
             lastSeen = nil
             counters = ArchiveCounters.Delta()

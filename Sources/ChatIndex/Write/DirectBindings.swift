@@ -48,6 +48,25 @@ struct DirectBindings {
         assert(code == SQLITE_OK, "bind \(index): \(code)")
     }
 
+    mutating func bind(_ value: [UInt8]) {
+        let index = next()
+        let code = value.withUnsafeBytes { bytes in
+            // A zero-length blob still needs an address (a null pointer would bind NULL).
+            bytes.isEmpty
+                ? sqlite3_bind_zeroblob(statement, index, 0)
+                : sqlite3_bind_blob(statement, index, bytes.baseAddress, CInt(bytes.count), Self.transient)
+        }
+        assert(code == SQLITE_OK, "bind \(index): \(code)")
+    }
+
+    /// A message's text as it is stored (``StoredText``).
+    mutating func bind(_ value: StoredText) {
+        switch value {
+        case .text(let s): bind(s)
+        case .compressed(let b): bind(b)
+        }
+    }
+
     mutating func bindNull() {
         let code = sqlite3_bind_null(statement, next())
         assert(code == SQLITE_OK, "bind \(count): \(code)")

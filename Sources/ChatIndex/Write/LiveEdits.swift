@@ -56,7 +56,7 @@ package enum LiveEdits {
     static func items(_ sourceIds: [String], chat: Int64, chatSource: String, _ db: Database) throws -> [StoredItem] {
         let lookup = try db.cachedStatement(
             sql:
-                "SELECT id, ts, pos, flags, contentType, text, extra, tags, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
+                "SELECT id, ts, pos, flags, contentType, chat_text(text) AS text, extra, tags, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
         )
         // Flags as readers see them: an item the chat's read mark covers is read (and is
         // written back so when its flags change).
@@ -124,7 +124,8 @@ package enum LiveEdits {
             sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
         // All rows first: the full-text deletes must not run while the cursor reads the items.
         let rows = try Row.fetchAll(
-            db, sql: "SELECT id, text, extra, tags, chatKey FROM item WHERE chatId = ? ORDER BY id", arguments: [chatId]
+            db, sql: "SELECT id, chat_text(text) AS text, extra, tags, chatKey FROM item WHERE chatId = ? ORDER BY id",
+            arguments: [chatId]
         )
         let keyedDelete = try ChatKeys.deleteStatement(db)
         for r in rows {
@@ -138,7 +139,7 @@ package enum LiveEdits {
                 SELECT
                     (SELECT count(*) FROM item WHERE chatId = ?1 AND flags & 2),
                     (SELECT unreadCount FROM chat WHERE id = ?1),
-                    (SELECT coalesce(sum(length(CAST(text AS BLOB))), 0) FROM item WHERE chatId = ?1),
+                    (SELECT coalesce(sum(chat_text_bytes(text)), 0) FROM item WHERE chatId = ?1),
                     (SELECT count(*) FROM itemSpan WHERE itemId IN (SELECT id FROM item WHERE chatId = ?1)),
                     (SELECT count(*) FROM itemMention WHERE itemId IN (SELECT id FROM item WHERE chatId = ?1))
                 """, arguments: [chatId])

@@ -295,7 +295,7 @@ package enum ChatList {
                         chat.favorite, chat.notifications, chat.unreadCount, chat.unreadMentions, chat.itemCount, chat.lastTs,
                         chat.draft, page.loose,
                         (SELECT group_concat(tag, char(10)) FROM chatTag WHERE chatTag.chatId = chat.id),
-                        last.flags, last.text, last.contentType, last.dir, last.fileName,
+                        last.flags, chat_text(last.text), last.contentType, last.dir, last.fileName,
                         lastMember.displayName, lastMember.localAlias, chat.id
                     FROM page JOIN chat ON chat.id = page.id
                     LEFT JOIN item AS last ON last.id = chat.lastItemId

@@ -50,7 +50,7 @@ public struct ArchivedItem: Sendable, Hashable {
     public var moreFiles: [FileRef] = []
 
     static let selection = """
-        item.id, chat.sourceId AS chatSourceId, item.sourceId, item.ts, item.dir, item.contentType, item.text, item.flags,
+        item.id, chat.sourceId AS chatSourceId, item.sourceId, item.ts, item.dir, item.contentType, chat_text(item.text), item.flags,
         item.fileName, item.fileSize, item.previewUri, item.previewTitle, item.previewDescription, item.duration,
         item.quoteSourceId, item.quoteText, item.reactions, item.status,
         member.displayName AS memberName, member.localAlias AS memberAlias, member.isUser AS memberIsUser,

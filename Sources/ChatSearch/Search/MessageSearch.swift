@@ -117,14 +117,14 @@ package enum MessageSearch {
                 ", chat_bm25(\(table), 10.0, 3.0, 0.0, \(length) / ?) / (1.0 + (? - \(id)) / \(year))"
             }
             let itemFtsScore = score(
-                "itemFts", id: "f.rowid", length: "(SELECT length(CAST(text AS BLOB)) FROM item WHERE id = f.rowid)")
+                "itemFts", id: "f.rowid", length: "(SELECT chat_text_bytes(text) FROM item WHERE id = f.rowid)")
             let rows: [Row]
             if let keyed {
                 let keys = try keyed.keyRange(lower: compiled.minRowid, upper: compiled.maxRowid, db)
                 rows = try Row.fetchAll(
                     db.cachedStatement(
                         sql: compiled.keyedMatchesSQL(
-                            columns: score("itemChatFts", id: "i.id", length: "length(CAST(i.text AS BLOB))"))),
+                            columns: score("itemChatFts", id: "i.id", length: "chat_text_bytes(i.text)"))),
                     arguments: [average, newest, compiled.match, keys.high, keys.low, Self.relevanceCandidates + 1])
             } else if chatItems <= options.ascendingWalkMaxItems {
                 rows = try Row.fetchAll(

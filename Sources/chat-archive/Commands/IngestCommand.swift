@@ -36,6 +36,12 @@ struct IngestCommand: AsyncParsableCommand {
     @Flag(help: "Stop at the first problem, warnings included (everything stored before it stays).")
     var strict = false
 
+    @Flag(
+        help:
+            "Store the messages' text compressed with a dictionary trained on them: the archive is about 10% smaller, reading a page of hits about 0.05 ms slower (an archive made by this version only; from then on every write compresses)."
+    )
+    var compressText = false
+
     @Option(name: .customLong("batch-size"), help: .hidden)
     var batchSize = 10_000
 
@@ -106,7 +112,7 @@ struct IngestCommand: AsyncParsableCommand {
                     importOptions: ImportOptions(
                         timeZoneIdentifier: timezone, ownerName: me, dateOrder: dateOrder.flatMap(Self.dateOrder),
                         chatKey: chatName),
-                    batchSize: batchSize),
+                    batchSize: batchSize, compressesText: compressText),
                 isCancelled: { interrupt.caughtSignal != nil }
             ) { p in bar.update(p) }
             bar.finish()
