@@ -80,7 +80,8 @@ int64_t cchatzstd_decompress(cchatzstd_compressor *c, const uint8_t *stored, int
 
 // MARK: - Reading in SQL
 
-/// One per connection: the decompression context and each dictionary used so far.
+/// One per connection: the decompression context (made when first needed) and each
+/// dictionary used so far.
 typedef struct {
     ZSTD_DCtx *dctx;
     ZSTD_DDict *dicts[256];
@@ -129,6 +130,16 @@ static void chat_text(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return;
     }
     reader *r = sqlite3_user_data(ctx);
+    // Made at the first compressed text: a connection that reads none (most) never pays for it.
+    if (!r->dctx) {
+        r->dctx = ZSTD_createDCtx();
+        if (!r->dctx || !set_magicless(r->dctx)) {
+            ZSTD_freeDCtx(r->dctx);
+            r->dctx = NULL;
+            sqlite3_result_error_nomem(ctx);
+            return;
+        }
+    }
     const uint8_t *b = sqlite3_value_blob(argv[0]);
     int n = sqlite3_value_bytes(argv[0]);
     int64_t size = content_size(b, n);
@@ -176,11 +187,6 @@ int32_t cchatzstd_register(void *db) {
     reader *r = sqlite3_malloc(sizeof *r);
     if (!r) return SQLITE_NOMEM;
     memset(r, 0, sizeof *r);
-    r->dctx = ZSTD_createDCtx();
-    if (!r->dctx || !set_magicless(r->dctx)) {
-        reader_free(r);
-        return SQLITE_NOMEM;
-    }
     int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
     int rc = sqlite3_create_function_v2(db, "chat_text", 1, flags, r, chat_text, NULL, NULL, reader_free);
     if (rc != SQLITE_OK) return rc;

@@ -23,7 +23,7 @@ enum StoredText {
 /// Chat messages are short (about 140 bytes in the bench's corpus): compressed one by one
 /// without a dictionary they barely shrink, while a 64 KiB dictionary trained on 20,000 of
 /// them halves them (1M messages: 139 MB of text stored in 72 MB; 1.1 µs to compress one,
-/// 0.3 µs to decompress). It is the user's choice (`IngestOptions.compressesText`, `ingest
+/// 0.5 µs to decompress in SQL). It is the user's choice (`IngestOptions.compressesText`, `ingest
 /// --compress-text`): the archive is 10% smaller, and reading a page of 50 hits costs about
 /// 0.03–0.06 ms more, which made our search of a frequent word in a big or small chat as slow
 /// as SimpleX's `LIKE` scan at 1M messages instead of 12–17% faster.
@@ -68,9 +68,6 @@ package final class TextCompression {
     }
 
     deinit { cchatzstd_compressor_free(compressor) }
-
-    /// Whether texts are being compressed (a dictionary is loaded).
-    var isCompressing: Bool { compressor != nil }
 
     /// Called at the start of each transaction: reads whether the archive compresses, and
     /// loads its dictionary once one is stored.
