@@ -363,9 +363,10 @@ enum Migrations {
             try db.execute(sql: "DROP TABLE itemChatFts; \(ChatKeys.ftsSQL)")
         }
         m.registerMigration("v13-compressedText") { db in
-            // A new archive stores its messages' text compressed with a dictionary trained on
-            // them (TextCompression); readers read it through `chat_text(text)`, which returns
-            // text stored as it is unchanged. An archive with items keeps storing text as it is.
+            // A new archive may store its messages' text compressed with a dictionary trained
+            // on them, once an ingest asks for it (TextCompression); readers read it through
+            // `chat_text(text)`, which returns text stored as it is unchanged. An archive with
+            // items keeps storing text as it is.
             try db.execute(sql: "CREATE TABLE textDictionary (id INTEGER PRIMARY KEY, dict BLOB NOT NULL)")
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
             try ArchiveDatabase.setMeta(db, TextCompression.metaKey, "1")
