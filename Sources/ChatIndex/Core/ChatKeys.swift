@@ -10,7 +10,7 @@ import GRDB
 /// FTS5 seeks straight into it. Same columns, same text and tokens as `itemFts`.
 ///
 /// Within a chat, keys follow archive ids (hence time), so newest first in the range is newest
-/// first in the chat, the order of every other search. Keys are spaced `gap` (16) apart:
+/// first in the chat, the order of every other search. Keys are spaced `gap` (65,536) apart:
 /// an item older than the chat's newest takes a key between its neighbours, and when none is
 /// left the writer spreads the keys around it. A chat's `keyed` column says whether its keys
 /// can be trusted:
@@ -30,15 +30,14 @@ package enum ChatKeys {
     /// Chats with a bigger id are never keyed (searches in them use `itemFts`).
     package static let maxChatId: Int64 = (1 << 20) - 1
     /// Space between the keys of consecutive items written in order. FTS5 stores a rowid as
-    /// the varint of its difference to the previous one in a posting list: at 65,536 apart
-    /// (format 10 and 11) the index of the bench's 1M messages took 195 MB, at 16 apart 151 MB
-    /// (all keys dense, 142 MB). Late items take the room between (``lateStep``), and when
-    /// none is left the keys around are spread out (`BatchStore.keyItemsWithoutRoom`).
-    static let gap: Int64 = 16
+    /// the varint of its difference to the previous one in a posting list: 16 apart, the index
+    /// of the bench's 1M messages took 151 MB instead of 195, but at 10M a search for one
+    /// frequent word (`example`) in a 3,000-item chat took 2.8 ms instead of 0.05, in a
+    /// 372-item chat 5.3 ms: a cause not found yet, so the keys stay 65,536 apart.
+    static let gap: Int64 = 1 << 16
     /// Most a late item's key moves past its predecessor's, so that a run of late items
-    /// written oldest first (a member's messages delivered after others') keeps room: seven
-    /// fit between two items written in order before their neighbours are spread.
-    static let lateStep: Int64 = 2
+    /// written oldest first (a member's messages delivered after others') keeps room.
+    static let lateStep: Int64 = 256
     /// The first key of a chat's first item: the middle of its range, leaving room both ways.
     static let firstPlace: Int64 = 1 << 42
 

@@ -355,9 +355,9 @@ enum Migrations {
         m.registerMigration("v12-denseKeys") { db in
             // A new archive's ids in milliseconds instead of 1,024 slots a millisecond
             // (``ArchiveIds``), and its chat-keyed index without FTS5's sizes table
-            // (``ChatKeys/ftsSQL``): smaller rowid differences in both full-text indexes. An
-            // archive with items keeps its ids and its index; its chats' new keys, like every
-            // archive's, are 16 apart instead of 65,536 (``ChatKeys``).
+            // (``ChatKeys/ftsSQL``): smaller rowid differences in the time-ordered index, no
+            // sizes table in the chat-keyed one. An archive with items keeps its ids and its
+            // index.
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
             try ArchiveDatabase.setMeta(db, ArchiveIds.metaKey, String(ArchiveIds.scale))
             try db.execute(sql: "DROP TABLE itemChatFts; \(ChatKeys.ftsSQL)")
