@@ -223,6 +223,7 @@ final class BatchStore: @unchecked Sendable {
         if othersWrote {
             startedEmpty = false
         }
+        textCompression.othersCommitted()
         chatIds.removeAll()
         memberIds.removeAll()
         memberNames.removeAll()

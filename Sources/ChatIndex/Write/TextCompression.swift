@@ -62,6 +62,10 @@ package final class TextCompression {
     private var sampleSizes: [Int64] = []
     /// Trainings tried without a dictionary (too little text): collecting stops after a few.
     private var failedTrainings = 0
+    /// Whether a dictionary may have been stored since the last lookup found none: after this
+    /// writer stored one, or another writer committed (``othersCommitted()``). Spares each live
+    /// write of an archive without a dictionary its lookup.
+    private var mayHaveDictionary = true
 
     init(trainingTexts: Int) {
         self.trainingTexts = trainingTexts
@@ -77,13 +81,17 @@ package final class TextCompression {
                 try String.fetchOne(
                     db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [Self.metaKey]) == "1"
         }
-        guard enabled == true, compressor == nil else { return }
+        guard enabled == true, compressor == nil, mayHaveDictionary else { return }
         if let dict = try Data.fetchOne(
             db.cachedStatement(sql: "SELECT dict FROM textDictionary WHERE id = ?"), arguments: [Self.dictionaryId])
         {
             load(Array(dict))
         }
+        mayHaveDictionary = false
     }
+
+    /// Another writer committed since this one's last transaction: it may have stored a dictionary.
+    func othersCommitted() { mayHaveDictionary = true }
 
     /// The stored form of `text`.
     func stored(_ text: String) -> StoredText {
@@ -135,6 +143,7 @@ package final class TextCompression {
         dict.removeSubrange(Int(size)...)
         try db.cachedStatement(sql: "INSERT INTO textDictionary(id, dict) VALUES (?, ?) ON CONFLICT(id) DO NOTHING")
             .execute(arguments: [Self.dictionaryId, Data(dict)])
+        mayHaveDictionary = true
     }
 
     private var hasEnoughSamples: Bool {
