@@ -99,8 +99,9 @@ extension WebAssets {
           function dayKey(ts) { const d = new Date(ts); return d.getFullYear() + '-' + d.getMonth() + '-' + d.getDate(); }
           function fileSize(n) {
             if (n === null || n === undefined) return '';
-            const u = ['B', 'KB', 'MB', 'GB']; let i = 0; let v = n;
-            while (v >= 1024 && i < u.length - 1) { v /= 1024; i++; }
+            // Decimal units, as phones and file managers show a file's size.
+            const u = ['B', 'kB', 'MB', 'GB']; let i = 0; let v = n;
+            while (v >= 1000 && i < u.length - 1) { v /= 1000; i++; }
             return (i ? v.toFixed(1) : v) + ' ' + u[i];
           }
           const KIND = { image: '🖼 Photo', video: '🎞 Video', voice: '🎤 Voice message', file: '📎 File', link: '🔗', report: '⚑ Report', chat: '', event: '', unknown: '' };

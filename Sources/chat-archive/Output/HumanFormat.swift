@@ -23,8 +23,9 @@ enum HumanFormat {
         return s.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + indent)
     }
 
+    /// A size in binary units, labelled as such (1 MiB = 1,048,576 bytes).
     static func bytes(_ n: Int64) -> String {
-        let units = ["B", "KB", "MB", "GB", "TB"]
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var v = Double(n)
         var u = 0
         while v >= 1024, u < units.count - 1 {
