@@ -1,6 +1,7 @@
 import ChatArchive
 import ChatTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// End-to-end tests of the built `chat-archive` binary on the Corpus.
@@ -160,6 +161,66 @@ import Testing
             .components(separatedBy: "…").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         #expect(pieces.count == 3, "\(pieces)")
         for piece in pieces { #expect(text.contains(piece), "not a piece of the text: \(piece)") }
+    }
+
+    /// `ingest --compress-text` end to end: 20,600 messages in every script, written in batches of
+    /// 5,000, so the dictionary is trained on the first 20,000 and the last 600 are stored
+    /// compressed. The compressed archive answers the CLI's searches, windows and counters
+    /// exactly as an archive of the same file ingested without the option, and passes `check`.
+    @Test func ingestCompressTextAnswersAsThePlainArchive() throws {
+        var lines: [String] = []
+        for c in 0..<4 {
+            lines.append(Lines.chat("c\(c)", name: "Chat \(c)"))
+            lines.append(Lines.member("c\(c)", "m", "Zoë"))
+        }
+        let scripts = TextCompressionTests.scripts
+        for n in 0..<20_600 {
+            let text = scripts[n % scripts.count] + " n\(n)" + (n % 7 == 0 ? " *bold* https://example.com/p?n=\(n)" : "")
+            let ts = Timestamp(milliseconds: 1_714_557_600_000 + Int64(n) * 1_000).rfc3339
+            lines.append(Lines.item("c\(n % 4)", "i\(n)", ts: ts, text: text, member: "m"))
+        }
+        let file = try TestArchive.writeFile(lines.joined(separator: "\n"))
+        let plain = TestArchive.temporaryPath()
+        let compressed = TestArchive.temporaryPath()
+        for (archive, flags) in [(plain, [String]()), (compressed, ["--compress-text"])] {
+            let r = try run(["ingest", "--archive", archive, "--json", "--batch-size", "5000"] + flags + [file])
+            #expect(r.status == 0, "\(r.err)")
+            #expect(try json(r.out)["itemsAdded"]?.numberValue == 20_600)
+        }
+        let blobs = try DatabaseQueue(path: compressed).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE typeof(text) = 'blob'") ?? 0
+        }
+        #expect(blobs >= 500, "texts stored compressed: \(blobs)")
+        let plainBlobs = try DatabaseQueue(path: plain).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE typeof(text) = 'blob'") ?? 0
+        }
+        #expect(plainBlobs == 0)
+
+        // Words of the compressed messages (n20500…), of every script, and of the whole archive.
+        let queries = [
+            "東京", "北京", "서울", "ฝนตก", "الاجتماع", "בפגישה", "दिल्ली", "Москве", "strasse", "istanbul", "🎉", "full",
+            "café", "\"see you\"", "example", "bold", "from:Zoë", "has:link", "n20599", "n2059", "n20512",
+        ]
+        for q in queries {
+            let a = try run(["search", "--archive", plain, "--json", "--limit", "60", q])
+            let b = try run(["search", "--archive", compressed, "--json", "--limit", "60", q])
+            #expect(a.status == 0 && b.status == 0, "\(q): \(a.err) \(b.err)")
+            #expect(!(try json(a.out)["hits"]?.arrayValue ?? []).isEmpty, "no hits for \(q)")
+            #expect(a.out == b.out, "\(q) answers differently")
+        }
+        let last = try json(try run(["search", "--archive", compressed, "--json", "n20599"]).out)
+        let hit = try #require(last["hits"]?.arrayValue?.first)
+        #expect(hit["text"]?.stringValue == scripts[20_599 % scripts.count] + " n20599")
+        let id = try #require(hit["id"]?.numberValue)
+        for archive in [plain, compressed] {
+            #expect(try run(["check", "--archive", archive]).status == 0)
+        }
+        let window = ["items", "--json", "--chat", "c3", "--around", String(Int64(id)), "--count", "20"]
+        #expect(
+            try run(window + ["--archive", plain]).out == (try run(window + ["--archive", compressed]).out))
+        let stats = try [plain, compressed].map { try json(try run(["stats", "--archive", $0, "--json"]).out) }
+        #expect(stats[0]["textBytes"]?.numberValue == stats[1]["textBytes"]?.numberValue)
+        #expect(stats[0]["items"]?.numberValue == stats[1]["items"]?.numberValue)
     }
 
     @Test func demoRuns() throws {
