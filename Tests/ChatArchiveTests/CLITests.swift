@@ -175,7 +175,8 @@ import Testing
         }
         let scripts = TextCompressionTests.scripts
         for n in 0..<20_600 {
-            let text = scripts[n % scripts.count] + " n\(n)" + (n % 7 == 0 ? " *bold* https://example.com/p?n=\(n)" : "")
+            let text =
+                scripts[n % scripts.count] + " n\(n)" + (n % 7 == 0 ? " *bold* https://example.com/p?n=\(n)" : "")
             let ts = Timestamp(milliseconds: 1_714_557_600_000 + Int64(n) * 1_000).rfc3339
             lines.append(Lines.item("c\(n % 4)", "i\(n)", ts: ts, text: text, member: "m"))
         }
