@@ -196,7 +196,22 @@ import Testing
         #expect(oldLate.item.id == late.timestamp.milliseconds * 1024)
         #expect(freshLate.item.id == late.timestamp.milliseconds)
         #expect(try await answers(old) == answers(fresh))
+        // Chat keys: `chat.id << 43` in the old archive for good, `chat.id << 35` in a new one
+        // (format 14), every key below 2^56, the late item's included.
+        func keysBelong(_ archive: Archive, shift: Int) async throws -> Bool {
+            try await archive.database.writer.read { db in
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) > 0 AND count(*) = sum((chatKey >> ?) = chatId AND chatKey < (1 << 56))
+                        FROM item WHERE chatKey IS NOT NULL
+                        """, arguments: [shift]) == true
+            }
+        }
+        #expect(try await keysBelong(old, shift: 43))
+        #expect(try await keysBelong(fresh, shift: 35))
         try old.database.rebuildIndexes()
+        #expect(try await keysBelong(old, shift: 43), "a rebuild keeps the keys")
         #expect(try await !hasSizes(old), "a rebuild creates the indexes as format 12 does")
         #expect(try await !hasSizes(old, "itemChatFts"))
         #expect(try await answers(old) == answers(fresh))

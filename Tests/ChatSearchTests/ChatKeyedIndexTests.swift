@@ -111,7 +111,7 @@ import Testing
     {
         try archive.database.writer.read { db in
             for chat in try Int64.fetchAll(db, sql: "SELECT id FROM chat WHERE keyed = 1") {
-                let r = ChatKeys.range(of: chat)
+                let r = try ChatKeys.Layout.of(db).range(of: chat)
                 for term in ["all", "alpha", "東京", "xdel", "xpin", "tImage".lowercased()] {
                     let keyed = try Int.fetchOne(
                         db, sql: "SELECT count(*) FROM itemChatFts WHERE itemChatFts MATCH ? AND rowid BETWEEN ? AND ?",

@@ -6,11 +6,13 @@ import GRDB
 /// The items' index (`itemFts`, rowid = archive id) answers a search in one chat by joining the
 /// chat's token with the word, which walks both posting lists: at 10M messages a word frequent
 /// in the archive but rare in an 841,000-item chat took 38 ms. In `itemChatFts` an item's rowid
-/// is its *chat key*, `chat.id << 43 | place`, so a chat is the rowid range ``range(of:)`` and
-/// FTS5 seeks straight into it. Same columns, same text and tokens as `itemFts`.
+/// is its *chat key*, `chat.id << 35 | place` (`<< 43` in archives made before format 14: see
+/// ``Layout``), so a chat is the rowid range ``Layout/range(of:)`` and FTS5 seeks straight
+/// into it. Same columns, same text and tokens as `itemFts`.
 ///
 /// Within a chat, keys follow archive ids (hence time), so newest first in the range is newest
-/// first in the chat, the order of every other search. Keys are spaced `gap` (65,536) apart:
+/// first in the chat, the order of every other search. Keys are spaced the layout's `gap` (16)
+/// apart:
 /// an item older than the chat's newest takes a key between its neighbours, and when none is
 /// left the writer spreads the keys around it. A chat's `keyed` column says whether its keys
 /// can be trusted:
@@ -25,25 +27,47 @@ import GRDB
 /// ``keyChats(_:chunk:progress:between:)``, which an ingest runs at its end and a writable
 /// open when `meta.chatKeysPending` is set.
 package enum ChatKeys {
-    /// Bits of the key below the chat id.
-    static let placeBits: Int64 = 43
     /// Chats with a bigger id are never keyed (searches in them use `itemFts`).
     package static let maxChatId: Int64 = (1 << 20) - 1
-    /// Space between the keys of consecutive items written in order. FTS5 stores a rowid as
-    /// the varint of its difference to the previous one in a posting list: 16 apart, the index
-    /// of the bench's 1M messages took 151 MB instead of 195, but at 10M a search for one
-    /// frequent word (`example`) in a 3,000-item chat took 2.8 ms instead of 0.05, in a
-    /// 372-item chat 5.3 ms: a cause not found yet, so the keys stay 65,536 apart.
-    static let gap: Int64 = 1 << 16
-    /// Most a late item's key moves past its predecessor's, so that a run of late items
-    /// written oldest first (a member's messages delivered after others') keeps room.
-    static let lateStep: Int64 = 256
-    /// The first key of a chat's first item: the middle of its range, leaving room both ways.
-    static let firstPlace: Int64 = 1 << 42
 
-    /// The rowid range of a chat in `itemChatFts` (both ends inclusive).
-    package static func range(of chat: Int64) -> ClosedRange<Int64> {
-        (chat << placeBits)...((chat << placeBits) | ((1 << placeBits) - 1))
+    /// How an archive spaces its keys, fixed for its life: `meta.chatKeyBits` says which.
+    package struct Layout: Sendable, Equatable {
+        /// Bits of the key below the chat id.
+        let placeBits: Int64
+        /// Space between the keys of consecutive items written in order.
+        let gap: Int64
+        /// Most a late item's key moves past its predecessor's, so that a run of late items
+        /// written oldest first (a member's messages delivered after others') keeps room.
+        let lateStep: Int64
+        /// The first key of a chat's first item: the middle of its range, leaving room both ways.
+        var firstPlace: Int64 { 1 << (placeBits - 1) }
+
+        /// The rowid range of a chat in `itemChatFts` (both ends inclusive).
+        package func range(of chat: Int64) -> ClosedRange<Int64> {
+            (chat << placeBits)...((chat << placeBits) | ((1 << placeBits) - 1))
+        }
+
+        /// Formats 10 to 13: keys 65,536 apart, `chat.id << 43 | place`.
+        static let wide = Layout(placeBits: 43, gap: 1 << 16, lateStep: 256)
+        /// Format 14: keys 16 apart, `chat.id << 35 | place` (2^30 items in order after a chat's
+        /// first). FTS5 stores a rowid as the varint of its difference to the previous one in
+        /// a posting list, so closer keys make a smaller index (the bench's 1M messages: 151
+        /// MB instead of 195). Every key stays below 2^56, because SQLite 3.40's FTS5 misreads
+        /// a doclist index backwards when a page of it starts with a 9-byte varint whose last
+        /// byte has its top bit set: a search newest first then walked the posting list
+        /// instead of seeking (a frequent word in a 3,000-item chat of 10M messages: 3.0 ms
+        /// instead of 0.05). Keys `chat.id << 43` are 9-byte varints from chat 8,192 on; keys
+        /// 65,536 apart end in a zero byte, which is why the wide layout never met it.
+        static let compact = Layout(placeBits: 35, gap: 16, lateStep: 2)
+
+        static let metaKey = "chatKeyBits"
+
+        /// The archive's layout (one indexed lookup of `meta`).
+        package static func of(_ db: Database) throws -> Layout {
+            let bits = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [metaKey])
+            return bits == String(compact.placeBits) ? .compact : .wide
+        }
     }
 
     /// The index as format 12 creates it: without FTS5's sizes table (`columnsize=0`), which
@@ -86,7 +110,7 @@ package enum ChatKeys {
     /// Removes a chat's rows and keys (state `0`) and marks the archive for ``keyChats(_:chunk:progress:between:)``.
     /// The chat's rows must hold what its items hold (the writer's queued rows written first).
     static func dropKeys(chat: Int64, _ db: Database) throws {
-        let r = range(of: chat)
+        let r = try Layout.of(db).range(of: chat)
         let rows = try Row.fetchAll(
             db.cachedStatement(
                 sql:
@@ -158,11 +182,11 @@ package enum ChatKeys {
     }
 
     /// The first key and the step for `count` items keyed at once: centred on the middle of the
-    /// chat's range (room for as many later items before as after), ``gap`` apart or closer.
-    static func centredKeys(count: Int64, chat: Int64) -> (first: Int64, step: Int64) {
-        let r = range(of: chat)
-        let step = min(gap, (r.upperBound - r.lowerBound) / (count + 2))
-        return (r.lowerBound + firstPlace - (count / 2) * step, step)
+    /// chat's range (room for as many later items before as after), the layout's gap apart or closer.
+    static func centredKeys(count: Int64, chat: Int64, _ layout: Layout) -> (first: Int64, step: Int64) {
+        let r = layout.range(of: chat)
+        let step = min(layout.gap, (r.upperBound - r.lowerBound) / (count + 2))
+        return (r.lowerBound + layout.firstPlace - (count / 2) * step, step)
     }
 
     /// Gives item `id` the key `key`: its row in the index (from the text, extra and tags it
@@ -184,7 +208,7 @@ package enum ChatKeys {
         if state == 2 { try dropKeys(chat: chat, db) }
         let ids = try Int64.fetchAll(
             db, sql: "SELECT id FROM item WHERE chatId = ? ORDER BY id", arguments: [chat])
-        let (first, step) = centredKeys(count: Int64(ids.count), chat: chat)
+        let (first, step) = centredKeys(count: Int64(ids.count), chat: chat, try Layout.of(db))
         guard step >= 2 else { return }
         for (k, id) in ids.enumerated() {
             try give(first + Int64(k) * step, toItem: id, db)
@@ -194,6 +218,8 @@ package enum ChatKeys {
 
     /// Keys one chat in transactions of `size` items (see ``keyChats(_:chunk:progress:between:)``).
     static func key(chat: Int64, _ writer: any DatabaseWriter, chunk size: Int, between: () throws -> Void) throws {
+        let layout = try writer.read { db in try Layout.of(db) }
+        let r = layout.range(of: chat)
         for _ in 0..<4 {
             // The chat's items still without a key, in id order; they must all follow the keyed ones.
             let (ids, last) = try writer.write { db -> ([Int64], (id: Int64, key: Int64)?) in
@@ -202,7 +228,6 @@ package enum ChatKeys {
                 if state == 0 {
                     try db.execute(sql: "UPDATE chat SET keyed = 2 WHERE id = ?", arguments: [chat])
                 }
-                let r = range(of: chat)
                 let last = try Row.fetchOne(
                     db, sql: "SELECT id, chatKey FROM item WHERE chatKey BETWEEN ? AND ? ORDER BY chatKey DESC LIMIT 1",
                     arguments: [r.lowerBound, r.upperBound]
@@ -220,15 +245,14 @@ package enum ChatKeys {
             }
             if let last, last.id == -1 { continue }  // dropped: start over
             if ids.isEmpty { return }
-            let r = range(of: chat)
             let n = Int64(ids.count)
             let step: Int64
             var next: Int64
             if let last {
-                step = min(gap, (r.upperBound - last.key) / (n + 1))
+                step = min(layout.gap, (r.upperBound - last.key) / (n + 1))
                 next = last.key + step
             } else {
-                (next, step) = centredKeys(count: n, chat: chat)
+                (next, step) = centredKeys(count: n, chat: chat, layout)
             }
             guard step >= 2 else {
                 try writer.write { db in try dropKeys(chat: chat, db) }

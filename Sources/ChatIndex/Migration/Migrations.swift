@@ -7,7 +7,7 @@ enum Migrations {
     /// the next program that writes.
     static let readCompatible: Set<String> = [
         "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex", "v11-itemFtsWithoutSizes",
-        "v12-denseKeys", "v13-compressedText",
+        "v12-denseKeys", "v13-compressedText", "v14-compactChatKeys",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -371,6 +371,13 @@ enum Migrations {
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
             try ArchiveDatabase.setMeta(db, TextCompression.metaKey, "1")
             try db.execute(sql: "\(itemTextViewSQL); DROP TABLE itemFts; \(itemFtsCompressedSQL)")
+        }
+        m.registerMigration("v14-compactChatKeys") { db in
+            // A new archive's chat keys 16 apart below `chat.id << 35` (``ChatKeys/Layout``):
+            // a smaller chat-keyed index. An archive with items keeps the keys it has.
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
+            let compact = ChatKeys.Layout.compact
+            try ArchiveDatabase.setMeta(db, ChatKeys.Layout.metaKey, String(compact.placeBits))
         }
         return m
     }

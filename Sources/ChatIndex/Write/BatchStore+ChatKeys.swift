@@ -4,6 +4,14 @@ import GRDB
 
 // Chat keys of new items and their rows in the chat-keyed index (see ChatKeys).
 extension BatchStore {
+    /// The archive's key layout, read once (it is fixed for the archive's life).
+    func keyLayout(_ db: Database) throws -> ChatKeys.Layout {
+        if let keyLayout { return keyLayout }
+        let layout = try ChatKeys.Layout.of(db)
+        keyLayout = layout
+        return layout
+    }
+
     /// The chat's keying state, looked up once per transaction while no other writer commits.
     func keyTail(_ chat: Int64, _ db: Database) throws -> KeyTail {
         if let t = keyTails[chat] { return t }
@@ -12,7 +20,7 @@ extension BatchStore {
             let state = try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT keyed FROM chat WHERE id = ?"), arguments: [chat])
             if state == 1 {
-                let r = ChatKeys.range(of: chat)
+                let r = try keyLayout(db).range(of: chat)
                 tail = KeyTail(keyed: true)
                 if let row = try Row.fetchOne(
                     db.cachedStatement(
@@ -49,10 +57,11 @@ extension BatchStore {
     func proposeKey(chat: Int64, id: Int64, ts: Int64, _ db: Database) throws -> Int64? {
         let tail = try keyTail(chat, db)
         guard tail.keyed else { return nil }
-        let r = ChatKeys.range(of: chat)
-        guard let tailKey = tail.key else { return r.lowerBound + ChatKeys.firstPlace }
+        let layout = try keyLayout(db)
+        let r = layout.range(of: chat)
+        guard let tailKey = tail.key else { return r.lowerBound + layout.firstPlace }
         if id > tail.id {
-            let k = tailKey + ChatKeys.gap
+            let k = tailKey + layout.gap
             return k <= r.upperBound ? k : nil
         }
         let before = try Row.fetchOne(
@@ -78,9 +87,9 @@ extension BatchStore {
         let room = successorKey - predecessorKey
         guard room >= 2 else { return nil }
         if before == nil {
-            return successorKey - min(ChatKeys.gap, room / 2)
+            return successorKey - min(layout.gap, room / 2)
         }
-        return predecessorKey + min(ChatKeys.lateStep, room / 2)
+        return predecessorKey + min(layout.lateStep, room / 2)
     }
 
     /// Records the key a new item took (nil in a keyed chat: the item waits for room).
@@ -128,7 +137,8 @@ extension BatchStore {
     private func makeRoom(chat: Int64, id: Int64, _ db: Database) throws -> Bool {
         guard let ts = try Int64.fetchOne(db.cachedStatement(sql: "SELECT ts FROM item WHERE id = ?"), arguments: [id])
         else { return true }
-        let r = ChatKeys.range(of: chat)
+        let layout = try keyLayout(db)
+        let r = layout.range(of: chat)
         // The keyed item before it in time must be the one before it in id.
         let before = try Row.fetchOne(
             db.cachedStatement(
@@ -155,7 +165,7 @@ extension BatchStore {
             let high = upper.count > side ? upper[side].key : r.upperBound + 1
             let window = Array(lower.prefix(side).reversed()) + [(key: Int64(-1), id: id)] + Array(upper.prefix(side))
             let step = (high - low) / Int64(window.count + 1)
-            guard step >= 2 * ChatKeys.lateStep else { continue }
+            guard step >= 2 * layout.lateStep else { continue }
             try respace(window, from: low, step: step, db)
             keyTails[chat] = nil  // its newest key may have moved
             return true

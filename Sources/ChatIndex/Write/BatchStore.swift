@@ -24,6 +24,8 @@ final class BatchStore: @unchecked Sendable {
     var userMember: [Int64: Int64] = [:]
     /// The archive's id scale (``ArchiveIds``), read at the first id this store allocates.
     var idScale: Int64?
+    /// The archive's chat-key layout, once read (``keyLayout(_:)``).
+    var keyLayout: ChatKeys.Layout?
     /// Next free id per millisecond slot, for this batch only (memory stays bounded; a slot
     /// used by an earlier batch is found by the primary-key conflict and skipped).
     var nextSeq: [Int64: Int64] = [:]

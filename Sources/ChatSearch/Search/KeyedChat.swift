@@ -5,15 +5,17 @@ import GRDB
 /// reads only this chat's part of each posting list, whatever the word's frequency elsewhere.
 struct KeyedChat {
     let id: Int64
+    /// The chat's rowid range in the chat-keyed index.
+    let range: ClosedRange<Int64>
 
     /// The chat, when its keys are complete (state `1`) in an archive that has them.
     static func ifKeyed(_ chat: Int64, _ db: Database) -> KeyedChat? {
         guard chat <= ChatKeys.maxChatId,
             let state = try? Int.fetchOne(
                 db.cachedStatement(sql: "SELECT keyed FROM chat WHERE id = ?"), arguments: [chat]),
-            state == 1
+            state == 1, let layout = try? ChatKeys.Layout.of(db)
         else { return nil }
-        return KeyedChat(id: chat)
+        return KeyedChat(id: chat, range: layout.range(of: chat))
     }
 
     /// The key that splits the chat's items at archive id `x`: every key below it is an item
@@ -23,7 +25,7 @@ struct KeyedChat {
     /// - Complexity: one lookup when `x` is an item of the chat (a paging cursor); otherwise a
     ///   binary search of the key space, at most 44 index probes (a date bound).
     func keyBound(id x: Int64, _ db: Database) throws -> Int64 {
-        let r = ChatKeys.range(of: id)
+        let r = range
         if x == Int64.max { return r.upperBound + 1 }
         if x == Int64.min { return r.lowerBound }
         if let k = try key(ofItem: x, db) { return k }
