@@ -23,7 +23,8 @@ struct KeyedChat {
     /// ids within a chat).
     ///
     /// - Complexity: one lookup when `x` is an item of the chat (a paging cursor); otherwise a
-    ///   binary search of the key space, at most 44 index probes (a date bound).
+    ///   binary search of the key space, at most 36 index probes (44 in archives made before
+    ///   format 14; a date bound).
     func keyBound(id x: Int64, _ db: Database) throws -> Int64 {
         let r = range
         if x == Int64.max { return r.upperBound + 1 }
