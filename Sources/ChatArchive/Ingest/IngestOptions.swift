@@ -20,7 +20,7 @@ public struct IngestOptions: Sendable {
     /// default). Only an archive made since format 13 compresses: its first such ingest stores
     /// its first 20,000 texts as they are, trains the dictionary on them, and from then on every
     /// writer, live writes included, stores new texts compressed. On the bench's 1M messages the
-    /// archive is 10% smaller (674 against 750 MiB) and a page of 50 hits about 0.03–0.06 ms
+    /// archive is 10% smaller (667 against 743 MiB) and a page of 50 hits about 0.03–0.06 ms
     /// slower to read (each text decompressed: about 0.5 µs).
     public var compressesText = false
     /// How many terms the writer remembers as already in the vocabulary (`nil`: its default;

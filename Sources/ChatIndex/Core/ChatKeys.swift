@@ -60,13 +60,18 @@ package enum ChatKeys {
         /// 65,536 apart end in a zero byte, which is why the wide layout never met it.
         static let compact = Layout(placeBits: 35, gap: 16, lateStep: 2)
 
-        static let metaKey = "chatKeyBits"
+        package static let metaKey = "chatKeyBits"
 
         /// The archive's layout (one indexed lookup of `meta`).
         package static func of(_ db: Database) throws -> Layout {
-            let bits = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [metaKey])
-            return bits == String(compact.placeBits) ? .compact : .wide
+            try with(
+                bits: String.fetchOne(
+                    db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [metaKey]))
+        }
+
+        /// The layout `meta.chatKeyBits` names (`nil`: an archive made before format 14).
+        package static func with(bits: String?) -> Layout {
+            bits == String(compact.placeBits) ? .compact : .wide
         }
     }
 

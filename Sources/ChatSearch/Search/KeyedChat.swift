@@ -8,14 +8,17 @@ struct KeyedChat {
     /// The chat's rowid range in the chat-keyed index.
     let range: ClosedRange<Int64>
 
-    /// The chat, when its keys are complete (state `1`) in an archive that has them.
+    /// The chat, when its keys are complete (state `1`) in an archive that has them; its state
+    /// and the archive's key layout in one statement (each search in a chat asks).
     static func ifKeyed(_ chat: Int64, _ db: Database) -> KeyedChat? {
         guard chat <= ChatKeys.maxChatId,
-            let state = try? Int.fetchOne(
-                db.cachedStatement(sql: "SELECT keyed FROM chat WHERE id = ?"), arguments: [chat]),
-            state == 1, let layout = try? ChatKeys.Layout.of(db)
+            let row = try? Row.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT keyed, (SELECT value FROM meta WHERE key = ?) FROM chat WHERE id = ?"),
+                arguments: [ChatKeys.Layout.metaKey, chat]),
+            row[0] as Int? == 1
         else { return nil }
-        return KeyedChat(id: chat, range: layout.range(of: chat))
+        return KeyedChat(id: chat, range: ChatKeys.Layout.with(bits: row[1]).range(of: chat))
     }
 
     /// The key that splits the chat's items at archive id `x`: every key below it is an item
