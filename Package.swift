@@ -83,7 +83,8 @@ let package = Package(
             dependencies: [
                 "ChatArchive", "ChatArchiveServer", "CChatICU", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            exclude: ["BenchmarkLog.md"]),
         .target(name: "ChatTestSupport", dependencies: ["ChatArchive"], path: "Sources/ChatTestSupport"),
         .testTarget(name: "ChatModelTests", dependencies: ["ChatModel"]),
         .testTarget(name: "ChatTextTests", dependencies: ["ChatText", "ChatTestSupport"]),
