@@ -116,9 +116,10 @@ int32_t cchaticu_vocab_drain(cchaticu_vocab *v, void *ctx, cchaticu_token_fn fn)
         delivered++;
     }
     v->nFresh = 0;
-    // The set grows with the vocabulary (1.7M terms at 10M messages, about 50 MB with its hash
-    // table, twice that while the table doubled): past its limit it forgets every term, and
-    // the terms seen again are offered again, which the vocabulary's insert skips.
+    // The set grows with the vocabulary (millions of terms in a big archive, tens of megabytes
+    // with its hash table, twice that while the table doubled): past its limit it forgets every
+    // term, and the terms seen again are offered again, which the vocabulary's insert skips
+    // (see WritePerformance.md in ChatIndex.docc).
     if (v->seen.count > v->seenLimit) vocab_free(&v->seen);
     pthread_mutex_unlock(&v->lock);
     return delivered;
@@ -160,8 +161,8 @@ cchaticu_doc *cchaticu_doc_tokenize(const uint8_t *text, int32_t len) {
         cchaticu_doc_free(d);
         return NULL;
     }
-    // The buffer grew by doubling; an ingest keeps two batches of documents (20,000) alive,
-    // and the unused halves were about a third of their 27 MB (massif, 200k messages).
+    // The buffer grew by doubling; an ingest keeps two batches of documents alive, and the
+    // unused halves were about a third of their memory (see WritePerformance.md in ChatIndex.docc).
     if (d->used > 0 && d->cap - d->used > 64) {
         uint8_t *q = realloc(d->buf, (size_t)d->used);
         if (q) {
@@ -276,7 +277,8 @@ static int piece_cmp(const void *a, const void *b) {
 // name fragments (chatNameShort). Characters are counted as SQLite's substr() and length()
 // count them (a byte below 0xC0 starts one, a lead byte takes its continuation bytes along), so
 // the pieces are exactly those of the SQL it replaces, which numbered positions with
-// json_each over a zeroblob: 86 µs a chat, most of a chat insert's cost in an ingest.
+// json_each over a zeroblob, which was most of a chat insert's cost in an ingest (see
+// WritePerformance.md in ChatIndex.docc).
 static void short_grams(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     piece *pieces = NULL;
     int32_t count = 0, cap = 0;

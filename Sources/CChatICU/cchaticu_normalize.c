@@ -447,7 +447,7 @@ static void fold_compute(UChar32 c, fold_entry *f) {
 
 // The length of c's fold entry (0...4, or FOLD_NONE and above for no fast fold), computed on
 // its first use: a process pays ICU's normalisation only for the code points its texts hold
-// (all 1,920 took 3.5M instructions at start-up, a sixth of a CLI search's own work). Threads
+// (filling all 1,920 at start-up was a noticeable part of a CLI search's own work). Threads
 // race for an entry with a compare-and-swap; one that loses while the winner computes sees
 // FOLD_BUSY and takes ICU's path for this character, which gives the same result.
 static uint8_t fold_len(UChar32 c) {

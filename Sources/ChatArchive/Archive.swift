@@ -36,16 +36,17 @@ public final class Archive: Sendable {
     ///     built them or a rebuild was interrupted (`false`: leave them for ``repair(progress:)``,
     ///     as `chat-archive check` does; a read-only archive is never rebuilt).
     ///   - rebuildProgress: called while indexes are rebuilt for a new analyser version, or
-    ///     built once for an archive written before them (the index of searches in one chat:
-    ///     about 8 minutes at 10M messages; until then such chats are searched the old way).
+    ///     built once for an archive written before them (the index of searches in one chat,
+    ///     minutes for a big archive: <doc:ServingPerformance>; until then such chats are
+    ///     searched the old way).
     ///   - onWait: called when a write waits for another program writing to the same archive.
     ///
     /// Opening for writing makes sure that a damaged archive is never written to: SQLite's
     /// quick check reads the whole file once. For a file up to 64 MiB it runs here; a bigger
     /// archive opens at once (its chat table checked as a read-only open checks it), the check
     /// runs in the background, and the first write waits for what is left of it and throws
-    /// `ArchiveError/Code/corrupt` when it found damage. Reads do not wait. (At 10M messages,
-    /// a 6.9 GB file, the check takes about 29 s on a 2-core machine; the open 0.3 s.)
+    /// `ArchiveError/Code/corrupt` when it found damage. Reads do not wait.
+    /// <doc:ServingPerformance> has what the open and the check take.
     /// - Throws: `ArchiveError` (`ArchiveError/Code/notFound`, `ArchiveError/Code/notAnArchive`,
     ///   `ArchiveError/Code/newerVersion`, `ArchiveError/Code/corrupt`…).
     public init(

@@ -66,8 +66,8 @@ package enum Terminal {
 
     /// The UTF-16 units `u[range]` as a string, a lone surrogate as U+FFFD and control characters
     /// as ``visible(_:singleLine:)`` shows them. Transcoded here:
-    /// `String(decoding:as: UTF16.self)` takes the standard library's generic path, 33k
-    /// instructions for a 150-unit excerpt, 4.6M of a 67M-instruction `chat-archive search`.
+    /// `String(decoding:as: UTF16.self)` takes the standard library's generic path, several
+    /// times dearer, which showed in a whole `chat-archive search` process.
     package static func string(_ u: [UInt16], _ range: Range<Int>) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(range.count * 3)

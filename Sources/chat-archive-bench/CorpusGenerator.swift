@@ -12,8 +12,8 @@ import ChatModel
 /// Chat sizes follow a Zipf law (a few chats with tens of thousands of messages, most with a
 /// few dozen); messages mix 15 languages in 10 scripts with emoji, SimpleX markdown,
 /// mentions, links, attachments, quotes, reactions and events; timestamps rise per chat over
-/// three years, some identical. Memory stays constant: one chat's members and a 1 MiB
-/// output buffer. The same seed, message and chat counts give the same bytes.
+/// three years, some identical. Memory stays constant: one chat's members and an output
+/// buffer of fixed size. The same seed, message and chat counts give the same bytes.
 ///
 /// Query words with exactly known frequencies are planted by message number (see
 /// ``queryWords(messages:)``); ``Summary/queryHits`` counts every query word as written.

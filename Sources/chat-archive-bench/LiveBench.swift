@@ -66,7 +66,8 @@ struct LiveBench {
             "live: first write after opening (quick check of the file, once per open)",
             "\(fmt(Clock.seconds(since: firstStart) * 1_000)) ms")
 
-        // The write-ahead log's size between upserts: live writes keep it near 64 MiB.
+        // The write-ahead log's size between upserts: live writes keep it near
+        // `Checkpointer.liveFrameLimit` frames.
         var logPeak: Int64 = 0
         let logPath = archive.database.path + "-wal"
         func sampleLog() {

@@ -5,8 +5,9 @@ import ChatArchiveServer
 import Foundation
 
 /// `chat-archive serve`: the web server, a program of its own so that the HTTP stack (Hummingbird,
-/// NIO: a quarter of the protocol conformances a Swift process scans at each first lookup, and
-/// 40 MB of binary) stays out of every other `chat-archive` process. `chat-archive serve …`
+/// NIO: a large share of the protocol conformances a Swift process scans at each first lookup,
+/// and of the binary) stays out of every other `chat-archive` process (see ServingPerformance.md
+/// in ChatArchive.docc). `chat-archive serve …`
 /// checks its options and replaces itself with this program, with the same arguments.
 @main
 struct ServeMain: AsyncParsableCommand {

@@ -4,7 +4,8 @@ import ChatArchiveCommandLine
 ///
 /// ArgumentParser learns a command's options by reflecting on its properties, and each type it
 /// meets that way costs the Swift runtime a scan of every protocol conformance record in the
-/// binary: about a third of the instructions of a whole `chat-archive search` process. The read
+/// binary, a large share of a whole `chat-archive search` process (see ServingPerformance.md in
+/// ChatArchive.docc). The read
 /// commands are what scripts call over and over, so their plain forms are parsed here, from a
 /// table of each command's options, into the same request values the commands build. Anything
 /// this parser does not take for certain (`--help`, an unknown or repeated option, a value that

@@ -19,9 +19,9 @@ public struct IngestOptions: Sendable {
     /// Store the messages' text compressed with a dictionary trained on them (`false` by
     /// default). Only an archive made since format 13 compresses: its first such ingest stores
     /// its first 20,000 texts as they are, trains the dictionary on them, and from then on every
-    /// writer, live writes included, stores new texts compressed. On the bench's 1M messages the
-    /// archive is 10% smaller (667 against 743 MiB) and a page of 50 hits about 0.03–0.06 ms
-    /// slower to read (each text decompressed: about 0.5 µs).
+    /// writer, live writes included, stores new texts compressed. The archive gets smaller, and
+    /// every page of hits a little slower to read, since each text is decompressed (ChatIndex's
+    /// ArchiveLayout and WritePerformance articles).
     public var compressesText = false
     /// How many terms the writer remembers as already in the vocabulary (`nil`: its default;
     /// tests make it small to exercise the forgetting).

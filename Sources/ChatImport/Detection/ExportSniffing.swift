@@ -1,5 +1,5 @@
 /// A container that remembers the prefixes and JSON shapes read from its entries, so that the
-/// recognise tests of every format read each entry's first 64 KiB once.
+/// recognise tests of every format read each entry's prefix (`FormatDetector.prefixLimit`) once.
 package final class SniffingContainer: ExportContainer {
     /// The container sniffed.
     package let base: any ExportContainer
@@ -21,8 +21,8 @@ package final class SniffingContainer: ExportContainer {
     package func size(of name: String) -> Int64? { base.size(of: name) }
     package func displayName(of name: String) -> String { base.displayName(of: name) }
 
-    /// The cached 64 KiB prefix, cut to `limit`; unreadable entries read as empty (the
-    /// importer reports them, not detection).
+    /// The cached prefix (`FormatDetector.prefixLimit`), cut to `limit`; unreadable entries read as
+    /// empty (the importer reports them, not detection).
     package func prefix(of name: String, limit: Int) throws -> [UInt8] {
         guard limit <= FormatDetector.prefixLimit else { return try base.prefix(of: name, limit: limit) }
         let p: [UInt8]
@@ -74,7 +74,7 @@ package enum Sniff {
         return Array(names.prefix(maxSniffedEntries))
     }
 
-    /// The first 64 KiB of an entry (empty when unreadable).
+    /// The first `FormatDetector.prefixLimit` bytes of an entry (empty when unreadable).
     package static func prefix(_ container: any ExportContainer, _ name: String) -> [UInt8] {
         (try? container.prefix(of: name, limit: FormatDetector.prefixLimit)) ?? []
     }

@@ -25,8 +25,8 @@ package struct Detection {
 }
 
 /// Recognises exports by content, never by extension: opens a file, folder or zip (by magic
-/// bytes) and tries each registered format's test in order (`FormatRegistry`) on 64 KiB
-/// prefixes.
+/// bytes) and tries each registered format's test in order (`FormatRegistry`) on prefixes
+/// of `prefixLimit` bytes.
 package enum FormatDetector {
     /// How many bytes of each entry are sniffed.
     package static let prefixLimit = 64 << 10

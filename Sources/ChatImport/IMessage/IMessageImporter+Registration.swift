@@ -8,10 +8,10 @@ extension IMessageImporter: RegisteredImporter {
     /// The iMessage databases of `container` (SQLite files whose schema has `message`, `chat`,
     /// `handle` and `chat_message_join`) and their `-wal`/`-shm` files, sorted.
     ///
-    /// A database on disk is asked for its tables through an immutable, read-only connection,
-    /// which neither locks nor writes the file. Inside a zip, the table definitions are looked
-    /// for in the entry's first 4 MiB (SQLite scatters its schema over the file's pages), and a
-    /// SQLite entry named as the Messages app names its database is taken as one.
+    /// A database on disk is asked for its tables through an immutable, read-only connection, which
+    /// neither locks nor writes the file. Inside a zip, the table definitions are looked for in the
+    /// entry's first `schemaScanLimit` bytes (SQLite scatters its schema over the file's pages),
+    /// and a SQLite entry named as the Messages app names its database is taken as one.
     package static func recognise(_ container: any ExportContainer) throws -> [String] {
         var found: [String] = []
         let names = Set(container.entryNames)

@@ -20,7 +20,7 @@ package struct MatrixImporter: Sendable {
 
     /// The entries of `container` that are Element JSON exports (an object whose first keys
     /// include `room_name` and `exported_by`, and `messages` or `export_date`), judged from a
-    /// 64 KiB prefix of each; empty when there is none.
+    /// prefix of each (`FormatDetector.prefixLimit`); empty when there is none.
     package static func recognise(_ container: any ExportContainer) throws -> [String] {
         var out: [String] = []
         var sniffed = 0

@@ -34,9 +34,10 @@ package struct MetaImporter: ArchiveImporter {
     /// Makes an importer.
     package init() {}
 
-    /// The thread files of `container` (or of the zips a folder holds, named `x.zip!entry`);
-    /// empty when this is not a Meta export. Throws for Meta's HTML variant, the old Instagram
-    /// format and the encrypted chats' download, with what to do instead. Reads at most 64 KiB of each JSON entry.
+    /// The thread files of `container` (or of the zips a folder holds, named `x.zip!entry`); empty
+    /// when this is not a Meta export. Throws for Meta's HTML variant, the old Instagram format and
+    /// the encrypted chats' download, with what to do instead. Reads at most the default prefix
+    /// (`ExportContainer.prefix(of:limit:)`) of each JSON entry.
     package static func recognise(_ container: any ExportContainer) throws -> [String] {
         let found = try threadFiles(in: container)
         if !found.isEmpty { return found }

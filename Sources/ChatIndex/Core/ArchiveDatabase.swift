@@ -123,7 +123,7 @@ package final class ArchiveDatabase: Sendable {
     /// Checks once per open, before the first write, that SQLite's quick check passes, so that
     /// nothing is written into a damaged archive (a read transaction: it never blocks writers).
     ///
-    /// - Complexity: reads every page of the archive once: about 0.1 s per 100 MB when cached.
+    /// - Complexity: O(file size): it reads every page of the archive once.
     package func verifyBeforeWriting() throws {
         if let damage {
             // Whichever read met the damage at open, a writer is told that nothing was written.
@@ -147,12 +147,13 @@ package final class ArchiveDatabase: Sendable {
 
     /// Runs one live write (an app's upsert, edit or mark) as one transaction whose commit never
     /// copies the log back into the file itself: the writer's automatic checkpoint is off, and
-    /// a passive checkpoint runs on a thread of its own every 2 MiB of log and once writes
-    /// pause (`Checkpointer.liveWriteCommitted(_:)`, `IdleMerger`). A commit that had to
-    /// checkpoint 1,000 pages with an fsync took tens of milliseconds; these take what the
-    /// transaction takes. Before a transaction, once the background pass has copied more than
-    /// 64 MiB, the writer copies the rest itself so that the transaction starts the log over
-    /// (`Checkpointer.restartLogIfDue(_:)`): the log stays near 64 MiB however long an app
+    /// a passive checkpoint runs on a thread of its own every `Checkpointer.liveFramesPerPass`
+    /// frames of log and once writes pause (`Checkpointer.liveWriteCommitted(_:)`,
+    /// `IdleMerger`). A commit that had to checkpoint 1,000 pages with an fsync took tens of
+    /// milliseconds; these take what the transaction takes. Before a transaction, once the
+    /// background pass has copied more than `Checkpointer.liveFrameLimit` frames, the writer
+    /// copies the rest itself so that the transaction starts the log over
+    /// (`Checkpointer.restartLogIfDue(_:)`): the log stays near that size however long an app
     /// writes. (An ingest's writer does the same with its own checkpointer.)
     package func liveWrite(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
         let checkpointer = liveCheckpointer
@@ -280,11 +281,12 @@ package final class ArchiveDatabase: Sendable {
 
     /// Rebuilds the full-text index and the term vocabulary from the stored display text.
     ///
-    /// The index is emptied, then refilled in rowid order in transactions of
-    /// `chunk` items (``ArchiveDatabase/rebuildChunk``), each followed by a passive checkpoint, so that the WAL stays
-    /// near one chunk's pages (FTS5's own 'rebuild' is one statement, hence one transaction:
-    /// at 10M messages it wrote 2.5 GB of log). `ftsStale` stays set until the last chunk and
-    /// the vocabulary are in, so an interrupted rebuild starts over at the next writable open.
+    /// The index is emptied, then refilled in rowid order in transactions of `chunk` items
+    /// (``ArchiveDatabase/rebuildChunk``), each followed by a passive checkpoint, so that the WAL
+    /// stays near one chunk's pages (FTS5's own 'rebuild' is one statement, hence one transaction,
+    /// which put the whole index of a big archive through the log). `ftsStale` stays set until the
+    /// last chunk and the vocabulary are in, so an interrupted rebuild starts over at the next
+    /// writable open.
     package func rebuildIndexes(
         progress: (@Sendable (Int64, Int64) -> Void)? = nil, chunk: Int = ArchiveDatabase.rebuildChunk
     ) throws {
@@ -376,8 +378,8 @@ package final class ArchiveDatabase: Sendable {
     /// Merges the full-text index's segments towards one with FTS5's incremental 'merge' over
     /// every level (`-500`: 500 pages per pass), never 'optimize', which <doc:WritePerformance> saw corrupt an
     /// index on SQLite 3.40.1 when repeated. Each term of a query then costs one b-tree seek
-    /// instead of one per segment: at 1M messages a 26-term infix expansion took 0.87 ms over
-    /// 12 segments and 0.20 ms over one. Stops when a pass finds nothing to merge, or after
+    /// instead of one per segment, which makes an infix expansion several times faster
+    /// (<doc:WritePerformance>). Stops when a pass finds nothing to merge, or after
     /// `maxPasses`; `onPass` runs after each (the ingest lets its checkpointer copy the WAL).
     package func mergeFullTextSegments(
         maxPasses: Int64, progress: (@Sendable (Int64, Int64) -> Void)? = nil, onPass: () throws -> Void = {}

@@ -26,8 +26,8 @@ enum ArchiveOpening {
     )
 
     /// The biggest archive file whose quick check runs while it is opened for writing. The
-    /// check reads the whole file: about 0.1 s per 100 MB when cached, 2.7 s at 1M messages
-    /// (665 MB) and 29 s at 10M (6.9 GB) on the development machine, too long for an app to
+    /// check reads the whole file, which for an archive of millions of messages takes seconds
+    /// to tens of seconds (ChatArchive's ServingPerformance article), too long for an app to
     /// wait before its first read. A bigger archive is opened with the chat table's checks of
     /// a read-only open, and its quick check runs in the background; the first write waits
     /// for it (`ArchiveDatabase.verifyBeforeWriting()`), so a damaged archive is still never
@@ -258,7 +258,7 @@ enum ArchiveOpening {
     /// archive; returns what its applied migrations allow.
     private static func checkSchema(_ db: Database, migrator: DatabaseMigrator, path: String) throws -> SchemaState {
         // Plain statements: GRDB's `tableExists` and the migrator's own checks load GRDB's
-        // schema cache and build sets, 3.6M instructions of a 62M-instruction CLI search.
+        // schema cache and build sets, a noticeable part of a one-query CLI process.
         let tables = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('grdb_migrations', 'meta')")
         let applied =
@@ -340,9 +340,9 @@ enum ArchiveOpening {
     /// cell of a page must lie inside it): the chat list reads them all, and a damaged page there
     /// could otherwise answer with wrong names or missing chats instead of an error. A damaged
     /// item page makes SQLite's own reads fail, so items are not walked. `PRAGMA
-    /// quick_check('chat')` did this job for read-only opens at 9 ms per 10,000 chats (80 ms at
-    /// 100,000, in every CLI process); these counts take 2 ms and 13 ms. Left on for every read,
-    /// the cell checks cost queries 40 to 90%, since mapped pages are checked on every access;
+    /// quick_check('chat')` did this job for read-only opens at several times the cost of these
+    /// counts, in every CLI process. Left on for every read, the cell checks would slow every
+    /// query markedly, since mapped pages are checked on every access;
     /// a one-shot connection, which does not map the file, keeps them on instead of walking
     /// (``configuration(readOnly:oneShot:)``).
     static func checkChatPages(_ db: Database, path: String) throws {
@@ -437,11 +437,10 @@ enum ArchiveOpening {
     /// - Parameter oneShot: for a process that reads once and exits (a CLI command): a small
     ///   page cache, no map of the file, and SQLite's cell checks on every page loaded (instead
     ///   of the chat table's walk at open). Its reads touch each page about once (the walk it
-    ///   used to make alone read 2,000 pages at 100,000 chats): every new page of a big cache
-    ///   was a fresh allocation, and the thread's heap grew by an `mprotect` call for nearly
-    ///   each one (2,152 of them for `chat-archive stats` at 10M messages, 17.2 of its 24.0 ms
-    ///   in the kernel: 12.9 ms with 2 MiB, 16.7 with 2 MiB and the map, whose pages fault in
-    ///   4 KiB at a time).
+    ///   used to make alone read thousands of pages at 100,000 chats): every new page of a big
+    ///   cache was a fresh allocation, and the thread's heap grew by an `mprotect` call for
+    ///   nearly each one, which put most of such a process's time in the kernel; a map of the
+    ///   file was slower than the small cache alone, its pages faulting in one at a time.
     static func configuration(readOnly: Bool, oneShot: Bool = false) -> Configuration {
         var config = Configuration()
         config.readonly = readOnly
@@ -464,8 +463,8 @@ enum ArchiveOpening {
             // A one-shot reader checks the cells of each page as it loads it (unmapped, a page
             // is checked once per load, not at every access): what it answers from is checked
             // as the walk over the chat table at a pool's open checks it, and the open does
-            // not read the 2,000 pages of that walk at 100,000 chats (4.7 of the 12.3 ms of
-            // `chat-archive search` at 10M messages).
+            // not read the thousands of pages of that walk at 100,000 chats (a good part of a
+            // `chat-archive search` process at that size).
             if db.configuration.readonly && oneShot { try db.execute(sql: "PRAGMA cell_size_check = ON") }
         }
         return config

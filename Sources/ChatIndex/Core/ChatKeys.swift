@@ -4,11 +4,11 @@ import GRDB
 /// in one chat reads only that chat's part of a word's posting list.
 ///
 /// The items' index (`itemFts`, rowid = archive id) answers a search in one chat by joining the
-/// chat's token with the word, which walks both posting lists: at 10M messages a word frequent
-/// in the archive but rare in an 841,000-item chat took 38 ms. In `itemChatFts` an item's rowid
-/// is its *chat key*, `chat.id << 35 | place` (`<< 43` in archives made before format 14: see
-/// ``Layout``), so a chat is the rowid range ``Layout/range(of:)`` and FTS5 seeks straight
-/// into it. Same columns, same text and tokens as `itemFts`.
+/// chat's token with the word, which walks both posting lists: a word frequent in a big archive but
+/// rare in a big chat took tens of milliseconds (<doc:ArchiveLayout>). In `itemChatFts` an item's
+/// rowid is its *chat key*, `chat.id << 35 | place` (`<< 43` in archives made before format 14: see
+/// ``Layout``), so a chat is the rowid range ``Layout/range(of:)`` and FTS5 seeks straight into it.
+/// Same columns, same text and tokens as `itemFts`.
 ///
 /// Within a chat, keys follow archive ids (hence time), so newest first in the range is newest
 /// first in the chat, the order of every other search. Keys are spaced the layout's `gap` (16)
@@ -51,12 +51,12 @@ package enum ChatKeys {
         static let wide = Layout(placeBits: 43, gap: 1 << 16, lateStep: 256)
         /// Format 14: keys 16 apart, `chat.id << 35 | place` (2^30 items in order after a chat's
         /// first). FTS5 stores a rowid as the varint of its difference to the previous one in
-        /// a posting list, so closer keys make a smaller index (the bench's 1M messages: 151
-        /// MB instead of 195). Every key stays below 2^56, because SQLite 3.40's FTS5 misreads
-        /// a doclist index backwards when a page of it starts with a 9-byte varint whose last
-        /// byte has its top bit set: a search newest first then walked the posting list
-        /// instead of seeking (a frequent word in a 3,000-item chat of 10M messages: 3.0 ms
-        /// instead of 0.05). Keys `chat.id << 43` are 9-byte varints from chat 8,192 on; keys
+        /// a posting list, so closer keys make a smaller index (<doc:ArchiveLayout>). Every key
+        /// stays below 2^56, because SQLite 3.40's FTS5 misreads a doclist index backwards when
+        /// a page of it starts with a 9-byte varint whose last byte has its top bit set: a
+        /// search newest first then walked the posting list instead of seeking, many times
+        /// slower in a mid-size chat of a big archive. Keys `chat.id << 43` are 9-byte varints
+        /// from chat 8,192 on; keys
         /// 65,536 apart end in a zero byte, which is why the wide layout never met it.
         static let compact = Layout(placeBits: 35, gap: 16, lateStep: 2)
 

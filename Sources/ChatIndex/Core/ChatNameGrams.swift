@@ -20,7 +20,7 @@ package enum ChatNameGrams {
         """
     }
 
-    /// The same rows computed in SQL alone, as the triggers of format v6 did (86 µs a chat:
+    /// The same rows computed in SQL alone, as the triggers of format v6 did (slowly:
     /// json_each over `'[0,0,…]'` numbers the positions, since SQLite has no series generator
     /// and allows no WITH clause inside a trigger). Kept for that migration and for tests.
     package static func selectInSQL(id: String, nameKey: String, translitKey: String, from: String? = nil) -> String {
@@ -69,8 +69,8 @@ package enum ChatNameGrams {
         """
 
     /// Replaces the triggers with ones whose pieces come from `chat_short_grams` (format v8): the
-    /// same rows, so the table stays as it is. A chat insert in an ingest took 157 µs, 120 of
-    /// them in the SQL computing the pieces.
+    /// same rows, so the table stays as it is. The SQL computing the pieces was most of a chat
+    /// insert's cost in an ingest (<doc:WritePerformance>).
     package static let functionTriggersSQL = """
         DROP TRIGGER chat_nameShort_insert;
         DROP TRIGGER chat_nameShort_update;

@@ -60,10 +60,11 @@ package final class ArchiveWriter {
 
     /// The default bound of a batch's prepared items in bytes. Two batches are alive at once
     /// (one being prepared, one being written), and what a prepared item holds follows its
-    /// script and length more than anything else: batches of 10,000 messages of the bench's
-    /// 1M corpus hold 12.3 to 32.5 MiB (median 15.4), those of its Japanese chats the most,
-    /// where every character is a token. Without this bound the last batches of the 10M
-    /// corpus (hundreds of small Japanese chats) raised the ingest's peak memory by 40 MiB.
+    /// script and length more than anything else: the bench's batches of 10,000 messages
+    /// differ in size by more than two to one, those of its Japanese chats the biggest, where
+    /// every character is a token. Without this bound the last batches of a big corpus
+    /// (hundreds of small Japanese chats) raised the ingest's peak memory
+    /// (<doc:WritePerformance>).
     package static let batchByteLimit = 20 << 20
 
     /// `termLimit`: how many terms the writer remembers as already offered to the vocabulary
@@ -165,7 +166,7 @@ package final class ArchiveWriter {
             checkpointer.request()
             try checkpointer.keepLogBounded(database.writer)
             // A pass's pages and buffers are freed on the writer's queue, whose arena glibc
-            // otherwise keeps: at 10M messages resident memory rose by 50 MB during these passes.
+            // otherwise keeps: a big ingest's resident memory grew during these passes.
             BatchStore.returnFreeMemory()
         }
     }

@@ -121,8 +121,8 @@ extension BatchStore {
     ///
     /// Triggers used to add them with each insert, but FTS5 writes its pending rows out as a
     /// new segment whenever a statement opens a savepoint, and every chat or member upsert does
-    /// (its triggers write several tables): one segment per chat and per member, 18% of the
-    /// instructions of an ingest of 8,000 messages in 2,000 chats. Updates and deletions
+    /// (its triggers write several tables): one segment per chat and per member, a large part
+    /// of an ingest of many small chats (<doc:WritePerformance>). Updates and deletions
     /// still go through triggers (a chat or member renamed in the transaction that inserted it
     /// gets its row from the update trigger, and is dropped from these).
     func writeNewNameRows(_ db: Database) throws {

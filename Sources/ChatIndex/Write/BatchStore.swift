@@ -29,7 +29,7 @@ final class BatchStore: @unchecked Sendable {
     /// Next free id per millisecond slot, for this batch only (memory stays bounded; a slot
     /// used by an earlier batch is found by the primary-key conflict and skipped).
     var nextSeq: [Int64: Int64] = [:]
-    /// Slots used by this ingest (a one-hash filter of 2^26 bits, 8 MB: false positives cost a lookup).
+    /// Slots used by this ingest (a one-hash filter of 2^26 bits: false positives cost a lookup).
     lazy var usedSlots = SlotFilter()
     var aggregates: [Int64: ChatAggregateDelta] = [:]
     /// The newest item time of each sender written by this batch (mention autocomplete's recency).
@@ -138,9 +138,9 @@ final class BatchStore: @unchecked Sendable {
     private var batchesWritten = 0
 
     /// Gives the C heap's free pages back to the system. The caller's thread allocates each
-    /// batch and the writer's thread frees it, and glibc keeps what its arenas freed: at 10M
-    /// messages an ingest's resident memory reached 311 MB, of which `malloc_trim` returned
-    /// 88 MB at once. Trimming every fourth batch keeps the peak near what is in use.
+    /// batch and the writer's thread frees it, and glibc keeps what its arenas freed, so a long
+    /// ingest's resident memory grew well past what was in use. Trimming every fourth batch
+    /// keeps the peak near what is in use (<doc:WritePerformance>).
     static func returnFreeMemory() {
         #if canImport(Glibc)
             _ = mallocTrim?(0)
@@ -178,9 +178,9 @@ final class BatchStore: @unchecked Sendable {
     }
 
     /// The writer connection's page cache during an ingest (KiB). Its batches touch far more
-    /// pages than any cache holds, and the file's pages stay in the OS's cache anyway: at 1M
-    /// messages, 32 MiB instead of 64 took the same time (126.9 s against 125.0 s) and lowered
-    /// the peak RSS from 232 MB to 196 MB.
+    /// pages than any cache holds, and the file's pages stay in the OS's cache anyway: half the
+    /// other connections' cache took the same time and lowered the ingest's peak memory
+    /// (<doc:WritePerformance>).
     static let ingestCacheKiB = 32_768
 
     func write(_ batch: Batch) {

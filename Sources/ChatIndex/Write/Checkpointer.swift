@@ -61,14 +61,14 @@ final class Checkpointer: @unchecked Sendable {
     /// (it holds the checkpoint lock), then copies the rest itself, so that the writer's next
     /// transaction starts the log over instead of growing it.
     ///
-    /// The log starts over only at the start of a transaction that finds it copied whole, so
-    /// some copy must stop the writer; at 64 MiB that was the writer's own copy after every
-    /// batch of a big ingest (a batch of 10,000 messages writes 55-240 MB of pages), with its
-    /// `fsync`, on the writer's thread while the background thread had nothing left to do.
-    /// When the background passes alone decided (on the frame count they saw, a batch or two
-    /// late) and the writer never waited, the log of a 10M-message ingest grew to 2.85 GB. A
-    /// reader of another program that keeps an old snapshot open holds the log where it is
-    /// until it ends.
+    /// The log starts over only at the start of a transaction that finds it copied whole, so some
+    /// copy must stop the writer. With one limit for both, that was the writer's own copy after
+    /// every batch of a big ingest (a batch writes more pages than the limit), with its `fsync`, on
+    /// the writer's thread while the background thread had nothing left to do. When the background
+    /// passes alone decided (on the frame count they saw, a batch or two late) and the writer never
+    /// waited, a big ingest's log grew to several times the limit (<doc:WritePerformance>). A
+    /// reader of another program that keeps an old snapshot open holds the log where it is until it
+    /// ends.
     func keepLogBounded(_ writer: some DatabaseWriter) throws {
         try writer.writeWithoutTransaction { db in
             framesSinceRestart += Self.pagesWritten(db)
@@ -85,8 +85,8 @@ final class Checkpointer: @unchecked Sendable {
     }
 
     /// Log frames (8 KiB pages, 64 MiB) beyond which ``restartLogIfDue(_:)`` starts the log
-    /// over. The writer's own checkpoint ends with an fsync of the file (5 ms on this disk):
-    /// at 4 MiB that came every 12 upserts and set their p99; at 64 MiB, about every 180.
+    /// over. The writer's own checkpoint ends with an fsync of the file: with a much smaller
+    /// limit that came every few upserts and set their p99.
     static let liveFrameLimit = 8_192
 
     /// For a writer whose transactions cannot wait (an app's live writes), called on the
@@ -94,8 +94,8 @@ final class Checkpointer: @unchecked Sendable {
     /// the last one saw more than ``liveFrameLimit`` frames, copies back the few frames written
     /// since that pass, so that the transaction starts the log over. Without it, a background
     /// pass never finds the log fully copied at the moment a write begins while writes keep
-    /// coming, and the log of 5,000 upserts grew to 1.8 GB, making every page read look
-    /// through a longer WAL index (`sqlite3WalFindFrame` took 12% of an upsert).
+    /// coming, and the log grew for as long as an app wrote, making every page read look
+    /// through a longer WAL index (<doc:ArchiveLayout>).
     func restartLogIfDue(_ db: Database) throws {
         lock.lock()
         let due = !running && logFrames > Self.liveFrameLimit
@@ -146,7 +146,7 @@ final class Checkpointer: @unchecked Sendable {
     /// Copies the whole log back and empties it, trying again for up to `seconds` while other
     /// programs read or write. A log left behind by the last writer costs every later program
     /// that opens the archive alone a read of all of it first (SQLite rebuilds the log's index
-    /// from it): 9 s per reader process after a 1M-message ingest, when readers of other
+    /// from it): seconds per reader process after a big ingest, when readers of other
     /// processes were open as the ingest ended and its own close could not checkpoint.
     func truncateLog(within seconds: Double = 2) {
         group.wait()

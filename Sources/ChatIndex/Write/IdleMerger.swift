@@ -5,21 +5,21 @@ import GRDB
 /// Merges the full-text index's small segments while an app's live writes pause, instead of
 /// inside them.
 ///
-/// Each transaction that adds full-text rows leaves a new segment. FTS5's own merging
-/// (`automerge`) runs inside the write that crosses its threshold: every 64 leaf pages written,
-/// it merges up to 64 pages per level of the index. At 1M messages, while a merge of the big
-/// segment was in progress, one upsert in 64 took 35 to 50 ms that way (p99 4 ms instead of
-/// 1.2 ms). Live writes therefore run with `automerge` off (``disableAutomerge(_:)``; FTS5
-/// still merges a level that reaches 16 segments, its "crisis merge", so a long burst of
+/// Each transaction that adds full-text rows leaves a new segment. FTS5's own merging (`automerge`)
+/// runs inside the write that crosses its threshold: every 64 leaf pages written, it merges up to
+/// 64 pages per level of the index, so while a merge of a big segment is in progress one upsert in
+/// 64 takes many times longer than the others, which sets the p99 of live writes
+/// (<doc:ArchiveLayout>). Live writes therefore run with `automerge` off (``disableAutomerge(_:)``;
+/// FTS5 still merges a level that reaches 16 segments, its "crisis merge", so a long burst of
 /// writes leaves at most 15 segments per level), and this merges what they leave in small steps
-/// once no live write has come for ``idleDelay``: the same merges FTS5 would have made (a
-/// level with 4 segments or more, a merge in progress first), 16 pages a step, each step a
-/// transaction of its own, stopping as soon as a live write comes. A live write waits for at
-/// most one step.
+/// once no live write has come for ``idleDelay``: the same merges FTS5 would have made (a level
+/// with 4 segments or more, a merge in progress first), 16 pages a step, each step a transaction of
+/// its own, stopping as soon as a live write comes. A live write waits for at most one step.
 final class IdleMerger: @unchecked Sendable {
     /// Seconds without a live write after which merging starts.
     static let idleDelay = 0.25
-    /// Pages one step writes (about 1 to 3 ms at 1M messages).
+    /// Pages one step writes: small, since a live write that comes waits for the step in
+    /// progress (<doc:ArchiveLayout>).
     static let pagesPerStep = 16
 
     private let lock = NSLock()
@@ -102,8 +102,8 @@ final class IdleMerger: @unchecked Sendable {
     /// transactions it keeps at a few segments per level, at ``bulkAutomerge`` segments a merge.
     ///
     /// It also sets FTS5's `hashsize` to ``bulkHashSize``: the pending rows a transaction holds
-    /// before FTS5 writes them out as a segment (1 MiB by default, so a batch of 10,000 messages
-    /// made several segments per index, each merged again later).
+    /// before FTS5 writes them out as a segment (FTS5's default is half of it, so a batch of
+    /// 10,000 messages made several segments per index, each merged again later).
     static func enableAutomerge(_ db: Database) throws {
         for table in try itemIndexes(db) {
             if try automerge(db, of: table) != bulkAutomerge {
@@ -119,28 +119,24 @@ final class IdleMerger: @unchecked Sendable {
 
     /// FTS5's `automerge` for ingests and rebuilds: a level is merged once it holds this many
     /// segments (FTS5's default is 4, its maximum 16). Each row is rewritten once per level, and
-    /// 16 segments a merge make half the levels of 4: at 1M messages the ingest took 43.5 s
-    /// instead of 49.4 (CPU 49.5 s instead of 55.9) and the rebuild 21.1 s instead of 26.8; at
-    /// 10M 724.5 s instead of 795.9 and 278 s instead of 376 (with ``bulkCrisisMerge``). The
-    /// index ends merged to one segment either way. Readers during an ingest meet up to 15
-    /// segments a level instead of 3 (300k messages, 2 readers: p50 0.51 against 0.50 ms, p99
-    /// 5.1 against 4.3).
+    /// 16 segments a merge make half the levels of 4, so ingests and rebuilds write less and
+    /// finish sooner (<doc:WritePerformance>). The index ends merged to one segment either
+    /// way. Readers during an ingest meet up to 15 segments a level instead of 3, which costs
+    /// their p99 a little.
     static let bulkAutomerge = 16
 
     /// FTS5's `crisismerge` beside ``bulkAutomerge``: a level that reaches it is merged whole in
     /// one write. At its default, 16, every level that reached 16 segments was merged whole
-    /// inside one batch's transaction instead of step by step, and the log of the 10M ingest
-    /// peaked at 504 MB (263 MB with `automerge` 4; 239 MB with 64); at 64 the 1M ingest's log
-    /// peaked at 137 MB (176 MB at 16, 141 MB with `automerge` 4).
+    /// inside one batch's transaction instead of step by step, which sent a big ingest's
+    /// write-ahead log far past its bound (<doc:WritePerformance>).
     static let bulkCrisisMerge = 64
 
     /// FTS5's default `crisismerge`, which live writes keep.
     static let defaultCrisisMerge = 16
 
-    /// FTS5's `hashsize` for ingests and rebuilds (bytes). At 1M messages: 53.6 s with the
-    /// default 1 MiB, 50.4 s with 2 MiB, 48.8 s with 4 MiB and 49.4 s with 8 MiB, peak RSS
-    /// 174, 177, 185 and 186 MB (the rebuild 30.4, 27.7, 25.8, 24.0 s); 2 MiB keeps the 10M
-    /// ingest's RSS under its 250 MB bound.
+    /// FTS5's `hashsize` for ingests and rebuilds (bytes): twice FTS5's default. A bigger one
+    /// writes fewer segments per batch and holds more memory; this one keeps the biggest
+    /// ingest within its memory target (<doc:WritePerformance>).
     static let bulkHashSize = 2 << 20
 
     /// One merge step in the caller's transaction: merges only a level of 4 or more segments,

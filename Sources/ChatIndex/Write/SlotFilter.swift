@@ -1,8 +1,8 @@
 /// A set of 64-bit keys that may answer "maybe" for keys never inserted (one hash, 2^26 bits).
 ///
 /// A class, not a struct: as a `lazy var` of another type, read and written back from another
-/// file, a struct's 8 MB of bits were copied on every insert (its getter hands out a second
-/// reference, so the mutation copies); that made an ingest of 1M messages several times slower.
+/// file, a struct's 2^26 bits were copied on every insert (its getter hands out a second
+/// reference, so the mutation copies); that made ingests several times slower.
 final class SlotFilter {
     private var bits = [UInt64](repeating: 0, count: 1 << 20)
 

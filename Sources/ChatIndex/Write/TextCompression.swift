@@ -20,13 +20,12 @@ enum StoredText {
 /// Compression of the item table's `text` column with a zstd dictionary trained on the
 /// archive's own messages (format 13).
 ///
-/// Chat messages are short (about 140 bytes in the bench's corpus): compressed one by one
-/// without a dictionary they barely shrink, while a 64 KiB dictionary trained on 20,000 of
-/// them halves them (1M messages: 139 MB of text stored in 72 MB; 1.1 µs to compress one,
-/// 0.5 µs to decompress in SQL). It is the user's choice (`IngestOptions.compressesText`, `ingest
-/// --compress-text`): the archive is 10% smaller, and reading a page of 50 hits costs about
-/// 0.03–0.06 ms more, which made our search of a frequent word in a big or small chat as slow
-/// as SimpleX's `LIKE` scan at 1M messages instead of 12–17% faster.
+/// Chat messages are short: compressed one by one without a dictionary they barely shrink,
+/// while a small dictionary trained on the archive's first messages halves them. It is the
+/// user's choice (`IngestOptions.compressesText`, `ingest --compress-text`): the archive gets
+/// smaller, and every page of hits costs a little more to read, enough to make a search for a
+/// frequent word in a big or small chat no faster than SimpleX's `LIKE` scan
+/// (<doc:ArchiveLayout>).
 ///
 /// A new archive records `meta.textCompression = 1` (format 13; older archives never
 /// compress). An ingest that asks for compression keeps the first ``defaultTrainingTexts``
@@ -41,10 +40,10 @@ enum StoredText {
 /// is shorter.
 package final class TextCompression {
     static let metaKey = "textCompression"
-    /// The dictionary's size: 110 KiB saved 1% more of the bench's text than 64 KiB, and every
+    /// The dictionary's size: a bigger one saved little more of the bench's text, and every
     /// connection that reads a compressed text loads the dictionary once.
     static let dictionaryBytes = 64 << 10
-    /// zstd's level: level 3 compresses a message in about 1.1 µs.
+    /// zstd's level: its default, fast enough to compress each message as it is written.
     static let level: Int32 = 3
     /// The texts an ingest trains the dictionary on.
     package static let defaultTrainingTexts = 20_000

@@ -65,7 +65,7 @@ extension ChatFilterCounts: Encodable {
 extension ChatList {
     /// The tabs' counts: one pass over the chats with each tab's condition, and the tags.
     ///
-    /// - Complexity: reads every chat row once (about 1 ms per 10,000 chats) and the tag table.
+    /// - Complexity: O(chats): reads every chat row once, and the tag table.
     package static func filterCounts(in db: Database) throws -> ChatFilterCounts {
         let tabs: [ChatFilter] = [.all, .unread, .favorites, .contacts, .groups, .business, .notes, .reports]
         // Every tab's condition but a tag's is argument-free SQL over `chat`.

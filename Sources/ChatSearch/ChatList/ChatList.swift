@@ -219,8 +219,8 @@ package enum ChatList {
     ///
     /// The two are separate statements, and the loose one runs only when the direct matches
     /// do not fill the page: a transliterated query's trigram phrase is long (家人群 is
-    /// `jia ren qun`, nine trigrams, several in thousands of names) and cost 1.4 of the 6.6 ms
-    /// such a search took at 100,000 chats when both were one statement. Each side takes its
+    /// `jia ren qun`, nine trigrams, several in thousands of names) and was a fifth of such a
+    /// search's time when both were one statement (<doc:SearchPerformance>). Each side takes its
     /// candidates from the index that suits its text (``source(_:column:in:)``) or walks the
     /// names newest first.
     private static func namePage(

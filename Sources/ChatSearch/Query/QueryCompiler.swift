@@ -19,8 +19,8 @@ enum QueryCompiler {
     /// Maximum number of vocabulary terms a short word's prefix expands to before FTS5's own
     /// prefix query is used instead.
     static let maxPrefixTerms = 300
-    /// Maximum number of vocabulary terms all the words of one query expand to: FTS5's cost
-    /// grows with every listed term (50 words of 300 terms each took 6 s), so once it is spent
+    /// Maximum number of vocabulary terms all the words of one query expand to: FTS5's cost grows
+    /// with every listed term (a query of many expanding words took seconds), so once it is spent
     /// the remaining words use FTS5's prefix query.
     static let maxQueryExpansions = 2 * maxExpansions
 
@@ -172,7 +172,7 @@ extension QueryCompiler {
                 return "\(textCols): \(quote(token))"
             }
             // Expansion through the vocabulary, never FTS5's `*`: a prefix query materialises
-            // every matching posting list (tens of ms for a frequent word at 1M messages), while
+            // every matching posting list (see InfixSearch.md in ChatSearch.docc), while
             // an OR of terms is read lazily, newest first, and stops after one page.
             let expansion: ([String], Bool)
             if token.unicodeScalars.count >= 3 {

@@ -66,13 +66,12 @@ package enum MessageSearch {
             }
             if chatItems <= options.ascendingWalkMaxItems {
                 // A chat of bounded size: FTS5 joins the chat's sparse posting list with a word's
-                // long one 2-4x faster walking up than down (reverse iteration re-parses pages),
-                // and the chat bounds how many matches come back. Its newest 512 items first: a
-                // word frequent in the chat fills the page there (at 10M messages, `nous` in a
-                // 2,996-item chat: 0.81 ms instead of 3.3; a LIKE scan of the newest rows took
-                // 0.8), and otherwise the older items follow, the two parts costing what one walk
-                // did plus the lookup of where to split (0.03 ms). Parts growing 4 times each
-                // (512, 2,048, the rest) helped no word further and cost rare ones 0.13 ms.
+                // long one faster walking up than down (reverse iteration re-parses pages), and
+                // the chat bounds how many matches come back. Its newest `recentWindowItems`
+                // first: a word frequent in the chat fills the page there, and otherwise the older
+                // items follow, the two parts costing what one walk did plus the lookup of where
+                // to split. More parts helped no word further and cost rare ones (see
+                // SearchPerformance.md in ChatSearch.docc).
                 let sql = compiled.matchesSQL(ascending: true)
                 var matches: [Int64] = []
                 var below = upper
@@ -100,9 +99,10 @@ package enum MessageSearch {
         var cursor = options.cursor ?? ""
         if options.order == .relevance, cursor.isEmpty { cursor = "r0" }
         if cursor.hasPrefix("r"), let offset = Int(cursor.dropFirst()), offset >= 0 {
-            // Relevance over a bounded candidate set (the SearchPerformance article: scoring every match of a frequent
-            // word costs 0.1–4 s): the newest `relevanceCandidates` matches ranked by BM25 blended
-            // with recency, then every older match newest first — paging stays complete.
+            // Relevance over a bounded candidate set (scoring every match of a frequent word costs
+            // too much: see SearchPerformance.md in ChatSearch.docc): the newest
+            // `relevanceCandidates` matches ranked by BM25 blended with recency, then every older
+            // match newest first — paging stays complete.
             // BM25 by `chat_bm25` (CChatICU): FTS5's formula with the row's length passed in, the
             // UTF-8 bytes of its text over the archive's average, instead of its tokens read from
             // the index's sizes table, which format 11 no longer writes (`Migrations.itemFtsSQL`).

@@ -14,7 +14,7 @@ package enum TextNormalizer {
 
     /// Returns a lower-cased ASCII transliteration of `s` for name search
     /// (`Дмитрий` → `dmitrij`, `Łukasz` → `lukasz`).
-    /// - Complexity: O(n) but slow (about 3 MB/s): use it on names, not on messages.
+    /// - Complexity: O(n) but slow (ICU's transliterators): use it on names, not on messages.
     package static func transliterate(_ s: String) -> String {
         convert(s) { cchaticu_transliterate($0, $1, $2, $3) }
     }

@@ -4,8 +4,8 @@ import Foundation
 
 /// Human renderings, readable at a glance.
 enum HumanFormat {
-    /// `2024-05-01 10:00` in UTC. Digits are padded by hand: `String(format:)` costs a search
-    /// page about 50k instructions per hit (Foundation's format parsing and argument boxing).
+    /// `2024-05-01 10:00` in UTC. Digits are padded by hand: `String(format:)` made printing a
+    /// search page noticeably dearer (Foundation's format parsing and argument boxing).
     static func time(_ t: Timestamp?) -> String {
         guard let t else { return "" }
         let c = t.components
