@@ -2,9 +2,11 @@
 /// encodes them, strings escaped as ``JSONValue`` writes them.
 ///
 /// The CLI's `--json` documents and the web app's answers come from the result types'
-/// `Encodable` conformances through this writer; an app's `JSONEncoder` reads the same
-/// conformances (the same keys and values; `JSONEncoder` may order them differently). It
-/// streams: nothing is built in between, which keeps a page of 500 hits cheap.
+/// `Encodable` conformances through this writer, except the three written most (chat-list
+/// pages, search pages, item windows), which ``JSONBytes`` writes by hand, byte for byte the
+/// same; an app's `JSONEncoder` reads the same conformances (the same keys and values;
+/// `JSONEncoder` may order them differently). It streams: nothing is built in between, which
+/// keeps a page of 500 hits cheap.
 package enum JSONStreamEncoder {
     /// The JSON text of `value`.
     package static func string(_ value: some Encodable) throws -> String {
