@@ -11,11 +11,11 @@ let package = Package(
         .executable(name: "chat-archive-bench", targets: ["chat-archive-bench"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
         // Documentation only: `swift package generate-documentation` (see .ci/docs).
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Hummingbird's own dependencies, named for the server's imports of Logger and Channel.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
@@ -30,9 +30,9 @@ let package = Package(
                 .linkedLibrary("icuuc"), .linkedLibrary("icui18n"), .linkedLibrary("icudata"),
                 .linkedLibrary("sqlite3"),
             ]),
-        // Layer 1: stored message text compressed with the archive's dictionary (zstd), and the
-        // SQL functions that read it.
-        .target(name: "CChatZstd", linkerSettings: [.linkedLibrary("zstd"), .linkedLibrary("sqlite3")]),
+        // Layer 1: stored message text compressed with the archive's dictionary, and the SQL
+        // functions that read it (zstd is loaded at run time: nothing to build against).
+        .target(name: "CChatZstd", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Layer 2: analysis (normaliser, tokenizer, markdown, mentions, display text).
         .target(name: "ChatText", dependencies: ["ChatModel", "CChatICU"]),
         // Layer 2: readers of export formats, producing ChatModel values.
@@ -44,7 +44,7 @@ let package = Package(
         .target(
             name: "ChatIndex",
             dependencies: [
-                "ChatModel", "ChatText", "CChatICU", "CChatZstd", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatModel", "ChatText", "CChatZstd", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         // Layer 4: queries.
@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "chat-archive-bench",
             dependencies: [
-                "ChatArchive", "ChatArchiveServer", "CChatICU", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatModel", "ChatIndex", "ChatArchive", "ChatArchiveServer", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["BenchmarkLog.md"]),

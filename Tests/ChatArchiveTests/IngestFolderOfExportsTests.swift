@@ -73,7 +73,17 @@ import Testing
         #expect(human.status == 0, "\(human.err)")
         #expect(human.out.contains("read \(Self.corpus)/slack as slack: "))
         #expect(human.out.contains("read \(Self.corpus)/sample-bad as jsonl: 1 file, "))
-        #expect(human.out.contains("  skipped \(Self.corpus)/sample/README.md: "))
+        // Files that are plainly not exports are counted, not listed; what a user must act on is.
+        #expect(!human.out.contains("README.md"))
+        #expect(human.out.contains("\n26 files skipped: not chat exports; --verbose lists them\n"))
+        #expect(human.out.contains("skipped \(Self.corpus)/meta/instagram-old: "))
+        #expect(human.out.contains("skipped \(Self.corpus)/meta/e2ee-secure-storage: "))
+        #expect(human.out.contains("lenaortiz_10158832/message_1.html is an HTML export"))
+        let verbose = try ChildProcess.run(
+            cli, ["ingest", "--verbose", "--archive", TestArchive.temporaryPath(), Self.corpus])
+        #expect(verbose.status == 0, "\(verbose.err)")
+        #expect(verbose.out.contains("  skipped \(Self.corpus)/sample/README.md: "))
+        #expect(!verbose.out.contains("--verbose lists them"))
 
         let json = try ChildProcess.run(
             cli, ["ingest", "--archive", TestArchive.temporaryPath(), "--json", Self.corpus])

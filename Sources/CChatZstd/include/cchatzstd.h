@@ -1,6 +1,9 @@
 // CChatZstd: compression of stored message text with a dictionary trained on the archive's
 // own messages (zstd), and the SQL functions that read it back.
 //
+// zstd is loaded at run time (`libzstd.so.1`), so no zstd header or link is needed to build;
+// without it every call that needs zstd fails (see `cchatzstd_available`).
+//
 // Only stdint types cross this header, so Swift imports it next to Foundation.
 #ifndef CCHATZSTD_H
 #define CCHATZSTD_H
@@ -11,6 +14,9 @@
 extern "C" {
 #endif
 
+/// 1 when zstd's runtime library is loaded (loading it at the first call), else 0.
+int32_t cchatzstd_available(void);
+
 /// Registers `chat_text(x)` and `chat_text_bytes(x)` on `db` (an `sqlite3 *`); returns an
 /// SQLite result code.
 ///
@@ -18,18 +24,19 @@ extern "C" {
 /// of `textDictionary`), then a zstd frame without its magic number, holding its content size.
 /// `chat_text(x)` returns TEXT for both (a BLOB decompressed with its dictionary, which each
 /// connection loads once); `chat_text_bytes(x)` the text's UTF-8 length without decompressing.
-/// A BLOB that does not decompress (an unknown dictionary, damage) is an SQL error.
+/// A BLOB that does not decompress (an unknown dictionary, damage, zstd's library missing) is
+/// an SQL error.
 int32_t cchatzstd_register(void *db);
 
 /// Trains a dictionary of at most `capacity` bytes on `count` samples laid end to end in
 /// `samples` (lengths in `sizes`); returns its size, or a negative value when zstd cannot
-/// train one (too few or too small samples).
+/// train one (too few or too small samples, or zstd is missing).
 int64_t cchatzstd_train(const uint8_t *samples, const int64_t *sizes, int32_t count, uint8_t *dict, int64_t capacity);
 
 typedef struct cchatzstd_compressor cchatzstd_compressor;
 
 /// A compressor for dictionary `id` (1…255) with the given bytes, at zstd level `level`;
-/// NULL when zstd refuses the dictionary.
+/// NULL when zstd refuses the dictionary or is missing.
 cchatzstd_compressor *cchatzstd_compressor_new(int32_t id, const uint8_t *dict, int64_t len, int32_t level);
 void cchatzstd_compressor_free(cchatzstd_compressor *c);
 

@@ -55,4 +55,18 @@ public struct SkippedFile: Sendable, Hashable {
     public var path: String
     /// Why it was not read.
     public var reason: String
+    /// Whether it is plainly not a chat export (a README, a script, an export's own metadata),
+    /// as against one the user must act on (an HTML export, an encrypted download).
+    public var isNotAnExport: Bool
+    /// How many files this entry stands for: 1, or more for the one entry that stands for the
+    /// files of an export past those listed.
+    public var fileCount: Int
+
+    /// A skipped file or folder.
+    public init(path: String, reason: String, isNotAnExport: Bool = false, fileCount: Int = 1) {
+        self.path = path
+        self.reason = reason
+        self.isNotAnExport = isNotAnExport
+        self.fileCount = fileCount
+    }
 }

@@ -13,6 +13,7 @@ extension IngestPipeline {
         isCancelled: @escaping @Sendable () -> Bool = { false },
         progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) throws -> IngestReport {
+        if options.compressesText && !TextCompression.isAvailable { throw TextCompression.unavailableError }
         let writer = try ArchiveWriter(
             database: database, batchSize: options.batchSize, batchBytes: options.batchBytes,
             termLimit: options.termLimit,

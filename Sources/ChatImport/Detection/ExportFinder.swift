@@ -8,6 +8,10 @@ package struct ExportSearch {
         package var path: String
         /// Why it was not read, in words a user can act on.
         package var reason: String
+        /// Whether it is plainly not a chat export (nothing for the user to do about it).
+        package var isNotAnExport = false
+        /// How many files this entry stands for (more than 1 for the line past the listed ones).
+        package var fileCount = 1
     }
 
     /// One export found: its detection, and the files inside it that no format reads.
@@ -78,7 +82,9 @@ package enum ExportFinder {
         if recognised.isEmpty && !holdsZips && !children.contains(where: \.isFolder) {
             let error = refusal ?? FormatDetector.unrecognised(sniffing)
             if isTop { throw error }
-            search.skipped.append(ExportSearch.Skipped(path: folder.path, reason: reason(error, path: folder.path)))
+            search.skipped.append(
+                ExportSearch.Skipped(
+                    path: folder.path, reason: reason(error, path: folder.path), isNotAnExport: error.isNotAnExport))
             return
         }
         for child in children {
@@ -93,7 +99,9 @@ package enum ExportFinder {
                 let detection = try FormatDetector.detect(in: container)
                 search.exports.append(ExportSearch.Found(detection: detection, skipped: []))
             } catch let error as ImportError {
-                search.skipped.append(ExportSearch.Skipped(path: child.path, reason: reason(error, path: child.path)))
+                search.skipped.append(
+                    ExportSearch.Skipped(
+                        path: child.path, reason: reason(error, path: child.path), isNotAnExport: error.isNotAnExport))
             }
         }
     }
@@ -116,13 +124,14 @@ package enum ExportFinder {
         var out = unread.prefix(listedSkips).map {
             ExportSearch.Skipped(
                 path: container.displayName(of: $0),
-                reason: "not part of this export's chats (no format reads it); not read")
+                reason: "not part of this export's chats (no format reads it); not read", isNotAnExport: true)
         }
         if unread.count > listedSkips {
             out.append(
                 ExportSearch.Skipped(
                     path: container.path,
-                    reason: "\(unread.count - listedSkips) more files that are not chat exports; not read"))
+                    reason: "\(unread.count - listedSkips) more files that are not chat exports; not read",
+                    isNotAnExport: true, fileCount: unread.count - listedSkips))
         }
         return out
     }

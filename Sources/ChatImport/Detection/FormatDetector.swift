@@ -91,7 +91,8 @@ package enum FormatDetector {
         var tried: [String] = []
         for f in FormatRegistry.formats where !tried.contains(f.description) { tried.append(f.description) }
         return ImportError(
-            "\(container.path): not a recognised chat export\(empty). Tried: " + tried.joined(separator: "; ") + ".")
+            "\(container.path): not a recognised chat export\(empty). Tried: " + tried.joined(separator: "; ") + ".",
+            isNotAnExport: true)
     }
 
     /// Whether `text` looks like a WhatsApp export: one of the first 20 non-empty lines fits a

@@ -52,6 +52,16 @@ package final class TextCompression {
     /// The dictionary id of the one dictionary an archive has.
     static let dictionaryId: Int32 = 1
 
+    /// Whether zstd's runtime library could be loaded (CChatZstd loads it at run time, so the
+    /// build needs no zstd header).
+    package static var isAvailable: Bool { cchatzstd_available() != 0 }
+
+    /// The error of an ingest that asks for compression on a machine without zstd.
+    package static let unavailableError = ArchiveError(
+        .io,
+        "cannot compress text: zstd's runtime library (libzstd.so.1) could not be loaded; install it (on Debian or Ubuntu, the package libzstd1) or ingest without compression"
+    )
+
     /// Texts to collect before training; 0: never train (live writes use a stored dictionary only).
     private let trainingTexts: Int
     /// Whether the archive compresses (read at the first transaction).

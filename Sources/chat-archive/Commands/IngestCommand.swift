@@ -42,6 +42,9 @@ struct IngestCommand: AsyncParsableCommand {
     )
     var compressText = false
 
+    @Flag(name: .shortAndLong, help: "List every file skipped as not a chat export (by default they are counted).")
+    var verbose = false
+
     @Option(name: .customLong("batch-size"), help: .hidden)
     var batchSize = 10_000
 
@@ -130,9 +133,18 @@ struct IngestCommand: AsyncParsableCommand {
                         Terminal.visible(
                             "read \(e.path) as \(e.format): \(e.filesRead) file\(e.filesRead == 1 ? "" : "s"), \(e.itemsRead) items"
                         ))
-                    for s in e.skipped { print(Terminal.visible("  skipped \(s.path): \(s.reason)")) }
+                    for s in e.skipped where verbose || !s.isNotAnExport {
+                        print(Terminal.visible("  skipped \(s.path): \(s.reason)"))
+                    }
                 }
-                for s in report.skippedFiles { print(Terminal.visible("skipped \(s.path): \(s.reason)")) }
+                for s in report.skippedFiles where verbose || !s.isNotAnExport {
+                    print(Terminal.visible("skipped \(s.path): \(s.reason)"))
+                }
+                let notExports = (report.exports.flatMap(\.skipped) + report.skippedFiles).filter(\.isNotAnExport)
+                    .reduce(0) { $0 + $1.fileCount }
+                if notExports > 0 && !verbose {
+                    print("\(notExports) file\(notExports == 1 ? "" : "s") skipped: not chat exports; --verbose lists them")
+                }
                 let total = report.itemsAdded + report.itemsUpdated + report.itemsUnchanged
                 print(
                     "\(report.chats) chats, \(report.itemsAdded) items added, \(report.itemsUpdated) updated, "
