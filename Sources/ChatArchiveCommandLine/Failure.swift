@@ -50,7 +50,6 @@ package func reportingErrors(json: Bool, _ body: () throws -> Void) throws {
 private func report(_ error: Error, json: Bool) throws {
     switch error {
     case let e as CLIError: fail(e.description, json: json)
-    case let e as SearchError: fail(e.message, json: json)
     case let e as ArchiveError: fail(e.commandLineMessage, json: json)
     case let e as ImportError: fail(e.description, json: json)
     case is ValidationError, is ExitCode: throw error

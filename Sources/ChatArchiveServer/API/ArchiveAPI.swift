@@ -43,8 +43,6 @@ package struct ArchiveAPI: Sendable {
             }
         } catch let e as BadRequest {
             return .error(400, "badRequest", e.message)
-        } catch let e as SearchError {
-            return .error(404, "notFound", e.message)
         } catch let e as ArchiveError where e.code == .invalidCursor {
             return .error(400, "badRequest", e.message)
         } catch let e as ArchiveError {

@@ -43,7 +43,7 @@ package enum MessageSearch {
                 let row = try Row.fetchOne(
                     db.cachedStatement(sql: "SELECT id, itemCount FROM chat WHERE sourceId = ?"), arguments: [chat])
             else {
-                throw ArchiveError(.unknownChat, "no chat with id \"\(chat)\"")
+                throw ArchiveError.unknownChat(chat)
             }
             scope.chatIds = [row[0]]
             chatItems = row[1]
