@@ -96,3 +96,13 @@ package func exitReporting(_ error: Error, root: ParsableCommand.Type) -> Never 
     }
     root.exit(withError: error)
 }
+
+/// Runs `body`, a reading of the command's parameters (``RequestParameters``), and reports a
+/// wrong one as a usage error (exit status 2, with the command's usage).
+package func usage<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let e as ParameterError {
+        throw ValidationError(e.message)
+    }
+}
