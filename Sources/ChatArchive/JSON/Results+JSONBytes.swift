@@ -1,4 +1,5 @@
 import ChatModel
+import ChatSearch
 
 // The documents the CLI and the web app write most, by hand: the same bytes as the `Encodable`
 // conformances beside them (ArchivedItem+Encodable.swift, ChatRow+Encodable.swift) produce
