@@ -1,6 +1,5 @@
 import ChatIndex
 import ChatSearch
-import GRDB
 
 extension Archive {
     /// The queries of a process that makes one query and exits (the CLI's read commands), as
@@ -8,18 +7,14 @@ extension Archive {
     /// cooperative thread pool and then to the connection's queue; for one query, starting
     /// those threads (their stacks, a new malloc arena, the faults of their first pages) costs
     /// a short-lived process more than the query does.
+    ///
+    /// Each call runs the same ``ArchiveQuery`` as its `async` twin.
     package struct Blocking: Sendable {
         let archive: Archive
 
-        /// Runs a read on this thread, turning SQLite's errors into `ArchiveError`s as every read does.
-        private func reading<T>(_ body: (Database) throws -> T) throws -> T {
-            if let damage = archive.database.damage { throw damage }
-            return try ArchiveError.mapping(path: archive.database.path) { try archive.database.writer.read(body) }
-        }
-
         /// ``Archive/search(_:options:)``.
         package func search(_ query: String, options: SearchOptions = SearchOptions()) throws -> SearchPage {
-            try reading { db in try MessageSearch.search(query, options: options, in: db) }
+            try archive.database.reading(ArchiveQuery.search(query, options: options))
         }
 
         /// ``Archive/chats(matching:filter:limit:after:)``.
@@ -27,39 +22,36 @@ extension Archive {
             -> ChatListPage
         {
             let position = try Archive.chatListPosition(cursor)
-            return try reading { db in
-                try ChatList.page(matching: query, filter: filter, limit: limit, after: position, in: db)
-            }
+            return try archive.database.reading(
+                ArchiveQuery.chats(matching: query, filter: filter, limit: limit, after: position))
         }
 
         /// ``Archive/chats(ids:)``.
         package func chats(ids: [String]) throws -> [ChatRow] {
-            try reading { db in try ChatList.chats(ids: ids, in: db) }
+            try archive.database.reading(ArchiveQuery.chats(ids: ids))
         }
 
         /// ``Archive/chatFilterCounts()``.
         package func chatFilterCounts() throws -> ChatFilterCounts {
-            try reading { db in try ChatList.filterCounts(in: db) }
+            try archive.database.reading(ArchiveQuery.chatFilterCounts)
         }
 
         /// ``Archive/items(chat:_:content:search:)``.
         package func items(chat: String, _ request: WindowRequest, content: ContentFilter?, search: String?) throws
             -> ItemWindow
         {
-            try reading { db in try ItemWindows.window(chat: chat, request, content: content, search: search, in: db) }
+            try archive.database.reading(ArchiveQuery.items(chat: chat, request, content: content, search: search))
         }
 
         /// ``Archive/itemId(chat:sourceId:)``.
         package func itemId(chat: String, sourceId: String) throws -> Int64? {
-            try reading { db in try ItemWindows.itemId(chat: chat, sourceId: sourceId, in: db) }
+            try archive.database.reading(ArchiveQuery.itemId(chat: chat, sourceId: sourceId))
         }
 
         /// ``Archive/stats()``.
         package func stats() throws -> ArchiveStats {
             if let damage = archive.database.damage { throw damage }
-            return try ArchiveError.mapping(path: archive.database.path) {
-                try ArchiveMaintenance.stats(archive.database)
-            }
+            return try ArchiveError.mapping(path: archive.database.path) { try ArchiveStats.read(archive.database) }
         }
     }
 

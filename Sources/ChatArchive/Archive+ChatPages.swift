@@ -22,16 +22,15 @@ extension Archive {
         async throws -> ChatListPage
     {
         let position = try Archive.chatListPosition(cursor)
-        return try await reading { db in
-            try ChatList.page(matching: query, filter: filter, limit: limit, after: position, in: db)
-        }
+        return try await database.reading(
+            ArchiveQuery.chats(matching: query, filter: filter, limit: limit, after: position))
     }
 
     /// The chat-list rows of the chats with these source ids, in the order given (how a search
     /// hit names its chat, wherever the chat is in the list); ids the archive does not hold and
     /// repeats are skipped.
     public func chats(ids: [String]) async throws -> [ChatRow] {
-        try await reading { db in try ChatList.chats(ids: ids, in: db) }
+        try await database.reading(ArchiveQuery.chats(ids: ids))
     }
 
     /// The position a chat-list cursor stands for.

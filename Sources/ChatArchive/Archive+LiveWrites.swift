@@ -1,6 +1,5 @@
 import ChatIndex
 import ChatModel
-import GRDB
 
 /// Live writes: what a chat app stores as messages arrive, are edited, deleted and read.
 ///
@@ -109,7 +108,7 @@ extension Archive {
 
     /// One live write: refused on a read-only or damaged archive, run in one transaction, with
     /// SQLite's failures (busy, full disk, corruption) turned into `ArchiveError` codes.
-    private func liveWrite(_ body: @escaping @Sendable (Database) throws -> Void) async throws {
+    private func liveWrite(_ body: @escaping ArchiveDatabase.Access<Void>) async throws {
         let database = self.database
         try database.verifyBeforeWriting()
         try await ArchiveError.mapping(path: database.path, doing: "write") { try await database.liveWrite(body) }

@@ -4,7 +4,6 @@ import ChatModel
 import ChatSearch
 import ChatText
 import Foundation
-import GRDB
 
 /// A chat archive: one SQLite file holding chats, members, items and their full-text indexes.
 ///
@@ -122,17 +121,17 @@ public final class Archive: Sendable {
     public func chats(matching query: String? = nil, filter: ChatFilter = .all, limit: Int = 100) async throws
         -> [ChatRow]
     {
-        try await reading { db in try ChatList.chats(matching: query, filter: filter, limit: limit, in: db) }
+        try await database.reading(ArchiveQuery.chats(matching: query, filter: filter, limit: limit))
     }
 
     /// How many chats each filter tab lists (the counts beside the chat list's tabs).
     public func chatFilterCounts() async throws -> ChatFilterCounts {
-        try await reading { db in try ChatList.filterCounts(in: db) }
+        try await database.reading(ArchiveQuery.chatFilterCounts)
     }
 
     /// Message search in one chat or all chats.
     public func search(_ query: String, options: SearchOptions = SearchOptions()) async throws -> SearchPage {
-        try await reading { db in try MessageSearch.search(query, options: options, in: db) }
+        try await database.reading(ArchiveQuery.search(query, options: options))
     }
 
     /// A window of a chat's items.
@@ -140,15 +139,14 @@ public final class Archive: Sendable {
         async throws
         -> ItemWindow
     {
-        try await reading { db in try ItemWindows.window(chat: chat, request, content: content, search: search, in: db)
-        }
+        try await database.reading(ArchiveQuery.items(chat: chat, request, content: content, search: search))
     }
 
     /// The archive id of the item with source id `sourceId` in `chat`, or `nil` when the archive
     /// does not hold it: how a quote (`Quote/itemSourceId`) or a link to a message opens in
     /// context, with `.around(id, count:)`. Throws `ArchiveError` `.unknownChat` for an unknown chat.
     public func itemId(chat: String, sourceId: String) async throws -> Int64? {
-        try await reading { db in try ItemWindows.itemId(chat: chat, sourceId: sourceId, in: db) }
+        try await database.reading(ArchiveQuery.itemId(chat: chat, sourceId: sourceId))
     }
 
     /// Opens a search hit in its context: the window around it in its chat.
@@ -197,13 +195,6 @@ public final class Archive: Sendable {
         return try ArchiveError.mapping(path: database.path, doing: "repair") {
             try ArchiveMaintenance.repair(database, progress: progress)
         }
-    }
-
-    /// Runs a read, turning SQLite's errors into `ArchiveError`s (a damaged page is
-    /// `ArchiveError/Code/corrupt`, never a partial answer).
-    func reading<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
-        if let damage = database.damage { throw damage }
-        return try await ArchiveError.mapping(path: database.path) { try await database.writer.read(body) }
     }
 }
 

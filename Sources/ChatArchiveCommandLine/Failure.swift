@@ -50,7 +50,6 @@ package func reportingErrors(json: Bool, _ body: () throws -> Void) throws {
 private func report(_ error: Error, json: Bool) throws {
     switch error {
     case let e as CLIError: fail(e.description, json: json)
-    case let e as SearchError: fail(e.message, json: json)
     case let e as ArchiveError: fail(e.commandLineMessage, json: json)
     case let e as ImportError: fail(e.description, json: json)
     case is ValidationError, is ExitCode: throw error
@@ -96,4 +95,14 @@ package func exitReporting(_ error: Error, root: ParsableCommand.Type) -> Never 
         Foundation.exit(2)
     }
     root.exit(withError: error)
+}
+
+/// Runs `body`, a reading of the command's parameters (``RequestParameters``), and reports a
+/// wrong one as a usage error (exit status 2, with the command's usage).
+package func usage<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let e as ParameterError {
+        throw ValidationError(e.message)
+    }
 }

@@ -1,7 +1,6 @@
 import ChatImport
 import ChatIndex
 import Foundation
-import GRDB
 
 extension IngestPipeline {
     /// Runs an ingest of `paths` into `database` and reports it with honest counts: skipped
@@ -81,34 +80,23 @@ extension IngestPipeline {
             isZip = head.map { ZipContainer.hasZipMagic([UInt8]($0)) } ?? false
             if !isZip { root = url.deletingLastPathComponent().path }
         }
-        return try database.writer.write { db in
-            try db.execute(
-                sql: "INSERT INTO export(root, isZip) VALUES (?, ?) ON CONFLICT DO NOTHING", arguments: [root, isZip])
-            return try Int64.fetchOne(
-                db, sql: "SELECT id FROM export WHERE root = ? AND isZip = ?", arguments: [root, isZip])
-        }
+        return try ExportRecords.export(root: root, isZip: isZip, in: database)
     }
 
     private static func recordSources(
         _ paths: [String], options: IngestOptions, report: IngestReport, database: ArchiveDatabase
     ) throws {
-        try database.writer.write { db in
-            // One row per export read; a path that held none is recorded as it was given.
-            var sources = report.exports.map { ($0.path, $0.format) }
-            for p in paths where !report.exports.contains(where: { $0.path == p || $0.path.hasPrefix(p) }) {
-                sources.append((p, options.format == "auto" ? "unknown" : options.format))
-            }
-            for (path, format) in sources {
-                try db.execute(
-                    sql:
-                        "INSERT INTO ingestSource(path, format, ingestedAt, itemsAdded, itemsUpdated, itemsSkipped) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        path, format, Int64(Date().timeIntervalSince1970 * 1000), report.itemsAdded,
-                        report.itemsUpdated,
-                        report.itemsSkipped,
-                    ])
-            }
+        // One row per export read; a path that held none is recorded as it was given.
+        var sources = report.exports.map { ($0.path, $0.format) }
+        for p in paths where !report.exports.contains(where: { $0.path == p || $0.path.hasPrefix(p) }) {
+            sources.append((p, options.format == "auto" ? "unknown" : options.format))
         }
+        try ExportRecords.recordIngest(
+            sources.map {
+                ExportRecords.Source(
+                    path: $0.0, format: $0.1, itemsAdded: report.itemsAdded, itemsUpdated: report.itemsUpdated,
+                    itemsSkipped: report.itemsSkipped)
+            }, in: database)
     }
 }
 

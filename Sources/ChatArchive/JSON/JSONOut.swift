@@ -1,41 +1,44 @@
 import ChatModel
-import ChatSearch
 
-/// A small streaming JSON writer for the CLI's few documents that are not a result type's
-/// encoding (`check`, `markdown`, `serve`, errors); result types are `Encodable`.
+/// Objects and arrays written member by member, with the commas placed for the caller: the
+/// CLI's few documents that are not a result type's (`check`, `markdown`, `serve`, errors).
+/// It writes through ``JSONBytes``, the package's one JSON writer.
 package final class JSONOut {
-    package private(set) var text = ""
-
-    package init() {}
+    private var out = JSONBytes(capacity: 256)
     private var needsComma: [Bool] = [false]
 
+    package init() {}
+
+    /// The document written so far.
+    package var text: String { out.text }
+
     private func separator() {
-        if needsComma[needsComma.count - 1] { text += "," }
+        if needsComma[needsComma.count - 1] { out.raw(",") }
         needsComma[needsComma.count - 1] = true
     }
 
     package func object(_ body: () -> Void) {
         separator()
-        text += "{"
+        out.raw("{")
         needsComma.append(false)
         body()
         needsComma.removeLast()
-        text += "}"
+        out.raw("}")
     }
 
     package func array(_ body: () -> Void) {
         separator()
-        text += "["
+        out.raw("[")
         needsComma.append(false)
         body()
         needsComma.removeLast()
-        text += "]"
+        out.raw("]")
     }
 
     package func key(_ k: String) {
         separator()
-        JSONValue.writeString(k, to: &text)
-        text += ":"
+        out.string(k)
+        out.raw(":")
         needsComma[needsComma.count - 1] = false
     }
 
@@ -45,15 +48,18 @@ package final class JSONOut {
     }
     package func field(_ k: String, _ v: Int?) {
         key(k)
-        if let v { raw(String(v)) } else { raw("null") }
+        separator()
+        out.int(v)
     }
     package func field(_ k: String, _ v: Int64?) {
         key(k)
-        if let v { raw(String(v)) } else { raw("null") }
+        separator()
+        out.int(v)
     }
     package func field(_ k: String, _ v: Bool) {
         key(k)
-        raw(v ? "true" : "false")
+        separator()
+        out.bool(v)
     }
     package func field(_ k: String, object body: () -> Void) {
         key(k)
@@ -66,11 +72,12 @@ package final class JSONOut {
 
     package func value(_ v: String?) {
         separator()
-        if let v { JSONValue.writeString(v, to: &text) } else { text += "null" }
+        out.string(v)
     }
 
+    /// Appends JSON text written elsewhere (a value's own `jsonText`).
     package func raw(_ s: String) {
         separator()
-        text += s
+        out.json(s)
     }
 }

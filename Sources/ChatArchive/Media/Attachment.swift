@@ -2,7 +2,6 @@ import ChatImport
 import ChatIndex
 import ChatModel
 import Foundation
-import GRDB
 
 /// An item's attachment found in the export it came from, ready to be read.
 package struct Attachment {
@@ -26,30 +25,8 @@ extension Archive {
     /// export it came from; `nil` when the item has no such attachment, the export did not hold
     /// the file, the file has moved since, or its recorded path leads out of the export.
     package func attachment(item: Int64, index: Int) async throws -> Attachment? {
-        guard index >= 0 else { return nil }
-        let found = try await database.writer.read {
-            db -> (name: String, size: Int64?, path: String, root: String, isZip: Bool)? in
-            guard
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT item.fileName, item.fileSize, item.filePath, item.moreFiles, export.root, export.isZip
-                        FROM item JOIN itemExport ON itemExport.itemId = item.id JOIN export ON export.id = itemExport.exportId
-                        WHERE item.id = ?
-                        """, arguments: [item])
-            else { return nil }
-            var files: [(name: String, size: Int64?, path: String?)] = []
-            if let name: String = row[0] { files.append((name, row[1], row[2])) }
-            if let more: String = row[3], let v = try? JSONParser.parse(Array(more.utf8)), let array = v.arrayValue {
-                for f in array {
-                    guard let name = f["name"]?.stringValue else { continue }
-                    files.append((name, f["size"]?.numberValue.map { Int64($0) }, f["path"]?.stringValue))
-                }
-            }
-            guard index < files.count, let path = files[index].path else { return nil }
-            return (files[index].name, files[index].size, path, row[4], row[5])
-        }
-        guard let found, let relative = AttachmentPath.safeRelative(found.path) else { return nil }
+        guard let found = try await ExportRecords.file(item: item, index: index, in: database) else { return nil }
+        guard let relative = AttachmentPath.safeRelative(found.path) else { return nil }
         let type = MediaType.of(found.name.isEmpty ? relative : found.name)
         if found.isZip {
             guard let zip = try? ZipContainer(path: found.root), zip.entryNames.contains(relative),

@@ -43,8 +43,8 @@ package struct ArchiveAPI: Sendable {
             }
         } catch let e as BadRequest {
             return .error(400, "badRequest", e.message)
-        } catch let e as SearchError {
-            return .error(404, "notFound", e.message)
+        } catch let e as ParameterError {
+            return .error(400, "badRequest", e.message)
         } catch let e as ArchiveError where e.code == .invalidCursor {
             return .error(400, "badRequest", e.message)
         } catch let e as ArchiveError {
@@ -61,7 +61,7 @@ package struct ArchiveAPI: Sendable {
     /// `GET /api/members?chat=ID&q=&limit=`: mention autocomplete (members who match, best first).
     func members(_ q: [String: String]) async throws -> APIResponse {
         guard let chat = nonEmpty(q["chat"]) else { throw BadRequest(message: "chat is missing") }
-        let limit = try positive(q, "limit", default: 10)
+        let limit = try RequestParameters.positive(try number(q, "limit", default: 10), "limit", spelling: .api)
         let people = try await archive.members(chat: chat, matching: q["q"] ?? "", limit: limit)
         return APIResponse(status: 200, body: ArchiveJSON.members(people))
     }
@@ -69,35 +69,27 @@ package struct ArchiveAPI: Sendable {
     /// `GET /api/chats?q=&filter=&limit=&cursor=`: `chat-archive chats [Q] --filter F --limit N
     /// --cursor C --json`; `GET /api/chats?ids=A,B`: `chat-archive chats --ids A,B --json`.
     func chats(_ q: [String: String]) async throws -> APIResponse {
-        let filterName = nonEmpty(q["filter"]) ?? "all"
-        if let list = q["ids"] {
-            guard nonEmpty(q["q"]) == nil, nonEmpty(q["cursor"]) == nil, filterName == "all" else {
-                throw BadRequest(message: "ids cannot be combined with q, filter or cursor")
-            }
-            let ids = ChatList.lookupIds(list)
-            guard ids.count <= ChatList.maxLookupIds else {
-                throw BadRequest(message: "ids takes at most \(ChatList.maxLookupIds) ids")
-            }
-            let page = ChatListPage(rows: try await archive.chats(ids: ids), nextCursor: nil)
-            return APIResponse(status: 200, body: ArchiveJSON.chats(page))
+        let request = try RequestParameters.chatList(
+            query: nonEmpty(q["q"]), filter: nonEmpty(q["filter"]),
+            limit: try number(q, "limit", default: RequestParameters.chatListLimit), cursor: nonEmpty(q["cursor"]),
+            ids: q["ids"], counts: nil, spelling: .api)
+        let page: ChatListPage
+        switch request {
+        case .ids(let ids): page = ChatListPage(rows: try await archive.chats(ids: ids), nextCursor: nil)
+        case .page(let query, let filter, let limit, let cursor):
+            page = try await archive.chats(matching: query, filter: filter, limit: limit, after: cursor)
+        case .counts: return APIResponse(status: 200, body: ArchiveJSON.chatCounts(try await archive.chatFilterCounts()))
         }
-        guard let filter = ChatFilter(filterName) else { throw BadRequest(message: "unknown filter \(filterName)") }
-        let limit = try positive(q, "limit", default: 100)
-        let page = try await archive.chats(
-            matching: nonEmpty(q["q"]), filter: filter, limit: limit, after: nonEmpty(q["cursor"]))
         return APIResponse(status: 200, body: ArchiveJSON.chats(page))
     }
 
     /// `GET /api/search?q=&chat=&content=&limit=&cursor=&order=&includeDeleted=`: `chat-archive search`.
     func search(_ q: [String: String]) async throws -> APIResponse {
         guard let text = q["q"] else { throw BadRequest(message: "q (what to search for) is missing") }
-        let orderName = nonEmpty(q["order"]) ?? "newest"
-        guard let order = SearchOrder(rawValue: orderName) else {
-            throw BadRequest(message: "order must be newest or relevance")
-        }
-        let options = SearchOptions(
-            chat: nonEmpty(q["chat"]), content: try content(q), limit: try positive(q, "limit", default: 50),
-            cursor: nonEmpty(q["cursor"]), order: order, includeDeleted: try flag(q, "includeDeleted"))
+        let options = try RequestParameters.search(
+            chat: nonEmpty(q["chat"]), content: nonEmpty(q["content"]),
+            limit: try number(q, "limit", default: RequestParameters.searchLimit), cursor: nonEmpty(q["cursor"]),
+            order: nonEmpty(q["order"]), includeDeleted: try flag(q, "includeDeleted"), spelling: .api)
         return APIResponse(status: 200, body: ArchiveJSON.search(try await archive.search(text, options: options)))
     }
 
@@ -105,32 +97,26 @@ package struct ArchiveAPI: Sendable {
     /// `chat-archive items`.
     func items(_ q: [String: String]) async throws -> APIResponse {
         guard let chat = nonEmpty(q["chat"]) else { throw BadRequest(message: "chat is missing") }
-        let count = try count(q, "count", default: 25)
-        var modes: [WindowRequest] = []
-        if q["last"] != nil { modes.append(.last(try self.count(q, "last", default: 25))) }
-        if let v = q["before"] { modes.append(.before(try id(v, "before"), count: count)) }
-        if let v = q["after"] { modes.append(.after(try id(v, "after"), count: count)) }
-        if let v = q["around"] { modes.append(.around(try id(v, "around"), count: count)) }
-        if let source = q["aroundSource"] {
+        let count = try number(q, "count", default: RequestParameters.windowCount)
+        let parameters = try RequestParameters.items(
+            last: q["last"] == nil ? nil : try number(q, "last", default: RequestParameters.windowCount),
+            before: try q["before"].map { try id($0, "before") }, after: try q["after"].map { try id($0, "after") },
+            around: try q["around"].map { try id($0, "around") }, aroundSource: q["aroundSource"],
+            initial: q["initial"] == nil ? nil : try number(q, "initial", default: RequestParameters.windowCount),
+            at: q["at"], count: count, content: nonEmpty(q["content"]), spelling: .api)
+        let request: WindowRequest
+        switch parameters.window {
+        case .request(let r): request = r
+        case .aroundSource(let source, let count):
             // A quote names the item by its source id: the window around it, or 404.
             guard let id = try await archive.itemId(chat: chat, sourceId: source) else {
                 return .error(
                     404, "notFound", "the message \(source) is not in this archive (the export did not contain it)")
             }
-            modes.append(.around(id, count: count))
-        }
-        if q["initial"] != nil { modes.append(.initial(try self.count(q, "initial", default: 25))) }
-        if let v = q["at"] {
-            guard let time = Timestamp.parse(v) else {
-                throw BadRequest(message: "at must be a date (2024-05-01) or an RFC 3339 time")
-            }
-            modes.append(.at(time, count: count))
-        }
-        guard modes.count <= 1 else {
-            throw BadRequest(message: "give one of last, before, after, around, aroundSource, initial, at")
+            request = .around(id, count: count)
         }
         let window = try await archive.items(
-            chat: chat, modes.first ?? .last(count), content: try content(q), search: nonEmpty(q["search"]))
+            chat: chat, request, content: parameters.content, search: nonEmpty(q["search"]))
         return APIResponse(status: 200, body: ArchiveJSON.items(window))
     }
 
@@ -138,21 +124,10 @@ package struct ArchiveAPI: Sendable {
 
     private func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
 
-    private func content(_ q: [String: String]) throws -> ContentFilter? {
-        guard let name = nonEmpty(q["content"]) else { return nil }
-        guard let c = ContentFilter(rawValue: name) else { throw BadRequest(message: "unknown content \(name)") }
-        return c
-    }
-
-    private func count(_ q: [String: String], _ key: String, default d: Int) throws -> Int {
+    /// The number `key` names, not negative (`d` when absent or empty).
+    private func number(_ q: [String: String], _ key: String, default d: Int) throws -> Int {
         guard let v = nonEmpty(q[key]) else { return d }
         guard let n = Int(v), n >= 0 else { throw BadRequest(message: "\(key) must be a number, not negative") }
-        return n
-    }
-
-    private func positive(_ q: [String: String], _ key: String, default d: Int) throws -> Int {
-        let n = try count(q, key, default: d)
-        guard n > 0 else { throw BadRequest(message: "\(key) must be positive") }
         return n
     }
 

@@ -31,7 +31,7 @@ package enum ArchiveCounters {
 
     /// One row per counter, `(name, value)`, computed from the stored rows by full scans.
     package static let actualSQL = """
-        SELECT '\(deletedItems)', count(*) FROM item WHERE flags & 2
+        SELECT '\(deletedItems)', count(*) FROM item WHERE \(ItemFlags.sql(set: .deleted))
         UNION ALL SELECT '\(unreadItems)', count(*) FROM item JOIN chat ON chat.id = item.chatId
             WHERE \(ReadMark.unreadSQL(item: "item", chat: "chat"))
         UNION ALL SELECT '\(spans)', count(*) FROM itemSpan

@@ -119,3 +119,11 @@ extension ArchiveError {
         }
     }
 }
+
+extension ArchiveError {
+    /// The error for a chat the archive does not hold, named by its source id: what every query
+    /// and write throws for it (`ArchiveError/Code/unknownChat`).
+    package static func unknownChat(_ chat: String) -> ArchiveError {
+        ArchiveError(.unknownChat, "no chat with id \"\(chat)\"")
+    }
+}

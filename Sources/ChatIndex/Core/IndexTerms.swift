@@ -69,3 +69,13 @@ extension ContentType {
         self = code >= 0 && code < all.count ? all[Int(code)] : .unknown
     }
 }
+
+extension ItemFlags {
+    /// The SQL condition "the flags `set` are set and the flags `clear` are not" on the flags
+    /// column `column`: `flags & 38 = 36` for `set: [.unread, .mentionsUser], clear: .deleted`,
+    /// written as the partial indexes' conditions are (`Migrations`), so that a query using it
+    /// can use them.
+    package static func sql(_ column: String = "flags", set: ItemFlags = [], clear: ItemFlags = []) -> String {
+        "\(column) & \(set.union(clear).rawValue) = \(set.rawValue)"
+    }
+}

@@ -35,7 +35,7 @@ package struct ReadMark: Sendable, Equatable {
 
     /// The SQL condition "the item is unread" for an item row aliased `item` of a chat row aliased `chat`.
     package static func unreadSQL(item i: String, chat c: String) -> String {
-        "(\(i).flags & 4 = 4 AND (\(i).ts, \(i).id) > (\(c).readTs, \(c).readId))"
+        "(\(ItemFlags.sql("\(i).flags", set: .unread)) AND (\(i).ts, \(i).id) > (\(c).readTs, \(c).readId))"
     }
 
     /// The mark of a chat (``none`` when it has none).
@@ -62,12 +62,12 @@ package struct ReadMark: Sendable, Equatable {
         let unread =
             try Int64.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE \(after) AND flags & 4 = 4"),
+                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE \(after) AND \(ItemFlags.sql(set: .unread))"),
                 arguments: arguments) ?? 0
         let mentions =
             try Int64.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadMention WHERE \(after) AND flags & 38 = 36"),
+                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadMention WHERE \(after) AND \(ItemFlags.sql(set: [.unread, .mentionsUser], clear: .deleted))"),
                 arguments: arguments) ?? 0
         let before =
             try Int64.fetchOne(
@@ -89,7 +89,7 @@ package struct ReadMark: Sendable, Equatable {
         try db.cachedStatement(
             sql: """
                 UPDATE item INDEXED BY item_unreadAll SET flags = flags & ~4, contentHash = 0
-                WHERE chatId = ? AND flags & 4 = 4 AND (ts, id) <= (?, ?)
+                WHERE chatId = ? AND \(ItemFlags.sql(set: .unread)) AND (ts, id) <= (?, ?)
                 """
         ).execute(arguments: [chat, mark.ts, mark.id])
         try db.cachedStatement(sql: "UPDATE chat SET readTs = ?2, readId = ?2 WHERE id = ?1").execute(

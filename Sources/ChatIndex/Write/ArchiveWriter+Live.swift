@@ -56,7 +56,7 @@ package struct LiveUpsert: @unchecked Sendable {
     package func write(to database: ArchiveDatabase, _ db: Database) throws {
         let store = database.liveStore.store(for: database)
         for chat in neededChats where try store.chatId(chat, db) == nil {
-            throw LiveEdits.unknownChat(chat)
+            throw ArchiveError.unknownChat(chat)
         }
         guard !records.isEmpty else { return }
         store.terms = terms

@@ -16,11 +16,6 @@ import GRDB
 /// stays listed, and a query word expanding to it ORs one posting list that matches nothing.
 /// Results stay exact; ``ArchiveDatabase/rebuildIndexes(progress:chunk:)`` drops such terms.
 package enum LiveEdits {
-    /// The error for a chat the archive does not hold.
-    package static func unknownChat(_ chat: String) -> ArchiveError {
-        ArchiveError(.unknownChat, "no chat with id \"\(chat)\" in the archive")
-    }
-
     /// The error for an item the chat does not hold.
     package static func unknownItem(_ item: String, chat: String) -> ArchiveError {
         ArchiveError(.unknownItem, "no item with id \"\(item)\" in chat \"\(chat)\"")
@@ -32,7 +27,7 @@ package enum LiveEdits {
             let id = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat.storable])
         else {
-            throw unknownChat(chat)
+            throw ArchiveError.unknownChat(chat)
         }
         return id
     }
@@ -137,7 +132,7 @@ package enum LiveEdits {
             db,
             sql: """
                 SELECT
-                    (SELECT count(*) FROM item WHERE chatId = ?1 AND flags & 2),
+                    (SELECT count(*) FROM item WHERE chatId = ?1 AND \(ItemFlags.sql(set: .deleted))),
                     (SELECT unreadCount FROM chat WHERE id = ?1),
                     (SELECT coalesce(sum(chat_text_bytes(text)), 0) FROM item WHERE chatId = ?1),
                     (SELECT count(*) FROM itemSpan WHERE itemId IN (SELECT id FROM item WHERE chatId = ?1)),

@@ -80,29 +80,32 @@ struct PreparedItem {
     }
 
     static func filesJSON(_ files: [FileRef]) -> String {
-        var out = "["
-        for (k, f) in files.enumerated() {
-            if k > 0 { out += "," }
-            out += "{\"name\":"
-            JSONValue.writeString(f.name, to: &out)
-            if let size = f.size { out += ",\"size\":\(size)" }
-            if let path = f.path {
-                out += ",\"path\":"
-                JSONValue.writeString(path, to: &out)
+        var o = JSONBytes(capacity: 64 * files.count)
+        o.array(files) { o, f in
+            o.raw("{\"name\":")
+            o.string(f.name)
+            if let size = f.size {
+                o.raw(",\"size\":")
+                o.int(size)
             }
-            out += "}"
+            if let path = f.path {
+                o.raw(",\"path\":")
+                o.string(path)
+            }
+            o.raw("}")
         }
-        return out + "]"
+        return o.text
     }
 
     static func reactionsJSON(_ r: [Reaction]) -> String {
-        var out = "["
-        for (k, x) in r.enumerated() {
-            if k > 0 { out += "," }
-            out += "{\"emoji\":"
-            JSONValue.writeString(x.emoji, to: &out)
-            out += ",\"count\":\(x.count)}"
+        var o = JSONBytes(capacity: 32 * r.count)
+        o.array(r) { o, x in
+            o.raw("{\"emoji\":")
+            o.string(x.emoji)
+            o.raw(",\"count\":")
+            o.int(x.count)
+            o.raw("}")
         }
-        return out + "]"
+        return o.text
     }
 }

@@ -77,7 +77,7 @@ package enum MemberSearch {
             let chatId = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat])
         else {
-            throw SearchError(message: "no chat with id \"\(chat)\" in the archive")
+            throw ArchiveError.unknownChat(chat)
         }
         let n = max(1, min(limit, 1_000))
         let key = TextNormalizer.normalize(query.trimmingSpaces)

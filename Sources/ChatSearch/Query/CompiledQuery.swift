@@ -14,11 +14,7 @@ struct CompiledQuery {
         var sql = "\(select) WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
         if excludesDeleted || requiresUnread {
             sql = "\(select) JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
-            if excludesDeleted { sql += " AND i.flags & \(ItemFlags.deleted.rawValue) = 0" }
-            if requiresUnread {
-                sql +=
-                    " AND i.flags & 4 = 4 AND (i.ts, i.id) > (SELECT readTs, readId FROM chat WHERE chat.id = i.chatId)"
-            }
+            sql += itemConditions
         }
         return sql + (ascending ? " ORDER BY f.rowid ASC" : " ORDER BY f.rowid DESC LIMIT ?")
     }
@@ -30,11 +26,18 @@ struct CompiledQuery {
             SELECT i.id\(columns) FROM itemChatFts f JOIN item i ON i.chatKey = f.rowid
             WHERE f.itemChatFts MATCH ? AND f.rowid < ? AND f.rowid >= ?
             """
-        if excludesDeleted { sql += " AND i.flags & \(ItemFlags.deleted.rawValue) = 0" }
-        if requiresUnread {
-            sql += " AND i.flags & 4 = 4 AND (i.ts, i.id) > (SELECT readTs, readId FROM chat WHERE chat.id = i.chatId)"
-        }
+        sql += itemConditions
         return sql + " ORDER BY f.rowid \(descending ? "DESC" : "ASC") LIMIT ?"
+    }
+    /// The conditions on the joined item `i`: not deleted (unless asked for), unread for `is:unread`.
+    private var itemConditions: String {
+        var sql = ""
+        if excludesDeleted { sql += " AND \(ItemFlags.sql("i.flags", clear: .deleted))" }
+        if requiresUnread {
+            sql +=
+                " AND \(ItemFlags.sql("i.flags", set: .unread)) AND (i.ts, i.id) > (SELECT readTs, readId FROM chat WHERE chat.id = i.chatId)"
+        }
+        return sql
     }
     /// Inclusive lower and exclusive upper rowid bounds from `after:` / `before:`.
     var minRowid: Int64 = Int64.min

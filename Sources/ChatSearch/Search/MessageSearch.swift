@@ -34,151 +34,14 @@ package enum MessageSearch {
 
     /// Runs a search; any `text` is valid, only an unknown ``SearchOptions/chat`` throws (`ArchiveError/Code/unknownChat`).
     package static func search(_ text: String, options: SearchOptions, in db: Database) throws -> SearchPage {
-        let query = QueryParser.parse(text)
-        var scope = SearchScope(content: options.content, includeDeleted: options.includeDeleted)
-        var chatItems = Int.max
-        var keyed: KeyedChat? = nil
-        if let chat = options.chat {
-            guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT id, itemCount FROM chat WHERE sourceId = ?"), arguments: [chat])
-            else {
-                throw ArchiveError(.unknownChat, "no chat with id \"\(chat)\"")
-            }
-            scope.chatIds = [row[0]]
-            chatItems = row[1]
-            if options.usesChatKeys { keyed = KeyedChat.ifKeyed(row[0], db) }
-            scope.chatByKeys = keyed != nil
-        }
-        let compiled = try QueryCompiler.compile(query, scope: scope, db)
-        if compiled.isUnsatisfiable { return SearchPage(hits: [], nextCursor: nil) }
+        guard let run = try SearchRun(text, options: options, db) else { return SearchPage(hits: [], nextCursor: nil) }
         let limit = max(1, min(options.limit, 10_000))
-        var ids: [Int64]
-        var next: String? = nil
-        // Newest-first matches strictly below `upper`: lazy, one page read whatever the word's frequency.
-        func newestPage(below upper: Int64, count: Int) throws -> [Int64] {
-            if let keyed {
-                // The chat's own rowid range: a page costs what the chat holds of the word.
-                let keys = try keyed.keyRange(lower: compiled.minRowid, upper: upper, db)
-                return try Int64.fetchAll(
-                    db.cachedStatement(sql: compiled.keyedMatchesSQL()),
-                    arguments: [compiled.match, keys.high, keys.low, count])
+        let page =
+            switch SearchCursor(options.cursor, order: options.order) {
+            case .relevance(let offset): try run.relevancePage(from: offset, limit: limit)
+            case .newest(let below): try run.newestPage(below: below, limit: limit)
             }
-            if chatItems <= options.ascendingWalkMaxItems {
-                // A chat of bounded size: FTS5 joins the chat's sparse posting list with a word's
-                // long one faster walking up than down (reverse iteration re-parses pages), and
-                // the chat bounds how many matches come back. Its newest `recentWindowItems`
-                // first: a word frequent in the chat fills the page there, and otherwise the older
-                // items follow, the two parts costing what one walk did plus the lookup of where
-                // to split. More parts helped no word further and cost rare ones (see
-                // SearchPerformance.md in ChatSearch.docc).
-                let sql = compiled.matchesSQL(ascending: true)
-                var matches: [Int64] = []
-                var below = upper
-                if chatItems > options.recentWindowItems, let chat = scope.chatIds?.first,
-                    let split = try Int64.fetchOne(
-                        db.cachedStatement(
-                            sql:
-                                "SELECT id FROM item WHERE chatId = ? AND id < ? ORDER BY ts DESC, id DESC LIMIT 1 OFFSET ?"
-                        ), arguments: [chat, upper, options.recentWindowItems - 1]),
-                    split > compiled.minRowid
-                {
-                    matches = try Int64.fetchAll(
-                        db.cachedStatement(sql: sql), arguments: [compiled.match, upper, split])
-                    if matches.count >= count { return Array(matches.suffix(count).reversed()) }
-                    below = split
-                }
-                let older = try Int64.fetchAll(
-                    db.cachedStatement(sql: sql), arguments: [compiled.match, below, compiled.minRowid])
-                return Array((older + matches).suffix(count).reversed())
-            }
-            return try Int64.fetchAll(
-                db.cachedStatement(sql: compiled.matchesSQL()),
-                arguments: [compiled.match, upper, compiled.minRowid, count])
-        }
-        var cursor = options.cursor ?? ""
-        if options.order == .relevance, cursor.isEmpty { cursor = "r0" }
-        if cursor.hasPrefix("r"), let offset = Int(cursor.dropFirst()), offset >= 0 {
-            // Relevance over a bounded candidate set (scoring every match of a frequent word costs
-            // too much: see SearchPerformance.md in ChatSearch.docc): the newest
-            // `relevanceCandidates` matches ranked by BM25 blended with recency, then every older
-            // match newest first — paging stays complete.
-            // BM25 by `chat_bm25` (CChatICU): FTS5's formula with the row's length passed in, the
-            // UTF-8 bytes of its text over the archive's average, instead of its tokens read from
-            // the index's sizes table, which format 11 no longer writes (`Migrations.itemFtsSQL`).
-            // The score is negative (more negative = better); dividing by a factor growing with
-            // age moves older items down. Text matches weigh more than link targets and file names.
-            let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM item")) ?? 0
-            let average = try Self.averageTextBytes(db)
-            // A year of ids: 31,535,156,250 ms by the archive's scale (at 1,024 ids a
-            // millisecond, the 32,292,000,000,000 of archives made before format 12).
-            let year = String(31_535_156_250 * Double(try ArchiveIds.scale(db)))
-            func score(_ table: String, id: String, length: String) -> String {
-                ", chat_bm25(\(table), 10.0, 3.0, 0.0, \(length) / ?) / (1.0 + (? - \(id)) / \(year))"
-            }
-            let itemFtsScore = score(
-                "itemFts", id: "f.rowid", length: "(SELECT chat_text_bytes(text) FROM item WHERE id = f.rowid)")
-            let rows: [Row]
-            if let keyed {
-                let keys = try keyed.keyRange(lower: compiled.minRowid, upper: compiled.maxRowid, db)
-                rows = try Row.fetchAll(
-                    db.cachedStatement(
-                        sql: compiled.keyedMatchesSQL(
-                            columns: score("itemChatFts", id: "i.id", length: "chat_text_bytes(i.text)"))),
-                    arguments: [average, newest, compiled.match, keys.high, keys.low, Self.relevanceCandidates + 1])
-            } else if chatItems <= options.ascendingWalkMaxItems {
-                rows = try Row.fetchAll(
-                    db.cachedStatement(sql: compiled.matchesSQL(columns: itemFtsScore, ascending: true)),
-                    arguments: [average, newest, compiled.match, compiled.maxRowid, compiled.minRowid]
-                ).suffix(Self.relevanceCandidates + 1).reversed()
-            } else {
-                rows = try Row.fetchAll(
-                    db.cachedStatement(sql: compiled.matchesSQL(columns: itemFtsScore)),
-                    arguments: [
-                        average, newest, compiled.match, compiled.maxRowid, compiled.minRowid,
-                        Self.relevanceCandidates + 1,
-                    ])
-            }
-            let more = rows.count > Self.relevanceCandidates
-            let candidates = rows.prefix(Self.relevanceCandidates).map { (id: $0[0] as Int64, score: $0[1] as Double) }
-            let ranked = candidates.sorted { ($0.score, -$0.id) < ($1.score, -$1.id) }.map(\.id)
-            ids = Array(ranked.dropFirst(offset).prefix(limit))
-            if offset + limit < ranked.count {
-                next = "r\(offset + limit)"
-            } else if more, let oldest = candidates.last?.id {
-                // Fill the page with the matches older than every candidate.
-                let room = limit - ids.count
-                var older = try newestPage(below: oldest, count: room + 1)
-                if older.count > room {
-                    older.removeLast()
-                    next = "n\(older.last ?? oldest)"
-                }
-                ids += older
-            }
-        } else {
-            var upper = compiled.maxRowid
-            if cursor.hasPrefix("n"), let v = Int64(cursor.dropFirst()) { upper = min(upper, v) }
-            ids = try newestPage(below: upper, count: limit + 1)
-            if ids.count > limit {
-                ids.removeLast()
-                next = "n\(ids[ids.count - 1])"
-            }
-        }
-        let items = try ArchivedItem.fetch(ids, db)
-        var matches = items.map { compiled.highlighter.matches(in: $0.text) }
-        // A hit found only in a link's hidden target marks the link's shown text.
-        let unmarked = zip(items, matches).filter { $0.1.isEmpty }.map(\.0.id)
-        if !unmarked.isEmpty {
-            let spans = try ItemWindows.spans(of: unmarked, db)
-            for k in items.indices where matches[k].isEmpty {
-                matches[k] = compiled.highlighter.hiddenLinkMatches(in: items[k].text, spans: spans[items[k].id] ?? [])
-            }
-        }
-        let hits = zip(items, matches).map { item, matches in
-            SearchHit(
-                item: item, ranges: matches.map(\.utf16), snippet: Highlighter.snippet(item.text, matches: matches))
-        }
-        return SearchPage(hits: hits, nextCursor: next)
+        return SearchPage(hits: try run.hits(page.ids), nextCursor: page.next?.text)
     }
 
     /// Archive ids matching a query inside one chat, for window filters.
@@ -215,5 +78,188 @@ package enum MessageSearch {
                     "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ?\(unread) ORDER BY rowid \(descending ? "DESC" : "ASC") LIMIT ?"
             ),
             arguments: [compiled.match, upper, lower, limit])
+    }
+}
+
+/// One search's compiled query and scope, and the pages read with them.
+private struct SearchRun {
+    let options: SearchOptions
+    let compiled: CompiledQuery
+    let scope: SearchScope
+    /// The items of the chat searched (`Int.max` for all chats).
+    let chatItems: Int
+    /// The chat-keyed index of the chat searched, when it has its keys.
+    let keyed: KeyedChat?
+    let db: Database
+
+    /// Compiles `text` for the options' scope; `nil` when no item can match.
+    init?(_ text: String, options: SearchOptions, _ db: Database) throws {
+        let query = QueryParser.parse(text)
+        var scope = SearchScope(content: options.content, includeDeleted: options.includeDeleted)
+        var chatItems = Int.max
+        var keyed: KeyedChat? = nil
+        if let chat = options.chat {
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT id, itemCount FROM chat WHERE sourceId = ?"), arguments: [chat])
+            else {
+                throw ArchiveError.unknownChat(chat)
+            }
+            scope.chatIds = [row[0]]
+            chatItems = row[1]
+            if options.usesChatKeys { keyed = KeyedChat.ifKeyed(row[0], db) }
+            scope.chatByKeys = keyed != nil
+        }
+        let compiled = try QueryCompiler.compile(query, scope: scope, db)
+        if compiled.isUnsatisfiable { return nil }
+        self.options = options
+        self.compiled = compiled
+        self.scope = scope
+        self.chatItems = chatItems
+        self.keyed = keyed
+        self.db = db
+    }
+
+    /// A page newest first, below `below` (from the newest when `nil`), and the cursor of the next.
+    func newestPage(below: Int64?, limit: Int) throws -> (ids: [Int64], next: SearchCursor?) {
+        var upper = compiled.maxRowid
+        if let below { upper = min(upper, below) }
+        var ids = try newest(below: upper, count: limit + 1)
+        var next: SearchCursor? = nil
+        if ids.count > limit {
+            ids.removeLast()
+            next = .newest(below: ids[ids.count - 1])
+        }
+        return (ids, next)
+    }
+
+    /// Newest-first matches strictly below `upper`: lazy, one page read whatever the word's frequency.
+    func newest(below upper: Int64, count: Int) throws -> [Int64] {
+        if let keyed {
+            // The chat's own rowid range: a page costs what the chat holds of the word.
+            let keys = try keyed.keyRange(lower: compiled.minRowid, upper: upper, db)
+            return try Int64.fetchAll(
+                db.cachedStatement(sql: compiled.keyedMatchesSQL()),
+                arguments: [compiled.match, keys.high, keys.low, count])
+        }
+        if chatItems <= options.ascendingWalkMaxItems { return try newestOfSmallChat(below: upper, count: count) }
+        return try Int64.fetchAll(
+            db.cachedStatement(sql: compiled.matchesSQL()),
+            arguments: [compiled.match, upper, compiled.minRowid, count])
+    }
+
+    /// ``newest(below:count:)`` in a chat of bounded size, walked oldest first.
+    ///
+    /// FTS5 joins the chat's sparse posting list with a word's long one faster walking up than
+    /// down (reverse iteration re-parses pages), and the chat bounds how many matches come back.
+    /// Its newest `recentWindowItems` first: a word frequent in the chat fills the page there,
+    /// and otherwise the older items follow, the two parts costing what one walk did plus the
+    /// lookup of where to split. More parts helped no word further and cost rare ones (see
+    /// SearchPerformance.md in ChatSearch.docc).
+    private func newestOfSmallChat(below upper: Int64, count: Int) throws -> [Int64] {
+        let sql = compiled.matchesSQL(ascending: true)
+        var matches: [Int64] = []
+        var below = upper
+        if chatItems > options.recentWindowItems, let chat = scope.chatIds?.first,
+            let split = try Int64.fetchOne(
+                db.cachedStatement(
+                    sql:
+                        "SELECT id FROM item WHERE chatId = ? AND id < ? ORDER BY ts DESC, id DESC LIMIT 1 OFFSET ?"
+                ), arguments: [chat, upper, options.recentWindowItems - 1]),
+            split > compiled.minRowid
+        {
+            matches = try Int64.fetchAll(
+                db.cachedStatement(sql: sql), arguments: [compiled.match, upper, split])
+            if matches.count >= count { return Array(matches.suffix(count).reversed()) }
+            below = split
+        }
+        let older = try Int64.fetchAll(
+            db.cachedStatement(sql: sql), arguments: [compiled.match, below, compiled.minRowid])
+        return Array((older + matches).suffix(count).reversed())
+    }
+
+    /// A page in relevance order from `offset` among the ranked candidates, then every older
+    /// match newest first, and the cursor of the next.
+    ///
+    /// Relevance over a bounded candidate set (scoring every match of a frequent word costs too
+    /// much: see SearchPerformance.md in ChatSearch.docc): the newest `relevanceCandidates` matches ranked
+    /// by BM25 blended with recency, then every older match newest first — paging stays complete.
+    func relevancePage(from offset: Int, limit: Int) throws -> (ids: [Int64], next: SearchCursor?) {
+        let rows = try relevanceCandidates()
+        let more = rows.count > MessageSearch.relevanceCandidates
+        let candidates = rows.prefix(MessageSearch.relevanceCandidates).map {
+            (id: $0[0] as Int64, score: $0[1] as Double)
+        }
+        let ranked = candidates.sorted { ($0.score, -$0.id) < ($1.score, -$1.id) }.map(\.id)
+        var ids = Array(ranked.dropFirst(offset).prefix(limit))
+        var next: SearchCursor? = nil
+        if offset + limit < ranked.count {
+            next = .relevance(offset: offset + limit)
+        } else if more, let oldest = candidates.last?.id {
+            // Fill the page with the matches older than every candidate.
+            let room = limit - ids.count
+            var older = try newest(below: oldest, count: room + 1)
+            if older.count > room {
+                older.removeLast()
+                next = .newest(below: older.last ?? oldest)
+            }
+            ids += older
+        }
+        return (ids, next)
+    }
+
+    /// The newest `relevanceCandidates + 1` matches, newest first, each with its score.
+    ///
+    /// BM25 by `chat_bm25` (CChatICU): FTS5's formula with the row's length passed in, the
+    /// UTF-8 bytes of its text over the archive's average, instead of its tokens read from the
+    /// index's sizes table, which format 11 no longer writes (`Migrations.itemFtsSQL`). The
+    /// score is negative (more negative = better); dividing by a factor growing with age moves
+    /// older items down. Text matches weigh more than link targets and file names.
+    private func relevanceCandidates() throws -> [Row] {
+        let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM item")) ?? 0
+        let average = try MessageSearch.averageTextBytes(db)
+        // A year of ids: 31,535,156,250 ms by the archive's scale (at 1,024 ids a
+        // millisecond, the 32,292,000,000,000 of archives made before format 12).
+        let year = String(31_535_156_250 * Double(try ArchiveIds.scale(db)))
+        func score(_ table: String, id: String, length: String) -> String {
+            ", chat_bm25(\(table), 10.0, 3.0, 0.0, \(length) / ?) / (1.0 + (? - \(id)) / \(year))"
+        }
+        let itemFtsScore = score(
+            "itemFts", id: "f.rowid", length: "(SELECT chat_text_bytes(text) FROM item WHERE id = f.rowid)")
+        let candidates = MessageSearch.relevanceCandidates
+        if let keyed {
+            let keys = try keyed.keyRange(lower: compiled.minRowid, upper: compiled.maxRowid, db)
+            return try Row.fetchAll(
+                db.cachedStatement(
+                    sql: compiled.keyedMatchesSQL(
+                        columns: score("itemChatFts", id: "i.id", length: "chat_text_bytes(i.text)"))),
+                arguments: [average, newest, compiled.match, keys.high, keys.low, candidates + 1])
+        } else if chatItems <= options.ascendingWalkMaxItems {
+            return try Row.fetchAll(
+                db.cachedStatement(sql: compiled.matchesSQL(columns: itemFtsScore, ascending: true)),
+                arguments: [average, newest, compiled.match, compiled.maxRowid, compiled.minRowid]
+            ).suffix(candidates + 1).reversed()
+        }
+        return try Row.fetchAll(
+            db.cachedStatement(sql: compiled.matchesSQL(columns: itemFtsScore)),
+            arguments: [average, newest, compiled.match, compiled.maxRowid, compiled.minRowid, candidates + 1])
+    }
+
+    /// The hits of `ids`, in that order: each item with its match ranges and snippet.
+    func hits(_ ids: [Int64]) throws -> [SearchHit] {
+        let items = try ArchivedItem.fetch(ids, db)
+        var matches = items.map { compiled.highlighter.matches(in: $0.text) }
+        // A hit found only in a link's hidden target marks the link's shown text.
+        let unmarked = zip(items, matches).filter { $0.1.isEmpty }.map(\.0.id)
+        if !unmarked.isEmpty {
+            let spans = try ItemWindows.spans(of: unmarked, db)
+            for k in items.indices where matches[k].isEmpty {
+                matches[k] = compiled.highlighter.hiddenLinkMatches(in: items[k].text, spans: spans[items[k].id] ?? [])
+            }
+        }
+        return zip(items, matches).map { item, matches in
+            SearchHit(
+                item: item, ranges: matches.map(\.utf16), snippet: Highlighter.snippet(item.text, matches: matches))
+        }
     }
 }

@@ -13,7 +13,7 @@ package enum ItemWindows {
             let chatId = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat])
         else {
-            throw ArchiveError(.unknownChat, "no chat with id \"\(chat)\"")
+            throw ArchiveError.unknownChat(chat)
         }
         return try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT id FROM item WHERE chatId = ? AND sourceId = ?"),
@@ -35,7 +35,7 @@ package enum ItemWindows {
             let chatId = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat])
         else {
-            throw ArchiveError(.unknownChat, "no chat with id \"\(chat)\"")
+            throw ArchiveError.unknownChat(chat)
         }
         let filtered = content != nil || !(search ?? "").isEmpty
         func anchor(_ id: Int64) throws -> (ts: Int64, id: Int64) {
@@ -85,7 +85,7 @@ package enum ItemWindows {
                 db.cachedStatement(
                     sql: """
                         SELECT id FROM item INDEXED BY item_unreadAll
-                        WHERE chatId = ? AND flags & 4 = 4 AND (ts, id) > (?, ?) ORDER BY ts, id LIMIT 1
+                        WHERE chatId = ? AND \(ItemFlags.sql(set: .unread)) AND (ts, id) > (?, ?) ORDER BY ts, id LIMIT 1
                         """),
                 arguments: [chatId, mark.ts, mark.id])
             {
@@ -153,7 +153,7 @@ package enum ItemWindows {
                 """
                 SELECT ts, id, pos FROM item WHERE id = (
                     SELECT id FROM item INDEXED BY item_unreadAll
-                    WHERE chatId = ? AND flags & 4 = 4 AND (ts, id) > (?, ?) ORDER BY ts, id LIMIT 1)
+                    WHERE chatId = ? AND \(ItemFlags.sql(set: .unread)) AND (ts, id) > (?, ?) ORDER BY ts, id LIMIT 1)
                 """, [chat, mark.ts, mark.id]),
             !first.at.covers(ts: shown.ts, id: shown.id) || first.at == shown
         else { return NavigationInfo(afterTotal: afterTotal, afterUnread: unreadAfterMark) }
@@ -162,7 +162,7 @@ package enum ItemWindows {
                 """
                 SELECT ts, id, pos FROM item WHERE id = (
                     SELECT id FROM item INDEXED BY item_unreadAll
-                    WHERE chatId = ? AND flags & 4 = 4 ORDER BY ts DESC, id DESC LIMIT 1)
+                    WHERE chatId = ? AND \(ItemFlags.sql(set: .unread)) ORDER BY ts DESC, id DESC LIMIT 1)
                 """, [chat]),
             lastUnread.at.covers(ts: shown.ts, id: shown.id), lastUnread.at != shown
         else { return NavigationInfo(afterTotal: afterTotal, afterUnread: 0) }
@@ -180,7 +180,7 @@ package enum ItemWindows {
         func count(_ condition: String, _ arguments: StatementArguments) throws -> Int {
             try Int.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE chatId = ? AND flags & 4 = 4 AND "
+                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE chatId = ? AND \(ItemFlags.sql(set: .unread)) AND "
                         + condition),
                 arguments: [chat] + arguments) ?? 0
         }

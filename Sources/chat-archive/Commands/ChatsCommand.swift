@@ -48,32 +48,29 @@ struct ChatsRequest: Equatable {
 
     var global = GlobalValues()
     var filter = "all"
-    var limit = 100
+    var limit = RequestParameters.chatListLimit
     var cursor: String?
     var ids: String?
     var query: String?
     var counts = false
 
-    func validate() throws {
-        guard ChatFilter(filter) != nil else { throw ValidationError("unknown --filter \(filter)") }
-        guard limit > 0 else { throw ValidationError("--limit must be positive") }
-        if let cursor, ChatListCursor(cursor) == nil {
-            throw ValidationError("--cursor must be the nextCursor of a previous page")
-        }
-        if let ids {
-            guard query == nil, cursor == nil, filter == "all", !counts else {
-                throw ValidationError("--ids cannot be combined with a query, --filter, --cursor or --counts")
-            }
-            guard ChatList.lookupIds(ids).count <= ChatList.maxLookupIds else {
-                throw ValidationError("--ids takes at most \(ChatList.maxLookupIds) ids")
-            }
+    /// What the command asks for (``RequestParameters/chatList(query:filter:limit:cursor:ids:counts:spelling:)``).
+    func chatList() throws -> RequestParameters.ChatListRequest {
+        try usage {
+            try RequestParameters.chatList(
+                query: query, filter: filter, limit: limit, cursor: cursor, ids: ids, counts: counts,
+                spelling: .commandLine)
         }
     }
+
+    func validate() throws { _ = try chatList() }
 
     func run() throws {
         try reportingErrors(json: global.json) {
             let archive = try global.open(.readOnly).blocking
-            if counts {
+            let page: ChatListPage
+            switch try chatList() {
+            case .counts:
                 let c = try archive.chatFilterCounts()
                 if global.json {
                     print(ArchiveJSON.chatCounts(c))
@@ -88,13 +85,10 @@ struct ChatsRequest: Equatable {
                     print(Terminal.visible("tag:\(tag)", singleLine: true) + "\t\(n)")
                 }
                 return
-            }
-            let page: ChatListPage
-            if let ids {
-                page = ChatListPage(rows: try archive.chats(ids: ChatList.lookupIds(ids)), nextCursor: nil)
-            } else {
-                page = try archive.chats(
-                    matching: query, filter: ChatFilter(filter) ?? .all, limit: limit, after: cursor)
+            case .ids(let ids):
+                page = ChatListPage(rows: try archive.chats(ids: ids), nextCursor: nil)
+            case .page(let query, let filter, let limit, let cursor):
+                page = try archive.chats(matching: query, filter: filter, limit: limit, after: cursor)
             }
             if global.json {
                 print(ArchiveJSON.chats(page))

@@ -49,55 +49,37 @@ struct ItemsRequest: Equatable {
     var aroundSource: String?
     var initial: Int?
     var at: String?
-    var count = 25
+    var count = RequestParameters.windowCount
     var content: String?
     var search: String?
 
-    func window() throws -> WindowRequest {
-        var modes: [WindowRequest] = []
-        if let last { modes.append(.last(last)) }
-        if let before { modes.append(.before(before, count: count)) }
-        if let after { modes.append(.after(after, count: count)) }
-        if let around { modes.append(.around(around, count: count)) }
-        // Resolved to an item id when the archive is open (`run`); the id here only counts the modes.
-        if aroundSource != nil { modes.append(.around(0, count: count)) }
-        if let initial { modes.append(.initial(initial)) }
-        if let at {
-            guard let time = Timestamp.parse(at) else {
-                throw ValidationError("--at must be a date (2024-05-01) or an RFC 3339 time")
-            }
-            modes.append(.at(time, count: count))
+    /// The window and content filter asked for (``RequestParameters/items(last:before:after:around:aroundSource:initial:at:count:content:spelling:)``).
+    func parameters() throws -> (window: RequestParameters.Window, content: ContentFilter?) {
+        try usage {
+            try RequestParameters.items(
+                last: last, before: before, after: after, around: around, aroundSource: aroundSource, initial: initial,
+                at: at, count: count, content: content, spelling: .commandLine)
         }
-        guard modes.count <= 1 else {
-            throw ValidationError("give one of --last, --before, --after, --around, --around-source, --initial, --at")
-        }
-        return modes.first ?? .last(count)
     }
 
-    func validate() throws {
-        _ = try window()
-        if let content, ContentFilter(rawValue: content) == nil {
-            throw ValidationError("unknown --content \(content)")
-        }
-        guard count >= 0, (last ?? 0) >= 0, (initial ?? 0) >= 0 else {
-            throw ValidationError("counts must not be negative")
-        }
-    }
+    func validate() throws { _ = try parameters() }
 
     func run() throws {
         try reportingErrors(json: global.json) {
             let archive = try global.open(.readOnly).blocking
-            var request = try window()
+            let parameters = try parameters()
+            let request: WindowRequest
             var anchor = around
-            if let aroundSource {
-                guard let id = try archive.itemId(chat: chat, sourceId: aroundSource) else {
-                    throw ArchiveError(.unknownItem, "no item with source id \"\(aroundSource)\" in chat \"\(chat)\"")
+            switch parameters.window {
+            case .request(let r): request = r
+            case .aroundSource(let source, let count):
+                guard let id = try archive.itemId(chat: chat, sourceId: source) else {
+                    throw ArchiveError(.unknownItem, "no item with source id \"\(source)\" in chat \"\(chat)\"")
                 }
                 request = .around(id, count: count)
                 anchor = id
             }
-            let window = try archive.items(
-                chat: chat, request, content: content.flatMap(ContentFilter.init(rawValue:)), search: search)
+            let window = try archive.items(chat: chat, request, content: parameters.content, search: search)
             if global.json {
                 print(ArchiveJSON.items(window))
                 return

@@ -53,28 +53,27 @@ struct SearchRequest: Equatable {
     var global = GlobalValues()
     var chat: String?
     var content: String?
-    var limit = 50
+    var limit = RequestParameters.searchLimit
     var cursor: String?
-    var order = "newest"
+    var order = RequestParameters.searchOrder.rawValue
     var includeDeleted = false
     var query = ""
 
-    func validate() throws {
-        if let content, ContentFilter(rawValue: content) == nil {
-            throw ValidationError("unknown --content \(content)")
+    /// The search's options (``RequestParameters/search(chat:content:limit:cursor:order:includeDeleted:spelling:)``).
+    func options() throws -> SearchOptions {
+        try usage {
+            try RequestParameters.search(
+                chat: chat, content: content, limit: limit, cursor: cursor, order: order, includeDeleted: includeDeleted,
+                spelling: .commandLine)
         }
-        guard SearchOrder(rawValue: order) != nil else { throw ValidationError("--order must be newest or relevance") }
-        guard limit > 0 else { throw ValidationError("--limit must be positive") }
     }
+
+    func validate() throws { _ = try options() }
 
     func run() throws {
         try reportingErrors(json: global.json) {
             let archive = try global.open(.readOnly).blocking
-            let page = try archive.search(
-                query,
-                options: SearchOptions(
-                    chat: chat, content: content.flatMap(ContentFilter.init(rawValue:)), limit: limit, cursor: cursor,
-                    order: SearchOrder(rawValue: order) ?? .newest, includeDeleted: includeDeleted))
+            let page = try archive.search(query, options: try options())
             if global.json {
                 print(ArchiveJSON.search(page))
                 return

@@ -20,7 +20,9 @@ package struct JSONBytes {
         s.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    /// Appends `s` as a string literal, escaped as ``JSONValue/writeString(_:to:)`` escapes.
+    /// Appends `s` as a string literal: `"`, `\\`, `\n`, `\r`, `\t` and the other control
+    /// characters escaped, and U+2028 and U+2029 (line ends in JavaScript source). Every JSON
+    /// string the package writes is escaped here.
     package mutating func string(_ s: String) {
         bytes.append(0x22)
         var s = s

@@ -1,4 +1,5 @@
 import ChatModel
+import ChatSearch
 
 extension ChatRow: Encodable {
     private enum Key: String, CodingKey {

@@ -1,86 +1,9 @@
-import ChatIndex
+import ChatModel
 import ChatText
-import Foundation
 import GRDB
 
-/// Counts and sizes of an archive.
-public struct ArchiveStats: Sendable, Hashable {
-    /// Number of chats.
-    public var chats: Int
-    /// Number of members across all chats.
-    public var members: Int
-    /// Number of items, deleted ones included.
-    public var items: Int
-    /// Number of items flagged deleted.
-    public var deletedItems: Int
-    /// Number of unread items.
-    public var unreadItems: Int
-    /// Number of formatted spans stored.
-    public var spans: Int
-    /// Number of mentions stored.
-    public var mentions: Int
-    /// Number of distinct indexed terms (the infix-search vocabulary).
-    public var vocabularyTerms: Int
-    /// Bytes of display text stored.
-    public var textBytes: Int64
-    /// Size of the archive file plus its WAL.
-    public var fileBytes: Int64
-    /// The analyser version the full-text index was built with.
-    public var analyzerVersion: Int?
-    /// The full-text index is incomplete and will be rebuilt on the next open for writing.
-    public var indexIsStale: Bool
-    /// Items per source format.
-    public var itemsBySource: [String: Int]
-    /// Past ingests: path, format, when.
-    public var ingests: [(path: String, format: String, at: Int64)]
-
-    /// Compares counts, file size and per-source counts (not the ingest history).
-    public static func == (a: ArchiveStats, b: ArchiveStats) -> Bool {
-        a.chats == b.chats && a.items == b.items && a.fileBytes == b.fileBytes && a.itemsBySource == b.itemsBySource
-    }
-    /// Hashes the item count, consistently with `==`.
-    public func hash(into h: inout Hasher) { h.combine(items) }
-}
-
-/// Statistics and integrity checks.
-enum ArchiveMaintenance {
-    /// Reads counters instead of scanning: the chats, members, items per source and the other
-    /// totals come from ``ArchiveCounters`` (kept by the writer and by triggers, verified by
-    /// `check`). An archive without them (opened read-only before migrating) is counted.
-    /// - Complexity: O(1) rows read when the counters are there; no item is read.
-    static func stats(_ database: ArchiveDatabase) throws -> ArchiveStats {
-        try database.writer.read { db in
-            let stored = try ArchiveCounters.stored(db)
-            let totals =
-                if let stored, stored[ArchiveCounters.chats] != nil { stored } else { try ArchiveCounters.actual(db) }
-            func total(_ name: String) -> Int { Int(totals[name] ?? 0) }
-            var bySource: [String: Int] = [:]
-            for (name, value) in totals where name.hasPrefix(ArchiveCounters.itemsPrefix) && value != 0 {
-                bySource[String(name.dropFirst(ArchiveCounters.itemsPrefix.count))] = Int(value)
-            }
-            let ingests = try Row.fetchAll(db, sql: "SELECT path, format, ingestedAt FROM ingestSource ORDER BY id").map
-            {
-                (path: $0["path"] as String, format: $0["format"] as String, at: $0["ingestedAt"] as Int64)
-            }
-            let fm = FileManager.default
-            func size(_ p: String) -> Int64 {
-                ((try? fm.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.int64Value ?? 0
-            }
-            return ArchiveStats(
-                chats: total(ArchiveCounters.chats), members: total(ArchiveCounters.members),
-                items: bySource.values.reduce(0, +), deletedItems: total(ArchiveCounters.deletedItems),
-                unreadItems: total(ArchiveCounters.unreadItems),
-                spans: total(ArchiveCounters.spans), mentions: total(ArchiveCounters.mentions),
-                vocabularyTerms: total(ArchiveCounters.terms),
-                textBytes: totals[ArchiveCounters.textBytes] ?? 0,
-                fileBytes: size(database.path) + size(database.path + "-wal"),
-                analyzerVersion: try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'analyzerVersion'")
-                    .flatMap { Int($0) },
-                indexIsStale: try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'ftsStale'") == "1",
-                itemsBySource: bySource, ingests: ingests)
-        }
-    }
-
+/// Integrity checks and repairs of an archive: SQLite's, FTS5's and the archive's own.
+package enum ArchiveMaintenance {
     /// One problem `check` found: what it is, in words, and whether `--repair` can fix it.
     struct Problem {
         enum Kind { case sqliteIndex, fullText, vocabulary, counters, totals, chatNames, memberNames, stored }
@@ -92,7 +15,7 @@ enum ArchiveMaintenance {
 
     /// Runs SQLite's integrity check, FTS5's, and the archive's own consistency checks.
     /// Returns the problems found, in words (empty when healthy). Never changes the archive.
-    static func check(_ database: ArchiveDatabase) throws -> [String] {
+    package static func check(_ database: ArchiveDatabase) throws -> [String] {
         try problems(database).map(\.message)
     }
 
@@ -163,7 +86,18 @@ enum ArchiveMaintenance {
 
     /// The archive's own checks: its indexes against its items.
     private static func checkIndexes(_ db: Database, ftsChecks: Bool, into problems: inout [Problem]) throws {
-        // 2. The full-text index, against the stored items.
+        let items = try checkFullText(db, ftsChecks: ftsChecks, into: &problems)
+        try checkVocabulary(db, ftsChecks: ftsChecks, items: items, into: &problems)
+        try checkIndexVersion(db, into: &problems)
+        try checkStoredItems(db, into: &problems)
+        try checkNameIndexes(db, ftsChecks: ftsChecks, into: &problems)
+        try checkCounters(db, into: &problems)
+        try checkTotals(db, into: &problems)
+    }
+
+    /// 2. The full-text indexes (all chats, and one chat's), against the stored items; returns
+    /// how many items are stored.
+    private static func checkFullText(_ db: Database, ftsChecks: Bool, into problems: inout [Problem]) throws -> Int {
         do {
             if ftsChecks { try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES('integrity-check', 1)") }
         } catch let e as DatabaseError {
@@ -204,7 +138,11 @@ enum ArchiveMaintenance {
                     ))
             }
         }
-        // 3. The vocabulary behind infix and prefix search.
+        return items
+    }
+
+    /// 3. The vocabulary behind infix and prefix search.
+    private static func checkVocabulary(_ db: Database, ftsChecks: Bool, items: Int, into problems: inout [Problem]) throws {
         do {
             if ftsChecks { try db.execute(sql: "INSERT INTO termGram(termGram, rank) VALUES('integrity-check', 1)") }
             let terms = try Int.fetchOne(db, sql: "SELECT count(*) FROM term") ?? 0
@@ -224,7 +162,10 @@ enum ArchiveMaintenance {
                         "the word list for partial-word search is damaged (SQLite: \(e.message ?? e.description)); \(repairHint)"
                 ))
         }
-        // 4. Interrupted rebuilds and analyser versions.
+    }
+
+    /// 4. Interrupted rebuilds and analyser versions.
+    private static func checkIndexVersion(_ db: Database, into problems: inout [Problem]) throws {
         if try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'ftsStale'") == "1" {
             problems.append(
                 Problem(
@@ -243,7 +184,10 @@ enum ArchiveMaintenance {
                         "the full-text search index was built by text analyser version \(stored); this ChatArchive uses version \(Analyzer.version), so searches may miss items; \(repairHint)"
                 ))
         }
-        // 5. Stored data the indexes cannot fix.
+    }
+
+    /// 5. Stored data the indexes cannot fix.
+    private static func checkStoredItems(_ db: Database, into problems: inout [Problem]) throws {
         let orphans =
             try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE chatId NOT IN (SELECT id FROM chat)") ?? 0
         if orphans > 0 {
@@ -254,6 +198,10 @@ enum ArchiveMaintenance {
                         "\(orphans) stored item\(orphans == 1 ? " belongs" : "s belong") to no chat; they cannot be listed; ingest their exports again"
                 ))
         }
+    }
+
+    /// 6. The chat-list and mention-autocomplete name indexes, against the names.
+    private static func checkNameIndexes(_ db: Database, ftsChecks: Bool, into problems: inout [Problem]) throws {
         // 6. The chat-list name index, against the chats' names.
         do {
             if ftsChecks {
@@ -296,7 +244,10 @@ enum ArchiveMaintenance {
                         "the member-name index of mention autocomplete is damaged (SQLite: \(e.message ?? e.description)); autocomplete may miss members or fail; a repair rebuilds it"
                 ))
         }
-        // 7. The chat list's counters, against the items.
+    }
+
+    /// 7. The chat list's counters, against the items.
+    private static func checkCounters(_ db: Database, into problems: inout [Problem]) throws {
         let bad = try Row.fetchAll(
             db,
             sql:
@@ -321,7 +272,10 @@ enum ArchiveMaintenance {
                         "\(off) item\(off == 1 ? " has" : "s have") a wrong position in \(off == 1 ? "its" : "their") chat; counts of newer items in windows are off; `chat-archive check --repair` recounts them"
                 ))
         }
-        // 8. The archive-wide totals `stats` shows, against the stored rows.
+    }
+
+    /// 8. The archive-wide totals `stats` shows, against the stored rows.
+    private static func checkTotals(_ db: Database, into problems: inout [Problem]) throws {
         if let stored = try ArchiveCounters.stored(db) {
             let actual = try ArchiveCounters.actual(db)
             let wrong = actual.keys.sorted().filter { stored[$0] != actual[$0] }
@@ -366,8 +320,8 @@ enum ArchiveMaintenance {
             SELECT chat.id AS id,
                 count(item.id) AS items,
                 coalesce(sum(\(ReadMark.unreadSQL(item: "item", chat: "chat"))), 0) AS unread,
-                coalesce(sum(item.flags & 38 = 36 AND (item.ts, item.id) > (chat.readTs, chat.readId)), 0) AS mentions,
-                coalesce(sum(item.flags & 2 = 0 AND item.contentType = \(ContentType.report.code)), 0) AS reports,
+                coalesce(sum(\(ItemFlags.sql("item.flags", set: [.unread, .mentionsUser], clear: .deleted)) AND (item.ts, item.id) > (chat.readTs, chat.readId)), 0) AS mentions,
+                coalesce(sum(\(ItemFlags.sql("item.flags", clear: .deleted)) AND item.contentType = \(ContentType.report.code)), 0) AS reports,
                 (SELECT i.id FROM item i WHERE i.chatId = chat.id ORDER BY i.ts DESC, i.id DESC LIMIT 1) AS lastItemId,
                 (SELECT i.ts FROM item i WHERE i.chatId = chat.id ORDER BY i.ts DESC, i.id DESC LIMIT 1) AS lastTs
             FROM chat LEFT JOIN item ON item.chatId = chat.id GROUP BY chat.id)
@@ -381,7 +335,7 @@ enum ArchiveMaintenance {
     /// Rebuilds what can be rebuilt from the stored items — SQLite's indexes, the full-text
     /// index, the vocabulary, the chat list's counters — and never changes an item, member or
     /// chat's own fields. Returns the problems left (those only a backup or a new ingest fix).
-    static func repair(_ database: ArchiveDatabase, progress: (@Sendable (Int64, Int64) -> Void)? = nil) throws
+    package static func repair(_ database: ArchiveDatabase, progress: (@Sendable (Int64, Int64) -> Void)? = nil) throws
         -> [String]
     {
         let found = try problems(database)

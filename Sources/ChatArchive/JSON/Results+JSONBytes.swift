@@ -1,4 +1,5 @@
 import ChatModel
+import ChatSearch
 
 // The documents the CLI and the web app write most, by hand: the same bytes as the `Encodable`
 // conformances beside them (ArchivedItem+Encodable.swift, ChatRow+Encodable.swift) produce
@@ -86,6 +87,29 @@ extension ArchivedItem: JSONBytesWritable {
                 o.raw("]")
             }
         }
+        writeStateAndFiles(to: &o)
+        writeExtras(to: &o)
+        if let snippet {
+            o.raw(",\"snippet\":")
+            o.string(snippet)
+        }
+        if let spans, !spans.isEmpty {
+            o.raw(",\"spans\":")
+            o.array(spans) { o, s in
+                o.raw("{\"start\":")
+                o.int(s.start)
+                o.raw(",\"end\":")
+                o.int(s.end)
+                o.raw(",\"format\":")
+                o.json(s.formatJSON)
+                o.raw("}")
+            }
+        }
+        o.raw("}")
+    }
+
+    /// `edited` to `pinned`, the item's files and the time's provenance.
+    private func writeStateAndFiles(to o: inout JSONBytes) {
         o.raw(",\"edited\":")
         o.bool(isEdited)
         o.raw(",\"deleted\":")
@@ -110,6 +134,10 @@ extension ArchivedItem: JSONBytesWritable {
             }
         }
         if isTimeUnknown { o.raw(",\"timeUnknown\":true") }
+    }
+
+    /// The members present only when the item has them: `preview` to `status`.
+    private func writeExtras(to o: inout JSONBytes) {
         if let preview {
             o.raw(",\"preview\":{\"uri\":")
             o.string(preview.uri)
@@ -144,23 +172,6 @@ extension ArchivedItem: JSONBytesWritable {
             o.raw(",\"status\":")
             o.string(status.rawValue)
         }
-        if let snippet {
-            o.raw(",\"snippet\":")
-            o.string(snippet)
-        }
-        if let spans, !spans.isEmpty {
-            o.raw(",\"spans\":")
-            o.array(spans) { o, s in
-                o.raw("{\"start\":")
-                o.int(s.start)
-                o.raw(",\"end\":")
-                o.int(s.end)
-                o.raw(",\"format\":")
-                o.json(s.formatJSON)
-                o.raw("}")
-            }
-        }
-        o.raw("}")
     }
 
     private static func write(_ file: FileRef, to o: inout JSONBytes) {

@@ -1,4 +1,5 @@
 import ChatModel
+import ChatSearch
 
 /// The JSON of items, hits, pages and windows: the documents of the CLI's `--json` and of the
 /// web app's API are these encodings (members in this order), and an app may encode the same

@@ -81,82 +81,46 @@ public enum JSONValue: Sendable, Hashable {
 
     /// Compact JSON text of this value, keys in their stored order.
     public var jsonText: String {
-        var out = ""
+        var out = JSONBytes(capacity: 256)
         write(to: &out)
-        return out
+        return out.text
     }
 
     /// Appends the compact JSON text of this value to `out`.
-    package func write(to out: inout String) {
+    package func write(to out: inout String) { out += jsonText }
+
+    /// Appends the compact JSON text of this value to `out`.
+    package func write(to out: inout JSONBytes) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
+        case .null: out.raw("null")
+        case .bool(let b): out.bool(b)
         case .number(let n):
-            if n == n.rounded(), abs(n) < 9.0e15 { out += String(Int64(n)) } else { out += String(n) }
-        case .string(let s): JSONValue.writeString(s, to: &out)
+            if n == n.rounded(), abs(n) < 9.0e15 { out.int(Int64(n)) } else { out.json(String(n)) }
+        case .string(let s): out.string(s)
         case .array(let a):
-            out += "["
+            out.raw("[")
             for (k, v) in a.enumerated() {
-                if k > 0 { out += "," }
+                if k > 0 { out.raw(",") }
                 v.write(to: &out)
             }
-            out += "]"
+            out.raw("]")
         case .object(let o):
-            out += "{"
+            out.raw("{")
             for (k, (key, v)) in o.enumerated() {
-                if k > 0 { out += "," }
-                JSONValue.writeString(key, to: &out)
-                out += ":"
+                if k > 0 { out.raw(",") }
+                out.string(key)
+                out.raw(":")
                 v.write(to: &out)
             }
-            out += "}"
+            out.raw("}")
         }
     }
 
-    /// Appends `s` as a JSON string literal.
+    /// Appends `s` as a JSON string literal, escaped as ``JSONBytes/string(_:)-(String)`` escapes
+    /// (the one escaping of every JSON the package writes).
     package static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        var s = s
-        // Runs of bytes that need no escape are appended whole (a scalar at a time cost about
-        // half of a chat list's encoding).
-        s.withUTF8 { b in
-            var runStart = 0
-            var i = 0
-            func flush(upTo end: Int) {
-                if end > runStart {
-                    out += String(decoding: UnsafeBufferPointer(rebasing: b[runStart..<end]), as: UTF8.self)
-                }
-            }
-            while i < b.count {
-                let c = b[i]
-                let escape: String
-                var width = 1
-                switch c {
-                case 0x22: escape = "\\\""
-                case 0x5C: escape = "\\\\"
-                case 0x0A: escape = "\\n"
-                case 0x0D: escape = "\\r"
-                case 0x09: escape = "\\t"
-                case 0..<0x20: escape = "\\u00" + hexDigit(c >> 4) + hexDigit(c & 0xF)
-                case 0xE2 where i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9):
-                    // U+2028 and U+2029: valid in JSON, but line ends in JavaScript source.
-                    escape = b[i + 2] == 0xA8 ? "\\u2028" : "\\u2029"
-                    width = 3
-                default:
-                    i += 1
-                    continue
-                }
-                flush(upTo: i)
-                out += escape
-                i += width
-                runStart = i
-            }
-            flush(upTo: b.count)
-        }
-        out += "\""
-    }
-
-    private static func hexDigit(_ v: UInt8) -> String {
-        String(UnicodeScalar(v < 10 ? 0x30 + v : 0x57 + v))
+        var o = JSONBytes(capacity: s.utf8.count + 8)
+        o.string(s)
+        out += o.text
     }
 }

@@ -1,0 +1,98 @@
+import ChatModel
+import Foundation
+import GRDB
+
+/// The archive's record of where its items came from: the exports read (`export`: a folder or
+/// a zip, so that attachments can be read back later) and each ingest's sources
+/// (`ingestSource`: what `stats` lists).
+package enum ExportRecords {
+    /// The id of the export at `root` (a folder, or a zip file with `isZip`), recorded when new.
+    package static func export(root: String, isZip: Bool, in database: ArchiveDatabase) throws -> Int64? {
+        try database.writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO export(root, isZip) VALUES (?, ?) ON CONFLICT DO NOTHING", arguments: [root, isZip])
+            return try Int64.fetchOne(
+                db, sql: "SELECT id FROM export WHERE root = ? AND isZip = ?", arguments: [root, isZip])
+        }
+    }
+
+    /// One ingest's source: a path read, its format, and what the ingest did.
+    package struct Source: Sendable {
+        package var path: String
+        package var format: String
+        package var itemsAdded: Int
+        package var itemsUpdated: Int
+        package var itemsSkipped: Int
+
+        package init(path: String, format: String, itemsAdded: Int, itemsUpdated: Int, itemsSkipped: Int) {
+            self.path = path
+            self.format = format
+            self.itemsAdded = itemsAdded
+            self.itemsUpdated = itemsUpdated
+            self.itemsSkipped = itemsSkipped
+        }
+    }
+
+    /// Records an ingest's sources, in one transaction, as ingested now.
+    package static func recordIngest(_ sources: [Source], in database: ArchiveDatabase) throws {
+        try database.writer.write { db in
+            for s in sources {
+                try db.execute(
+                    sql:
+                        "INSERT INTO ingestSource(path, format, ingestedAt, itemsAdded, itemsUpdated, itemsSkipped) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        s.path, s.format, Int64(Date().timeIntervalSince1970 * 1000), s.itemsAdded, s.itemsUpdated,
+                        s.itemsSkipped,
+                    ])
+            }
+        }
+    }
+
+    /// The past ingests' sources, oldest first: path, format, when (ms since 1970).
+    static func ingests(_ db: Database) throws -> [(path: String, format: String, at: Int64)] {
+        try Row.fetchAll(db, sql: "SELECT path, format, ingestedAt FROM ingestSource ORDER BY id").map {
+            (path: $0["path"] as String, format: $0["format"] as String, at: $0["ingestedAt"] as Int64)
+        }
+    }
+
+    /// One of an item's files as its export recorded it.
+    package struct StoredFile: Sendable {
+        /// The file name the export gave it.
+        package var name: String
+        /// The number of bytes, when known.
+        package var size: Int64?
+        /// Its path inside the export (unchecked: see `AttachmentPath`).
+        package var path: String
+        /// The export's folder, or its zip file.
+        package var root: String
+        /// Whether `root` is a zip file.
+        package var isZip: Bool
+    }
+
+    /// The `index`-th file of the item (0: the first) with the export it lies in; `nil` when the
+    /// item has no such file, no recorded path for it, or no recorded export.
+    package static func file(item: Int64, index: Int, in database: ArchiveDatabase) async throws -> StoredFile? {
+        guard index >= 0 else { return nil }
+        return try await database.writer.read { db -> StoredFile? in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT item.fileName, item.fileSize, item.filePath, item.moreFiles, export.root, export.isZip
+                        FROM item JOIN itemExport ON itemExport.itemId = item.id JOIN export ON export.id = itemExport.exportId
+                        WHERE item.id = ?
+                        """, arguments: [item])
+            else { return nil }
+            var files: [(name: String, size: Int64?, path: String?)] = []
+            if let name: String = row[0] { files.append((name, row[1], row[2])) }
+            if let more: String = row[3], let v = try? JSONParser.parse(Array(more.utf8)), let array = v.arrayValue {
+                for f in array {
+                    guard let name = f["name"]?.stringValue else { continue }
+                    files.append((name, f["size"]?.numberValue.map { Int64($0) }, f["path"]?.stringValue))
+                }
+            }
+            guard index < files.count, let path = files[index].path else { return nil }
+            return StoredFile(name: files[index].name, size: files[index].size, path: path, root: row[4], isZip: row[5])
+        }
+    }
+}
