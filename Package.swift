@@ -87,7 +87,8 @@ let package = Package(
         .executableTarget(
             name: "chat-archive-bench",
             dependencies: [
-                "ChatModel", "ChatIndex", "ChatArchive", "ChatArchiveServer", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatModel", "ChatIndex", "ChatArchive", "ChatArchiveServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(name: "ChatTestSupport", dependencies: ["ChatArchive"], path: "Sources/ChatTestSupport"),
@@ -107,6 +108,7 @@ let package = Package(
             dependencies: [
                 "ChatArchiveServer", "ChatTestSupport", "chat-archive", "chat-archive-serve",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],
     swiftLanguageModes: [.v6]

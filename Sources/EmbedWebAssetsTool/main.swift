@@ -29,7 +29,8 @@ var swift = "// Generated at build time by EmbedWebAssetsTool from Sources/ChatA
 swift += "extension WebAssets {\n"
 for pair in arguments.dropFirst() {
     guard let eq = pair.firstIndex(of: "=") else { continue }
-    let name = String(pair[..<eq]), path = String(pair[pair.index(after: eq)...])
+    let name = String(pair[..<eq])
+    let path = String(pair[pair.index(after: eq)...])
     guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
         FileHandle.standardError.write(Data("EmbedWebAssetsTool: cannot read \(path) as UTF-8\n".utf8))
         exit(1)

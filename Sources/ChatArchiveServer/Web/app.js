@@ -21,6 +21,12 @@
   performance.mark('fetches-issued');
   firstChats.catch(() => {});
   const TEXT_LIMIT = 16000;
+  // Items kept in the page: a long chat drops the far end as it scrolls and fetches it again on
+  // the way back, so the page stays small however long the chat. `?maxItems=N` sets it (tests).
+  const MAX_ITEMS = (() => {
+    const n = Number(new URLSearchParams(location.search).get('maxItems'));
+    return Number.isInteger(n) && n >= 2 * PAGE && n <= 100000 ? n : 1000;
+  })();
   const state = {
     filter: 'all', chatQuery: '', chats: [], chatCursor: null, chat: null, items: [], loadingBefore: false, loadingAfter: false,
     hasBefore: false, hasAfter: false, inChat: { query: '', content: null, hits: [], index: -1, more: false },
@@ -39,9 +45,23 @@
     for (const [k, v] of Object.entries(params || {})) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
     const res = await fetch('/api/' + path + (q.toString() ? '?' + q : ''), { credentials: 'same-origin', headers: { Accept: 'application/json' } });
     const body = await res.json().catch(() => ({ error: { code: 'bad', message: 'bad answer' } }));
+    if (res.status === 401) {
+      showNotice('This tab has lost its key to the archive: the server was restarted, or this tab belongs to an ' +
+        'earlier run. Open the address chat-archive serve printed (the one with ?token=…) again.');
+    }
     if (!res.ok) throw new Error((body.error && body.error.message) || ('HTTP ' + res.status));
     return body;
   }
+  function showNotice(text) {
+    const n = $('notice');
+    n.textContent = text;
+    n.hidden = false;
+  }
+  // Bidi overrides, embeddings, isolates and marks in names, file names and previews would
+  // reorder what follows them ("U+202E evil" shows as "live"): they are dropped there, and names sit
+  // in isolating elements (<bdi>, dir=auto).
+  const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+  function clean(s) { return typeof s === 'string' ? s.replace(BIDI_CONTROLS, '') : s; }
   function debounce(fn, ms) { let t; return (...a) => { clearTimeout(t); t = setTimeout(() => fn(...a), ms); }; }
   const SAFE_SCHEMES = ['http:', 'https:', 'mailto:', 'tel:'];
   function safeHref(raw, fallbackScheme) {
@@ -75,7 +95,7 @@
     for (const c of name || '') h = (h * 31 + c.codePointAt(0)) >>> 0;
     node.style.setProperty('--avatar', AVATAR_COLORS[h % AVATAR_COLORS.length]);
   }
-  function chatName(c) { return c.localAlias || c.displayName || c.fullName || c.chatId; }
+  function chatName(c) { return clean(c.localAlias || c.displayName || c.fullName || c.chatId); }
   // Made on first use: each costs the first page load tens of milliseconds.
   function lazyFormat(options) {
     let f = null;
@@ -128,17 +148,19 @@
   function previewNode(r) {
     const p = el('div', 'row-preview');
     const pv = r.preview || { kind: 'none' };
-    if (pv.kind === 'draft') { p.append(el('span', 'draft', 'Draft: '), document.createTextNode(pv.text || '')); return p; }
+    if (pv.kind === 'draft') { p.append(el('span', 'draft', 'Draft: '), document.createTextNode(clean(pv.text || ''))); return p; }
     if (pv.kind === 'deleted') {
-      if (pv.sender && r.type === 'group') p.append(el('span', 'who', pv.sender + ': '));
+      if (pv.sender && r.type === 'group') p.append(el('span', 'who', clean(pv.sender) + ': '));
       p.append(el('span', 'placeholder', 'message deleted'));
       return p;
     }
     if (pv.kind === 'none') return p;
-    if (pv.sender && (r.type === 'group' || pv.sender === 'me')) p.append(el('span', 'who', (pv.sender === 'me' ? 'You' : pv.sender) + ': '));
+    if (pv.sender && (r.type === 'group' || pv.sender === 'me')) p.append(el('span', 'who', (pv.sender === 'me' ? 'You' : clean(pv.sender)) + ': '));
     const kind = KIND[pv.contentType] || '';
     if (kind) p.append(document.createTextNode(kind + ' '));
-    p.append(document.createTextNode((pv.text || '').slice(0, 300)));
+    const text = clean((pv.text || '').slice(0, 300));
+    if (text.trim()) p.append(document.createTextNode(text));
+    else if (!kind) p.append(el('span', 'placeholder', pv.contentType === 'unknown' ? 'Unsupported message' : 'Empty message'));
     return p;
   }
   function chatRow(r) {
@@ -276,13 +298,22 @@
       case 'hyperLink': node = link(fmt.linkUri, ''); break;
       case 'simplexLink': node = link(fmt.simplexUri, ''); break;
       case 'email': node = link('mailto:' + shown, ''); break;
-      case 'phone': node = link('tel:' + shown.replace(/[^0-9+]/g, ''), ''); break;
+      case 'phone': node = looksLikePhone(shown) ? link('tel:' + shown.replace(/[^0-9+]/g, ''), '') : el('span'); break;
       case 'mention': node = el('span', 'mention'); break;
       case 'hashtag': node = el('span', 'mention'); break;
       default: node = el('span');
     }
     appendMarked(node, text, start, end, marks);
     return node;
+  }
+  // SimpleX's parser calls any run of 7 to 22 digits and separators a phone number (dates,
+  // times, postal codes too): only an international number (+ and 7 digits or more) or a run of
+  // 9 digits or more that is not a date becomes a tel: link; the rest stays text.
+  function looksLikePhone(s) {
+    const t = s.trim(), digits = t.replace(/\D/g, '').length;
+    if (t.startsWith('+')) return digits >= 7;
+    if (/^\d{4}[-./]\d{1,2}[-./]\d{1,2}/.test(t) || /^\d{1,2}[-./]\d{1,2}[-./]\d{2,4}$/.test(t)) return false;
+    return digits >= 9;
   }
   function renderText(parent, text, spans, marks, limit) {
     const end = Math.min(text.length, limit);
@@ -303,7 +334,7 @@
     const src = '/api/media/' + encodeURIComponent(item.id) + '?n=' + n;
     const card = el('div', 'file');
     card.append(el('span', 'icon', item.contentType === 'image' ? '🖼' : item.contentType === 'video' ? '🎞' : item.contentType === 'voice' ? '🎤' : '📎'));
-    const name = el('bdi', null, f.name || 'file');
+    const name = el('bdi', null, clean(f.name) || 'file');
     const info = el('span');
     info.append(name);
     if (f.size) info.append(el('span', 'muted', '  ' + fileSize(f.size)));
@@ -320,15 +351,28 @@
         m.setAttribute('src', src);
         box.append(m);
       }
-      const dl = el('a', 'muted', 'download');
-      dl.setAttribute('href', src);
-      dl.setAttribute('download', f.name || 'file');
-      card.append(dl);
+      // A download link only for a file the export holds (asked with HEAD); else say so.
+      const status = el('span', 'muted file-status');
+      card.append(status);
+      fileThere(src).then((there) => {
+        if (!there) { status.textContent = 'not in the export'; card.classList.add('missing-file'); return; }
+        const dl = el('a', 'muted', 'download');
+        dl.setAttribute('href', src);
+        dl.setAttribute('download', clean(f.name) || 'file');
+        status.replaceWith(dl);
+      });
     } else if (f.path) {
       card.append(link(f.path, 'open'));
     }
     box.append(card);
     return box;
+  }
+  const fileChecks = new Map();
+  function fileThere(src) {
+    if (!fileChecks.has(src)) {
+      fileChecks.set(src, fetch(src, { method: 'HEAD', credentials: 'same-origin' }).then((r) => r.ok).catch(() => false));
+    }
+    return fileChecks.get(src);
   }
   function itemNode(item, prev) {
     const li = el('li', 'item ' + item.dir);
@@ -342,14 +386,19 @@
     const group = state.chat && state.chat.type === 'group';
     const sameSender = prev && prev.dir === item.dir && prev.sender === item.sender && dayKey(prev.ts) === dayKey(item.ts) && prev.dir !== 'event';
     if (!sameSender) li.classList.add('first');
-    if (group && item.dir === 'rcv' && !sameSender && item.sender) li.append(el('bdi', 'sender', item.sender));
+    if (group && item.dir === 'rcv' && !sameSender && item.sender) li.append(el('bdi', 'sender', clean(item.sender)));
     const b = el('div', 'bubble');
     if (item.deleted) b.classList.add('deleted');
     if (item.quote && !item.deleted) {
-      const q = el('button', 'quote', (item.quote.text || '').slice(0, 300));
-      q.type = 'button';
-      q.setAttribute('aria-label', 'Go to the quoted message');
-      q.addEventListener('click', () => jumpToSource(item.quote.id, q));
+      // A quote without text (a photo, a sticker) says what it is; one without an id cannot jump.
+      const quoted = clean((item.quote.text || '').slice(0, 300));
+      const q = el(item.quote.id ? 'button' : 'div', 'quote', quoted.trim() ? quoted : null);
+      if (!quoted.trim()) q.append(el('span', 'placeholder', 'Reply to a message without text'));
+      if (item.quote.id) {
+        q.type = 'button';
+        q.setAttribute('aria-label', 'Go to the quoted message');
+        q.addEventListener('click', () => jumpToSource(item.quote.id, q));
+      }
       b.append(q);
     }
     if (!item.deleted) {
@@ -364,7 +413,11 @@
     }
     const t = el('span', 'text');
     t.setAttribute('dir', 'auto');
+    const hasFiles = !!item.file;
     if (item.deleted) t.textContent = 'message deleted';
+    else if (!(item.text || '').trim() && !hasFiles && !(item.preview && item.preview.uri)) {
+      t.append(el('span', 'placeholder', item.contentType === 'unknown' ? 'Unsupported message (the export does not show it)' : 'Empty message'));
+    }
     else {
       const marks = state.marks && state.marks.id === item.id ? state.marks.ranges : null;
       renderText(t, item.text || '', item.spans, marks, TEXT_LIMIT);
@@ -385,7 +438,7 @@
     li.append(b);
     if (item.reactions && item.reactions.length) {
       const rs = el('div', 'reactions');
-      for (const r of item.reactions) rs.append(el('span', 'reaction', r.emoji + ' ' + r.count));
+      for (const r of item.reactions) rs.append(el('span', 'reaction', clean(r.emoji) + ' ' + r.count));
       li.append(rs);
     }
     return li;
@@ -416,7 +469,8 @@
     $('messages').hidden = false;
     $('chat-name').textContent = chatName(c);
     avatar($('chat-avatar'), chatName(c));
-    const kinds = { direct: 'contact', group: 'group', local: 'notes' };
+    const kinds = { direct: 'contact', group: 'group', local: 'notes', contactRequest: 'contact request', contactConnection: 'pending contact' };
+    $('jump-date').value = '';
     $('chat-sub').textContent = (c.business ? 'business' : (kinds[c.type] || c.type)) + (c.itemCount ? ' · ' + count(c.itemCount, 'message') : '');
     for (const b of document.querySelectorAll('.chat-row')) b.setAttribute('aria-current', String(b.dataset.chat === c.chatId));
   }
@@ -439,14 +493,21 @@
       checkEdges();
     });
   }
-  async function openChat(c, around, marks) {
+  // `history`: 'push' (the default) adds the place to the browser's history, 'replace' changes
+  // the current entry, 'none' leaves the address (the address itself asked for this chat).
+  async function openChat(c, around, marks, history) {
     const seq = ++state.chatSeq;
     const changed = !state.chat || state.chat.chatId !== c.chatId;
     state.chat = c;
+    // The chat whose members `from:` offers, also once a search has taken the main pane.
+    state.lastChat = c;
     state.marks = marks || null;
-    document.body.classList.add('chat-open');
+    showView('chat');
     setHeader(c);
     if (changed) closeInChatSearch();
+    if (history !== 'none') {
+      navigate({ q: state.global.query, chat: c.chatId, msg: around }, history === 'replace' || history === true || (!changed && !around));
+    }
     let body, marker = null;
     if (around) body = await api('items', { chat: c.chatId, around: around, count: PAGE });
     else {
@@ -460,6 +521,37 @@
     if (seq !== state.chatSeq) return;
     state.windowSeq++;
     showWindow(body, around, marker);
+  }
+  // Keeps at most MAX_ITEMS items in the page: after a page is added at one end, items at the
+  // other end go (with their separators), and that end can be fetched again.
+  function daySeparator(ts) {
+    const d = el('li', 'day', dayFmt.format(new Date(ts)));
+    d.setAttribute('role', 'separator');
+    return d;
+  }
+  function trimItems(fromTop) {
+    const excess = state.items.length - MAX_ITEMS;
+    if (excess <= 0) return;
+    const list = $('item-list'), box = $('messages');
+    if (fromTop) {
+      const keep = state.items[excess];
+      const anchor = list.querySelector('.item[data-id="' + keep.id + '"]');
+      if (!anchor) return;
+      const before = anchor.getBoundingClientRect().top;
+      while (list.firstElementChild && list.firstElementChild !== anchor) list.firstElementChild.remove();
+      list.prepend(daySeparator(keep.ts));
+      state.items = state.items.slice(excess);
+      state.hasBefore = true;
+      box.scrollTop += anchor.getBoundingClientRect().top - before;
+    } else {
+      const keep = state.items[state.items.length - excess - 1];
+      const anchor = list.querySelector('.item[data-id="' + keep.id + '"]');
+      if (!anchor) return;
+      while (anchor.nextElementSibling) anchor.nextElementSibling.remove();
+      state.items = state.items.slice(0, state.items.length - excess);
+      state.hasAfter = true;
+      $('to-bottom').hidden = false;
+    }
   }
   async function loadBefore() {
     if (state.loadingBefore || !state.hasBefore || !state.items.length || !state.chat) return false;
@@ -479,6 +571,7 @@
       list.prepend(renderItems(list, body.items, null, null));
       state.items = body.items.concat(state.items);
       box.scrollTop = oldTop + (box.scrollHeight - oldHeight);
+      trimItems(false);
       return true;
     } finally { state.loadingBefore = false; }
   }
@@ -494,6 +587,7 @@
       if (!body.items.length) return;
       $('item-list').append(renderItems($('item-list'), body.items, state.items[state.items.length - 1], null));
       state.items = state.items.concat(body.items);
+      trimItems(true);
     } finally { state.loadingAfter = false; }
   }
   function checkEdges() {
@@ -522,6 +616,7 @@
       if (button) {
         button.classList.add('missing');
         button.title = 'The quoted message is not in this archive';
+        if (!button.querySelector('.quote-missing')) button.append(el('span', 'quote-missing', 'The quoted message was deleted or is not in this archive.'));
       }
     }
   }
@@ -539,13 +634,17 @@
       box.append(b);
     }
   }
+  // Closing the bar ends its filter too: a chat left filtered would look like the whole chat.
   function closeInChatSearch() {
+    const filtered = !!(state.inChat.filterWindow || state.inChat.query || state.inChat.content);
+    inChatSeq++;
     state.inChat = { query: '', content: null, hits: [], index: -1, more: false };
     $('in-chat-search').value = '';
     $('hit-position').textContent = '';
     $('chat-search-bar').hidden = true;
     $('toggle-search').setAttribute('aria-pressed', 'false');
     renderChips();
+    return filtered;
   }
   let inChatSeq = 0;
   async function runInChatSearch() {
@@ -575,7 +674,7 @@
   function showInChatHit() {
     const h = state.inChat.hits, i = state.inChat.index;
     $('hit-position').textContent = h.length ? (i + 1) + ' of ' + h.length + (state.inChat.more ? '+' : '') : 'no matches';
-    if (i >= 0) openChat(state.chat, h[i].id, { id: h[i].id, ranges: h[i].ranges });
+    if (i >= 0) openChat(state.chat, h[i].id, { id: h[i].id, ranges: h[i].ranges }, 'replace');
   }
   function stepInChat(d) {
     const n = state.inChat.hits.length;
@@ -613,7 +712,7 @@
     li.setAttribute('aria-selected', String(k === state.global.selected));
     li.dataset.index = k;
     const top = el('div', 'hit-top');
-    top.append(el('bdi', 'hit-chat', hitChats.has(h.chatId) ? chatName(hitChats.get(h.chatId)) : h.chatId), el('bdi', 'hit-sender', h.sender || ''),
+    top.append(el('bdi', 'hit-chat', hitChats.has(h.chatId) ? chatName(hitChats.get(h.chatId)) : h.chatId), el('bdi', 'hit-sender', clean(h.sender || '')),
       el('span', 'hit-time', listTime(h.ts)));
     li.append(top, hitText(h));
     li.addEventListener('click', () => openHit(k));
@@ -626,7 +725,7 @@
     if (!hitChats.has(h.chatId)) await lookupChats([h.chatId]).catch(() => {});
     const c = hitChats.get(h.chatId) || state.chats.find((x) => x.chatId === h.chatId) ||
       { chatId: h.chatId, displayName: h.chatId, type: 'group' };
-    openChat(c, h.id, { id: h.id, ranges: h.ranges });
+    openChat(c, h.id, { id: h.id, ranges: h.ranges }, 'push');
   }
   function selectHit(k) {
     state.global.selected = k;
@@ -634,19 +733,91 @@
     const node = $('hit-list').querySelector('[data-index="' + k + '"]');
     if (node) node.scrollIntoView({ block: 'nearest' });
   }
-  async function runGlobalSearch() {
+  // The main pane shows one of: nothing chosen, the search's results, a chat.
+  function showView(view) {
+    state.view = view;
+    $('search-results').hidden = view !== 'results';
+    const chat = view === 'chat';
+    $('empty-chat').hidden = view !== 'none';
+    $('chat-header').hidden = !chat;
+    $('messages').hidden = !chat;
+    if (!chat) { $('chat-search-bar').hidden = true; $('to-bottom').hidden = true; }
+    document.body.classList.toggle('chat-open', view !== 'none');
+  }
+  // The address names the place: `?q=` a search, `?chat=` a chat, `&msg=` a message in it, so
+  // that reload, Back and a bookmark return to it.
+  let applyingAddress = false;
+  function addressOf(place) {
+    const p = new URLSearchParams();
+    const here = new URLSearchParams(location.search);
+    for (const k of ['pageSize', 'maxItems']) if (here.get(k)) p.set(k, here.get(k));
+    if (place.q) p.set('q', place.q);
+    if (place.chat) p.set('chat', place.chat);
+    if (place.msg) p.set('msg', String(place.msg));
+    const s = p.toString();
+    return location.pathname + (s ? '?' + s : '');
+  }
+  function navigate(place, replace) {
+    if (applyingAddress) return;
+    const to = addressOf(place);
+    if (to === location.pathname + location.search) return;
+    if (replace) history.replaceState(place, '', to); else history.pushState(place, '', to);
+  }
+  async function applyAddress() {
+    const p = new URLSearchParams(location.search);
+    const q = p.get('q') || '', chat = p.get('chat'), msg = Number(p.get('msg')) || null;
+    applyingAddress = true;
+    try {
+      if ($('global-search').value.trim() !== q) $('global-search').value = q;
+      if (q !== state.global.query) await runGlobalSearch(true);
+      if (chat) {
+        if (!hitChats.has(chat)) await lookupChats([chat]).catch(() => {});
+        const c = hitChats.get(chat) || state.chats.find((x) => x.chatId === chat);
+        if (!c) { showNotice('This address names a chat that is not in the archive.'); showView(q ? 'results' : 'none'); return; }
+        if (!state.chat || state.chat.chatId !== chat || msg || state.view !== 'chat') {
+          await openChat(c, msg, msg ? { id: msg, ranges: [] } : null, 'none');
+        }
+      } else {
+        state.chat = null;
+        for (const b of document.querySelectorAll('.chat-row')) b.setAttribute('aria-current', 'false');
+        showView(q ? 'results' : 'none');
+      }
+    } finally { applyingAddress = false; }
+  }
+  async function runGlobalSearch(fromAddress) {
     const q = $('global-search').value.trim();
     const g = state.global;
+    const had = g.query;
     g.query = q; g.hits = []; g.cursor = null; g.selected = -1;
     const seq = ++g.seq;
-    $('search-results').hidden = !q;
-    $('chat-list').hidden = !!q;
-    $('filter-tabs').hidden = !!q;
-    $('chat-search').parentElement.hidden = !!q;
     $('hit-list').replaceChildren();
+    if (fromAddress !== true) {
+      // Typing refines one history entry; starting or clearing a search is a step of its own.
+      const place = !q && state.view === 'chat' && state.chat ? { chat: state.chat.chatId } : { q: q };
+      navigate(place, !!had === !!q);
+      if (q || state.view === 'results') { state.chat = null; showView(q ? 'results' : 'none'); }
+    }
     if (!q) return;
     $('search-summary').textContent = 'Searching…';
     await moreHits(seq);
+  }
+  // "N messages in K chats", and the chats with the most of the loaded hits.
+  function summarise() {
+    const g = state.global, box = $('search-summary');
+    box.replaceChildren();
+    if (!g.hits.length) { box.textContent = 'No messages match.'; return; }
+    const per = new Map();
+    for (const h of g.hits) per.set(h.chatId, (per.get(h.chatId) || 0) + 1);
+    box.append(el('strong', null, (g.cursor ? g.hits.length + '+ messages' : count(g.hits.length, 'message')) +
+      ' in ' + (g.cursor ? per.size + '+ chats' : count(per.size, 'chat'))));
+    const top = [...per.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6);
+    const chips = el('span', 'per-chat');
+    for (const [id, n] of top) {
+      const c = hitChats.get(id);
+      const chip = el('bdi', 'per-chat-name', c ? chatName(c) : id);
+      chips.append(chip, el('span', 'muted', ' ' + n + (g.cursor ? '+' : '') + '  '));
+    }
+    box.append(chips);
   }
   async function moreHits(seq) {
     const g = state.global;
@@ -664,7 +835,7 @@
       const frag = document.createDocumentFragment();
       body.hits.forEach((h, i) => frag.append(hitNode(h, start + i)));
       $('hit-list').append(frag);
-      $('search-summary').textContent = g.hits.length ? (g.cursor ? g.hits.length + '+ messages' : count(g.hits.length, 'message')) : 'No messages match.';
+      summarise();
     } finally { g.loading = false; }
   }
 
@@ -672,6 +843,16 @@
   function wire() {
     $('chat-search').addEventListener('input', debounce(() => { state.chatQuery = $('chat-search').value.trim(); loadChats(); }, 60));
     $('global-search').addEventListener('input', debounce(runGlobalSearch, 120));
+    $('global-search').addEventListener('input', debounce(() => { updateSuggestions().catch(() => {}); }, 80));
+    $('global-search').addEventListener('blur', () => setTimeout(() => {
+      if (!$('suggest').contains(document.activeElement)) closeSuggest();
+    }, 150));
+    $('global-search').addEventListener('keydown', (e) => {
+      if ($('suggest').hidden || !suggest.items.length) return;
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') { e.preventDefault(); e.stopPropagation(); moveSuggestion(e.key === 'ArrowDown' ? 1 : -1); }
+      else if ((e.key === 'Enter' || e.key === 'Tab') && suggest.index >= 0 && !suggest.items[suggest.index].date) { e.preventDefault(); e.stopPropagation(); takeSuggestion(suggest.index); }
+      else if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); closeSuggest(); }
+    });
     $('search-results').addEventListener('scroll', () => {
       const s = $('search-results');
       if (state.global.cursor && s.scrollHeight - s.scrollTop - s.clientHeight < 400) moreHits(state.global.seq);
@@ -685,7 +866,7 @@
     $('toggle-search').addEventListener('click', () => {
       const bar = $('chat-search-bar');
       if (bar.hidden) { bar.hidden = false; $('toggle-search').setAttribute('aria-pressed', 'true'); $('in-chat-search').focus(); }
-      else { closeInChatSearch(); if (state.chat) openChat(state.chat, null); }
+      else { closeInChatSearch(); if (state.chat) openChat(state.chat, null, null, true); }
     });
     $('in-chat-search').addEventListener('input', debounce(runInChatSearch, 120));
     $('in-chat-search').addEventListener('keydown', (e) => {
@@ -697,15 +878,36 @@
       const input = $('jump-date');
       try { input.showPicker(); } catch (e) { input.focus(); }
     });
-    $('jump-date').addEventListener('change', async () => {
-      const v = $('jump-date').value;
-      if (!v || !state.chat) return;
-      const body = await api('items', { chat: state.chat.chatId, at: v, count: PAGE });
-      state.marks = null; state.windowSeq++;
-      const first = body.items.find((i) => i.ts >= v) || body.items[body.items.length - 1];
-      showWindow(body, first ? first.id : null, null);
+    // Typing a year sends a change per digit: only a whole, plausible date is asked for, once
+    // the typing pauses, and a failed answer leaves the chat as it was.
+    let jumpSeq = 0;
+    const jump = debounce(async () => {
+      const v = $('jump-date').value, chat = state.chat;
+      if (!chat || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return;
+      const year = Number(v.slice(0, 4));
+      if (year < 1970 || year > 2200 || isNaN(new Date(v + 'T00:00:00Z'))) return;
+      const seq = ++jumpSeq;
+      try {
+        const body = await api('items', { chat: chat.chatId, at: v, count: PAGE });
+        if (seq !== jumpSeq || state.chat !== chat) return;
+        state.marks = null; state.windowSeq++;
+        const first = body.items.find((i) => i.ts >= v) || body.items[body.items.length - 1];
+        showWindow(body, first ? first.id : null, null);
+      } catch (e) { /* a date the archive cannot read: nothing to show */ }
+    }, 450);
+    $('jump-date').addEventListener('change', jump);
+    $('back').addEventListener('click', () => {
+      if (state.global.query) { state.chat = null; showView('results'); navigate({ q: state.global.query }, false); }
+      else { state.chat = null; showView('none'); navigate({}, false); }
     });
-    $('back').addEventListener('click', () => document.body.classList.remove('chat-open'));
+    $('results-back').addEventListener('click', () => { state.chat = null; showView('none'); });
+    window.addEventListener('popstate', () => { applyAddress().catch(() => {}); });
+    $('help-button').addEventListener('click', () => toggleHelp($('help').hidden));
+    // A wheel over the tab row scrolls it sideways (the row is one line of tabs).
+    $('filter-tabs').addEventListener('wheel', (e) => {
+      const nav = $('filter-tabs');
+      if (Math.abs(e.deltaY) > Math.abs(e.deltaX) && nav.scrollWidth > nav.clientWidth) { nav.scrollLeft += e.deltaY; e.preventDefault(); }
+    }, { passive: false });
     document.addEventListener('keydown', (e) => {
       const t = e.target;
       const typing = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;
@@ -713,14 +915,27 @@
       if (e.key === 'Escape') {
         if (t instanceof HTMLInputElement && t.type === 'search' && t.value) {
           t.value = ''; t.dispatchEvent(new Event('input'));
-        } else if (!$('chat-search-bar').hidden) { closeInChatSearch(); }
+        } else if (!$('chat-search-bar').hidden) {
+          if (closeInChatSearch() && state.chat) { state.marks = null; openChat(state.chat, null, null, true); }
+        } else if ($('help') && !$('help').hidden) { toggleHelp(false); }
         return;
       }
       const g = state.global;
+      if (e.key === 'Enter' && t === $('global-search') && t.value.trim() && (!g.hits.length || g.query !== t.value.trim())) {
+        // Enter before the results came: search now, then open the first.
+        e.preventDefault();
+        runGlobalSearch().then(() => { if (state.global.hits.length) openHit(0); }).catch(() => {});
+        return;
+      }
       if (g.query && g.hits.length && (t === $('global-search') || !typing)) {
         if (e.key === 'ArrowDown') { e.preventDefault(); selectHit(Math.min(g.hits.length - 1, g.selected + 1)); if (g.selected > g.hits.length - 10 && g.cursor) moreHits(g.seq); }
         else if (e.key === 'ArrowUp') { e.preventDefault(); selectHit(Math.max(0, g.selected - 1)); }
-        else if (e.key === 'Enter' && g.selected >= 0) { e.preventDefault(); openHit(g.selected); }
+        else if (e.key === 'Enter') { e.preventDefault(); openHit(Math.max(0, g.selected)); }
+        return;
+      }
+      if (e.key === 'Enter' && t === $('chat-search')) {
+        const first = $('chat-list').querySelector('.chat-row');
+        if (first) { e.preventDefault(); first.click(); }
         return;
       }
       if (!typing && (e.key === 'ArrowDown' || e.key === 'ArrowUp') && t && t.classList && t.classList.contains('chat-row')) {
@@ -732,6 +947,105 @@
       }
     });
   }
+  // ---------- operator autocomplete ----------
+  // As the word before the caret becomes `from:`, `mentions:`, `in:`, `has:`, `before:` or
+  // `after:`, a list under the search field offers its values: members (ranked by the archive's
+  // mention autocomplete, of the chat named by `in:` or the open chat), chats, content kinds, a
+  // calendar. ↑ ↓ choose, Enter or Tab takes one, Esc closes.
+  const HAS = ['image', 'video', 'voice', 'file', 'link'];
+  const suggest = { items: [], index: -1, seq: 0, token: null };
+  function operatorAtCaret(input) {
+    const before = input.value.slice(0, input.selectionStart === null ? input.value.length : input.selectionStart);
+    const m = /(^|\s)(-?)(from|mentions|in|has|before|after):("?)([^"]*?)$/i.exec(before);
+    if (!m || (!m[4] && /\s/.test(m[5]))) return null;
+    return { key: m[3].toLowerCase(), value: m[5], start: before.length - m[5].length - m[4].length, end: before.length };
+  }
+  function quoted(v) { return /[\s"]/.test(v) || v === '' ? '"' + v.replace(/"/g, '') + '"' : v; }
+  function closeSuggest() { $('suggest').hidden = true; $('suggest').replaceChildren(); suggest.items = []; suggest.index = -1; suggest.token = null; }
+  function takeSuggestion(k) {
+    const input = $('global-search'), s = suggest.items[k], tok = suggest.token;
+    if (!s || !tok) return;
+    const v = input.value;
+    input.value = v.slice(0, tok.start) + s.insert + ' ' + v.slice(tok.end).replace(/^\S*\s?/, '');
+    const caret = tok.start + s.insert.length + 1;
+    input.setSelectionRange(caret, caret);
+    closeSuggest();
+    input.focus();
+    input.dispatchEvent(new Event('input'));
+  }
+  function showSuggestions(rows, tok) {
+    const list = $('suggest');
+    suggest.items = rows; suggest.index = rows.length ? 0 : -1; suggest.token = tok;
+    list.replaceChildren();
+    rows.forEach((r, k) => {
+      const li = el('li', 'suggestion');
+      li.setAttribute('role', 'option');
+      li.setAttribute('aria-selected', String(k === 0));
+      li.dataset.index = k;
+      if (r.date) {
+        // The calendar: a date field whose choice becomes the operator's value.
+        li.append(el('span', null, r.label + ' '));
+        const d = el('input', 'suggest-date');
+        d.type = 'date';
+        d.setAttribute('aria-label', r.label);
+        d.addEventListener('change', () => { if (/^\d{4}-\d{2}-\d{2}$/.test(d.value)) { r.insert = tok.key + ':' + d.value; takeSuggestion(k); } });
+        li.append(d);
+      } else {
+        li.append(el('bdi', 'suggest-value', r.label));
+        if (r.note) li.append(el('span', 'muted', '  ' + r.note));
+        li.addEventListener('mousedown', (e) => { e.preventDefault(); takeSuggestion(k); });
+      }
+      list.append(li);
+    });
+    list.hidden = !rows.length;
+  }
+  function moveSuggestion(d) {
+    const n = suggest.items.length;
+    if (!n) return;
+    suggest.index = (suggest.index + d + n) % n;
+    for (const li of $('suggest').children) li.setAttribute('aria-selected', String(Number(li.dataset.index) === suggest.index));
+  }
+  async function updateSuggestions() {
+    const input = $('global-search');
+    const tok = operatorAtCaret(input);
+    const seq = ++suggest.seq;
+    if (!tok) { closeSuggest(); return; }
+    let rows = [];
+    const v = tok.value.toLowerCase();
+    if (tok.key === 'has') {
+      rows = HAS.filter((h) => h.startsWith(v)).map((h) => ({ label: h, insert: 'has:' + h }));
+    } else if (tok.key === 'before' || tok.key === 'after') {
+      rows = [{ label: tok.key === 'before' ? 'Sent before' : 'Sent on or after', date: true, insert: '' }];
+    } else if (tok.key === 'in') {
+      const body = await api('chats', { q: tok.value, limit: 8 }).catch(() => ({ chats: [] }));
+      rows = body.chats.map((c) => ({ label: chatName(c), note: c.type, insert: 'in:' + quoted(chatName(c)) }));
+    } else {
+      const inName = /(?:^|\s)in:(?:"([^"]*)"|(\S+))/i.exec(input.value);
+      let chat = state.chat || state.lastChat;
+      if (inName) {
+        const name = inName[1] || inName[2];
+        const body = await api('chats', { q: name, limit: 1 }).catch(() => ({ chats: [] }));
+        chat = body.chats[0] || chat;
+      }
+      if (chat) {
+        const body = await api('members', { chat: chat.chatId, q: tok.value, limit: 8 }).catch(() => []);
+        const people = Array.isArray(body) ? body : (body.members || []);
+        rows = people.map((m) => {
+          const name = clean(m.localAlias || m.displayName || m.fullName || '');
+          return { label: name, note: m.fullName && m.fullName !== m.displayName ? clean(m.fullName) : '', insert: tok.key + ':' + quoted(name) };
+        }).filter((r) => r.label);
+        if (tok.key === 'from' && 'me'.startsWith(v)) rows.push({ label: 'me', note: 'you', insert: 'from:me' });
+      } else {
+        rows = [{ label: 'Open a chat or add in:CHAT first', note: 'members are listed per chat', insert: tok.key + ':' }];
+      }
+    }
+    if (seq !== suggest.seq) return;
+    showSuggestions(rows, tok);
+  }
+  function toggleHelp(open) {
+    $('help').hidden = !open;
+    $('help-button').setAttribute('aria-expanded', String(open));
+  }
   async function openChatAtEnd() {
     if (!state.chat) return;
     const body = await api('items', { chat: state.chat.chatId, last: PAGE });
@@ -742,5 +1056,5 @@
   }
   wire();
   renderChips();
-  start().catch((e) => { $('chat-list').replaceChildren(el('li', 'empty', 'Cannot load the chats: ' + e.message)); });
+  start().then(() => applyAddress()).catch((e) => { $('chat-list').replaceChildren(el('li', 'empty', 'Cannot load the chats: ' + e.message)); });
 })();
