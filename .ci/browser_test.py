@@ -401,7 +401,8 @@ def round_two(driver, url, base, token, archive):
     shot(driver, "15-autocomplete-from")
     g.send_keys(Keys.ENTER)
     wait.until(lambda d: d.find_element(By.ID, "suggest").get_attribute("hidden") is not None)
-    check(driver.execute_script("return document.getElementById('global-search').value").startswith("trip from:"),
+    taken = driver.execute_script("return document.getElementById('global-search').value")
+    check(taken.startswith("trip from:") and taken.count("from:") == 1 and taken.endswith(" ") and len(taken) > len("trip from: "),
           "Enter takes the member: %r" % driver.execute_script("return document.getElementById('global-search').value"))
     driver.find_element(By.ID, "help-button").click()
     ops = driver.execute_script("return [...document.querySelectorAll('#help dt')].map(d => d.textContent)")

@@ -958,7 +958,8 @@
     const before = input.value.slice(0, input.selectionStart === null ? input.value.length : input.selectionStart);
     const m = /(^|\s)(-?)(from|mentions|in|has|before|after):("?)([^"]*?)$/i.exec(before);
     if (!m || (!m[4] && /\s/.test(m[5]))) return null;
-    return { key: m[3].toLowerCase(), value: m[5], start: before.length - m[5].length - m[4].length, end: before.length };
+    // The operator's whole word (`from:"Bob M`) is replaced by the choice (`from:"Bob M"`).
+    return { key: m[3].toLowerCase(), value: m[5], start: before.length - m[5].length - m[4].length - m[3].length - 1, end: before.length };
   }
   function quoted(v) { return /[\s"]/.test(v) || v === '' ? '"' + v.replace(/"/g, '') + '"' : v; }
   function closeSuggest() { $('suggest').hidden = true; $('suggest').replaceChildren(); suggest.items = []; suggest.index = -1; suggest.token = null; }
