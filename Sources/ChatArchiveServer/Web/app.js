@@ -623,6 +623,22 @@
 
   // ---------- in-chat search ----------
   const CONTENT = ['text', 'link', 'image', 'video', 'voice', 'file', 'report'];
+  // The content chips of global search: one kind at a time, the search runs again.
+  function renderGlobalChips() {
+    const box = $('global-chips');
+    box.replaceChildren();
+    for (const c of CONTENT) {
+      const b = el('button', 'chip', c);
+      b.type = 'button';
+      b.setAttribute('aria-pressed', String(state.global.content === c));
+      b.addEventListener('click', () => {
+        state.global.content = state.global.content === c ? null : c;
+        renderGlobalChips();
+        runGlobalSearch(true).catch(() => {});
+      });
+      box.append(b);
+    }
+  }
   function renderChips() {
     const box = $('content-chips');
     box.replaceChildren();
@@ -824,7 +840,7 @@
     if (g.loading) return;
     g.loading = true;
     try {
-      const body = await api('search', { q: g.query, limit: 50, cursor: g.cursor });
+      const body = await api('search', { q: g.query, limit: 50, cursor: g.cursor, content: g.content });
       if (seq !== g.seq) return;
       // Hits name their chats; without the names (a failed lookup) they show the ids.
       await lookupChats(body.hits.map((h) => h.chatId)).catch(() => {});
@@ -1057,5 +1073,6 @@
   }
   wire();
   renderChips();
+  renderGlobalChips();
   start().then(() => applyAddress()).catch((e) => { $('chat-list').replaceChildren(el('li', 'empty', 'Cannot load the chats: ' + e.message)); });
 })();
