@@ -54,12 +54,18 @@ let package = Package(
         // Layer 5: the public façade.
         .target(name: "ChatArchive", dependencies: ["ChatModel", "ChatText", "ChatImport", "ChatIndex", "ChatSearch"]),
         // Layer 6: the local web app over the façade (HTTP stays out of the library product).
+        // Its page, script and style are real files in Web/, compiled in by the EmbedWebAssets plugin.
         .target(
             name: "ChatArchiveServer",
             dependencies: [
                 "ChatArchive", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
-            ]),
+            ],
+            exclude: ["Web/index.html", "Web/app.js", "Web/app.css"],
+            plugins: ["EmbedWebAssets"]),
+        // Build time only: turns the web app's files into string constants (no resource bundle to find at run time).
+        .executableTarget(name: "EmbedWebAssetsTool"),
+        .plugin(name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["EmbedWebAssetsTool"]),
         // The command line's shared parts (global options, errors, terminal output, serve's options).
         .target(
             name: "ChatArchiveCommandLine",
@@ -81,7 +87,8 @@ let package = Package(
         .executableTarget(
             name: "chat-archive-bench",
             dependencies: [
-                "ChatModel", "ChatIndex", "ChatArchive", "ChatArchiveServer", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatModel", "ChatIndex", "ChatArchive", "ChatArchiveServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["BenchmarkLog.md"]),
@@ -102,6 +109,7 @@ let package = Package(
             dependencies: [
                 "ChatArchiveServer", "ChatTestSupport", "chat-archive", "chat-archive-serve",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],
     swiftLanguageModes: [.v6]

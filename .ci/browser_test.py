@@ -11,6 +11,8 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import struct
+import zlib
 
 from selenium import webdriver
 from selenium.webdriver.common.action_chains import ActionChains
@@ -56,7 +58,42 @@ def corpus_paths(tmp):
                                 "dir": "snd" if k % 3 == 0 else "rcv", "sender": "Ana" if k % 2 else "Ben",
                                 "content": {"type": "text", "text": "message %d of the long chat" % k},
                                 "unread": k >= 300}) + "\n")
-    return paths + [extra]
+    return paths + [extra, folder_of_exports(tmp)]
+
+
+def png(width, height, rgb):
+    """A plain PNG of one colour, for the media the folder's exports carry."""
+    raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def folder_of_exports(tmp):
+    """A folder holding two exports, each with a photo at the same relative path (issue 35, 1):
+    ingested as one folder, each photo must come from its own export."""
+    parent = os.path.join(tmp, "exports")
+    for k, (chat, colour) in enumerate([("album-a", (220, 80, 60)), ("album-b", (60, 120, 220))]):
+        folder = os.path.join(parent, "export %s" % chat)
+        os.makedirs(os.path.join(folder, "photos"), exist_ok=True)
+        with open(os.path.join(folder, "photos", "photo.png"), "wb") as f:
+            f.write(png(160, 100, colour))
+        with open(os.path.join(folder, "chat.jsonl"), "w", encoding="utf-8") as f:
+            f.write(json.dumps({"kind": "chat", "chatId": chat, "type": "group", "displayName": "Album %s" % chat[-1].upper(),
+                                "fullName": "", "localAlias": "", "favorite": False, "notifications": "all",
+                                "unreadChat": False, "business": None, "tags": []}) + "\n")
+            for n in range(6):
+                item = {"kind": "item", "chatId": chat, "id": "p%d" % n, "ts": "2024-07-0%dT10:00:00Z" % (k + 1),
+                        "dir": "rcv", "sender": "Ana", "content": {"type": "text", "text": "words %d" % n}}
+                if n == 2:
+                    item["content"] = {"type": "image", "text": "the photo"}
+                    item["file"] = {"name": "photo.png", "size": 100, "path": "photos/photo.png"}
+                if n == 3:
+                    item["content"] = {"type": "file", "text": "gone"}
+                    item["file"] = {"name": "missing.pdf", "size": 10, "path": "missing.pdf"}
+                f.write(json.dumps(item) + "\n")
+    return parent
 
 
 def main():
@@ -68,6 +105,7 @@ def main():
                               stderr=subprocess.DEVNULL, text=True)
     try:
         first = json.loads(server.stdout.readline())
+        first["archive"] = archive
         run(first, tmp)
     finally:
         server.send_signal(signal.SIGTERM)
@@ -111,7 +149,7 @@ def run(info, tmp):
     check(statuses.count(200) == 200, "200 concurrent requests: %d answered 200" % statuses.count(200))
 
     options = webdriver.ChromeOptions()
-    for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860", "--lang=en-GB"]:
+    for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900", "--lang=en-GB"]:
         options.add_argument(a)
     if os.path.exists("/usr/bin/chromium"):
         options.binary_location = "/usr/bin/chromium"
@@ -119,6 +157,7 @@ def run(info, tmp):
     driver = webdriver.Chrome(options=options, service=service) if service else webdriver.Chrome(options=options)
     try:
         browse(driver, url, base, token)
+        round_two(driver, url, base, token, info["archive"])
         pages(driver, base, token)
     finally:
         driver.quit()
@@ -279,6 +318,173 @@ def browse(driver, url, base, token):
     time.sleep(0.3)
     shot(driver, "11-phone-list")
     check(not driver.execute_script("return window.__pwned"), "still nothing ran at the end")
+
+
+def open_chat(driver, wait, chat_id, query):
+    driver.execute_script("const s = document.getElementById('chat-search'); s.value = arguments[0]; s.dispatchEvent(new Event('input'))", query)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#chat-list .chat-row[data-chat='%s']" % chat_id))
+    time.sleep(0.4)
+    driver.execute_script("document.querySelector(\"#chat-list .chat-row[data-chat='%s']\").click()" % chat_id)
+    wait.until(lambda d: d.execute_script("return new URLSearchParams(location.search).get('chat')") == chat_id)
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#item-list .item")) > 0)
+
+
+def round_two(driver, url, base, token, archive):
+    """Issue 35: media of a folder of exports, Esc, two servers, deep links, autocomplete, labels."""
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+    driver.set_window_size(1400, 900)
+    wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
+    driver.get(base + "/")
+    wait.until(lambda d: d.execute_script("return document.body.dataset.chatListShown === 'true'"))
+
+    # 1. A folder of two exports: each photo shows, from its own export; a missing file gets no link.
+    for chat in ["album-a", "album-b"]:
+        open_chat(driver, wait, chat, "Album")
+        wait.until(lambda d: d.execute_script(
+            "const i = document.querySelector('#item-list img.media'); return !!i && i.complete && i.naturalWidth === 160"))
+        check(True, "%s: the photo of its own export shows (160 px wide)" % chat)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#item-list .file-status, #item-list .missing-file"))
+        time.sleep(0.5)
+        dead = driver.execute_script("return [...document.querySelectorAll('#item-list a[download]')].filter(a => a.getAttribute('download') === 'missing.pdf').length")
+        said = driver.execute_script("return [...document.querySelectorAll('#item-list .file-status')].map(s => s.textContent)")
+        check(dead == 0 and "not in the export" in said, "%s: the missing file has no download link and says so: %s" % (chat, said))
+    colours = driver.execute_script("""
+        const i = document.querySelector('#item-list img.media'); const c = document.createElement('canvas');
+        c.width = 4; c.height = 4; const x = c.getContext('2d'); x.drawImage(i, 0, 0, 4, 4);
+        return Array.from(x.getImageData(1, 1, 1, 1).data).slice(0, 3);""")
+    check(colours == [60, 120, 220], "album-b's photo is its own (blue), not album-a's: %s" % colours)
+    shot(driver, "13-folder-media")
+
+    # 2. Esc after a content chip restores the whole chat.
+    whole = len(driver.find_elements(By.CSS_SELECTOR, "#item-list .item"))
+    driver.find_element(By.ID, "toggle-search").click()
+    chip = [c for c in driver.find_elements(By.CSS_SELECTOR, "#content-chips .chip") if c.text == "image"][0]
+    chip.click()
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#item-list .item")) == 1)
+    driver.execute_script("document.activeElement && document.activeElement.blur()")
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#item-list .item")) == whole)
+    check(driver.find_element(By.ID, "chat-search-bar").get_attribute("hidden") is not None,
+          "Esc closes the bar and the chat shows all %d items again" % whole)
+
+    # 7/16. A message's address survives a reload, and Back returns to the search.
+    g = driver.find_element(By.ID, "global-search")
+    g.clear()
+    g.send_keys("Heinestraße")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#search-results .hit")) > 0)
+    check(driver.execute_script("return !!document.querySelector('main #search-results') && document.getElementById('search-results').getBoundingClientRect().width > 700"),
+          "global search results fill the main pane")
+    check("q=Heinestra" in driver.current_url, "the address names the search: %s" % driver.current_url)
+    shot(driver, "14-search-main-pane")
+    g.send_keys(Keys.ENTER)
+    wait.until(lambda d: "msg=" in d.current_url)
+    msg = driver.execute_script("return new URLSearchParams(location.search).get('msg')")
+    driver.refresh()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#item-list .item[data-id='%s']" % msg))
+    check(True, "after a reload the message %s is shown again" % msg)
+    driver.back()
+    wait.until(lambda d: "msg=" not in d.current_url and "q=" in d.current_url)
+    wait.until(lambda d: d.find_element(By.ID, "search-results").is_displayed())
+    check(True, "Back returns to the search results")
+    # 12. Content chips narrow a global search as the API does.
+    g = driver.find_element(By.ID, "global-search")
+    driver.execute_script("arguments[0].value = 'trip'; arguments[0].dispatchEvent(new Event('input'))", g)
+    count = lambda content: len(json.loads(http(base + "/api/search?limit=50&q=trip&content=" + content, token)[1])["hits"])
+    total = count("")
+    kind, want = next(((k, n) for k, n in ((k, count(k)) for k in ["image", "video", "voice", "file", "link", "text"]) if 0 < n < total), ("text", total))
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#search-results .hit")) == total)
+    chip = [c for c in driver.find_elements(By.CSS_SELECTOR, "#global-chips .chip") if c.text == kind][0]
+    chip.click()
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#global-chips .chip[aria-pressed=true]"))
+    time.sleep(0.8)
+    shown = len(driver.find_elements(By.CSS_SELECTOR, "#search-results .hit"))
+    check(shown == want and want < total, "the %s chip narrows the global search: %d shown of %d, %d from the API" % (kind, shown, total, want))
+    driver.find_element(By.CSS_SELECTOR, "#global-chips .chip[aria-pressed=true]").click()
+    time.sleep(0.5)
+    g = driver.find_element(By.ID, "global-search")
+    driver.execute_script("arguments[0].value = ''; arguments[0].dispatchEvent(new Event('input'))", g)
+    time.sleep(0.4)
+
+    # 13. Autocomplete for from: lists the open chat's members; Enter takes one.
+    open_chat(driver, wait, "g-hiking", "Hiking")
+    g = driver.find_element(By.ID, "global-search")
+    g.click()
+    g.send_keys("trip from:")
+    wait.until(lambda d: d.find_element(By.ID, "suggest").is_displayed() and d.find_elements(By.CSS_SELECTOR, "#suggest .suggestion"))
+    names = [s.text for s in driver.find_elements(By.CSS_SELECTOR, "#suggest .suggestion")]
+    check(len(names) >= 2, "from: offers the chat's members: %s" % names)
+    shot(driver, "15-autocomplete-from")
+    g.send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_element(By.ID, "suggest").get_attribute("hidden") is not None)
+    taken = driver.execute_script("return document.getElementById('global-search').value")
+    check(taken.startswith("trip from:") and taken.count("from:") == 1 and taken.endswith(" ") and len(taken) > len("trip from: "),
+          "Enter takes the member: %r" % driver.execute_script("return document.getElementById('global-search').value"))
+    driver.find_element(By.ID, "help-button").click()
+    ops = driver.execute_script("return [...document.querySelectorAll('#help dt')].map(d => d.textContent)")
+    check(all(any(o in x for x in ops) for o in ["from:", "in:", "has:", "before:", "after:", "mentions:", "is:", "OR", "-", '"']),
+          "the help lists every operator: %s" % ops)
+    shot(driver, "16-operators-help")
+    driver.find_element(By.ID, "help-button").click()
+    driver.execute_script("arguments[0].value = ''; arguments[0].dispatchEvent(new Event('input'))", g)
+
+    # 6. The tab row scrolls with a wheel; 9. Slack reactions are emoji; 10. names isolated.
+    scrolled = driver.execute_script("""
+        const n = document.getElementById('filter-tabs');
+        n.dispatchEvent(new WheelEvent('wheel', {deltaY: 400, bubbles: true, cancelable: true}));
+        return [n.scrollWidth > n.clientWidth, n.scrollLeft];""")
+    check(not scrolled[0] or scrolled[1] > 0, "a wheel scrolls the filter tabs: %s" % scrolled)
+    names = driver.execute_script("return [...document.querySelectorAll('#chat-list .row-name')].map(n => n.textContent).join(' ')")
+    check(not any(c in names for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"), "no bidi control in the chat list's names")
+    slack = json.loads(http(base + "/api/chats?limit=200&q=garden", token)[1])["chats"]
+    if slack:
+        open_chat(driver, wait, slack[0]["chatId"], "garden")
+        time.sleep(0.5)
+        reactions = driver.execute_script("return [...document.querySelectorAll('#item-list .reaction')].map(r => r.textContent)")
+        check(any("\U0001F44D" in r for r in reactions) and not any(r.startswith(":") for r in reactions),
+              "Slack reactions show as emoji: %s" % reactions)
+        shot(driver, "17-slack-emoji")
+
+    # 11. A long chat keeps a bounded number of items in the page.
+    driver.get(base + "/?maxItems=120&chat=long")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#item-list .item")) > 0)
+    most = 0
+    for _ in range(25):
+        driver.execute_script("document.getElementById('messages').scrollTop = 0")
+        time.sleep(0.25)
+        most = max(most, len(driver.find_elements(By.CSS_SELECTOR, "#item-list .item")))
+    first = driver.execute_script("return Number(document.querySelector('#item-list .item').dataset.id)")
+    check(most <= 120 + 40, "scrolling 600 messages keeps at most %d items in the page" % most)
+    for _ in range(30):
+        driver.execute_script("const m = document.getElementById('messages'); m.scrollTop = m.scrollHeight")
+        time.sleep(0.25)
+    ids = driver.execute_script("return [...document.querySelectorAll('#item-list .item')].map(n => Number(n.dataset.id))")
+    check(ids == sorted(ids) and len(set(ids)) == len(ids) and ids[0] > first, "dropped items come back in order on the way down")
+
+    # 3. Two servers in one browser: each keeps its own cookie; a page without the key says what to do.
+    second = subprocess.Popen([BIN, "serve", "--archive", archive, "--json"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        info2 = json.loads(second.stdout.readline())
+        driver.get(info2["url"])
+        wait.until(lambda d: d.execute_script("return document.body.dataset.chatListShown === 'true'"))
+        driver.get(base + "/")
+        wait.until(lambda d: d.execute_script("return document.body.dataset.chatListShown === 'true'"))
+        rows = driver.find_elements(By.CSS_SELECTOR, "#chat-list .chat-row")
+        check(len(rows) >= 10, "after opening a second server, the first still works in the same browser (%d rows)" % len(rows))
+        shot(driver, "18-two-servers")
+        driver.get("http://localhost:%d/" % info2["port"])
+        page = driver.find_element(By.TAG_NAME, "body").text
+        check("chat-archive serve" in page and "token" in page, "a page without the key says what to do: %r" % page[:80])
+        shot(driver, "19-unauthorized-page")
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(timeout=60)
+
+    # The phone size: search results and a chat.
+    driver.set_window_size(390, 844)
+    driver.get(base + "/?q=trip")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#search-results .hit")) > 0)
+    shot(driver, "20-phone-search")
+    check(driver.find_element(By.ID, "results-back").is_displayed(), "on a phone the results have a way back")
 
 
 def pages(driver, base, token):

@@ -20,7 +20,7 @@ package enum Terminal {
     /// `s` safe to print: an archive's names and texts come from other people's exports, and a
     /// control character in them (an escape sequence that sets the window title, hides or
     /// rewrites lines, a carriage return) must show as a character, not act on the terminal.
-    /// C0 controls and DEL become their control pictures (U+2400 block), C1 controls U+FFFD;
+    /// C0 controls and DEL become their control pictures (U+2400 block), C1 and bidi controls U+FFFD;
     /// each stays one UTF-16 unit, so match ranges keep their offsets. Tabs stay, and line
     /// breaks too unless `singleLine`, which makes them spaces.
     package static func visible(_ s: String, singleLine: Bool = false) -> String {
@@ -34,7 +34,17 @@ package enum Terminal {
 
     @inline(__always)
     private static func isControl(_ v: UInt32, singleLine: Bool) -> Bool {
-        (v < 0x20 && v != 0x09 && (v != 0x0A || singleLine)) || (v >= 0x7F && v < 0xA0)
+        (v < 0x20 && v != 0x09 && (v != 0x0A || singleLine)) || (v >= 0x7F && v < 0xA0) || isBidiControl(v)
+    }
+
+    /// Bidi overrides, embeddings, isolates and marks (U+202A–U+202E, U+2066–U+2069, U+200E,
+    /// U+200F, U+061C): in a name or a file name they reorder what follows ("U+202E evil" prints as
+    /// "live"), so they show as U+FFFD instead.
+    @inline(__always)
+    private static func isBidiControl(_ v: UInt32) -> Bool {
+        v >= 0x061C
+            && ((v >= 0x202A && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069) || v == 0x200E || v == 0x200F
+                || v == 0x061C)
     }
 
     /// What a control character shows as (see ``visible(_:singleLine:)``).

@@ -32,6 +32,11 @@ package struct ArchiveServer: Sendable {
         router.get("/api/media/:item") { request, context in
             try await Self.media(api.archive, request: request, context: context)
         }
+        // HEAD: whether the attachment is there (the app shows a download link only then).
+        router.head("/api/media/:item") { request, context in
+            let full = try await Self.media(api.archive, request: request, context: context)
+            return Response(status: full.status, headers: full.headers)
+        }
         router.get("/api/:route") { request, context in
             let answer = await api.respond(
                 route: context.parameters.get("route") ?? "", query: decodeQuery(request.uri.query))
@@ -147,32 +152,60 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         let query = decodeQuery(request.uri.query)
         if let given = query["token"] {
-            guard policy.matches(Substring(given)) else { return unauthorized() }
+            guard policy.matches(Substring(given)) else { return unauthorized(request) }
             // Trade the token in the address for a cookie, and drop it from the address bar.
             var rest =
                 request.uri.query?.split(separator: "&").filter { !$0.hasPrefix("token=") }.joined(separator: "&") ?? ""
             if !rest.isEmpty { rest = "?" + rest }
             var headers = HTTPFields()
             headers[.location] = request.uri.path + rest
-            headers[.setCookie] = "\(AccessPolicy.cookieName)=\(policy.token); Path=/; HttpOnly; SameSite=Strict"
+            headers[.setCookie] = "\(policy.cookieName)=\(policy.token); Path=/; HttpOnly; SameSite=Strict"
             headers[.cacheControl] = "no-store"
             return Response(status: .seeOther, headers: headers)
         }
         if let auth = request.headers[.authorization], auth.hasPrefix("Bearer "), policy.matches(auth.dropFirst(7)) {
             return try await next(request, context)
         }
-        if let cookie = request.cookies[AccessPolicy.cookieName], policy.matches(Substring(cookie.value)) {
+        if let cookie = request.cookies[policy.cookieName], policy.matches(Substring(cookie.value)) {
             return try await next(request, context)
         }
-        return unauthorized()
+        return unauthorized(request)
     }
 
-    private func unauthorized() -> Response {
-        ArchiveServer.json(
-            .error(
-                401, "unauthorized",
-                "open the address chat-archive serve printed (it carries the token), or send Authorization: Bearer TOKEN"
-            ))
+    static var unauthorizedAdvice: String {
+        "open the address chat-archive serve printed (it carries the token), or send Authorization: Bearer TOKEN"
+    }
+
+    /// A 401: for a page the browser navigates to, a page that says what to do; for the API
+    /// and other clients, the JSON error.
+    private func unauthorized(_ request: Request) -> Response {
+        let accept = request.headers[.accept] ?? ""
+        guard !request.uri.path.hasPrefix("/api/"), accept.contains("text/html") else {
+            return ArchiveServer.json(.error(401, "unauthorized", Self.unauthorizedAdvice))
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(
+            status: .unauthorized, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: Self.unauthorizedPage)))
+    }
+
+    /// The page a browser shows without the token (no script, no data from the request).
+    static var unauthorizedPage: String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark"><title>Chat archive: open the printed address</title></head>
+        <body>
+        <h1>This chat archive needs its address with the token</h1>
+        <p>This browser has no valid key for this server. That happens when the server was restarted
+        (each run makes a new token), or when this tab belongs to another run.</p>
+        <p>Open the address <code>chat-archive serve</code> printed in its terminal, the one that ends
+        in <code>?token=…</code>. Run <code>chat-archive serve</code> again if it has stopped.</p>
+        <p>Scripts send the header <code>Authorization: Bearer TOKEN</code> instead.</p>
+        </body></html>
+        """
     }
 
     /// Headers on every answer: no inline script, no framing, no sniffing, no referrer.

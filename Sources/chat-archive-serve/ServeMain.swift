@@ -36,7 +36,14 @@ struct ServeMain: AsyncParsableCommand {
             let open = options.open
             let token = server.policy.token
             try await server.run(host: host, port: options.port) { bound in
-                let shown = host.contains(":") ? "[\(host)]" : host
+                // A wildcard is no address to open: the loopback one reaches it from this machine.
+                let reachable = AccessPolicy.isWildcard(host) ? "127.0.0.1" : host
+                let shown = reachable.contains(":") ? "[\(reachable)]" : reachable
+                if AccessPolicy.isWildcard(host) {
+                    standardError(
+                        "chat-archive: listening on every address of this machine (port \(bound)); from another machine open http://THIS-MACHINE'S-ADDRESS:\(bound)/?token=\(token)"
+                    )
+                }
                 let url = "http://\(shown):\(bound)/?token=\(token)"
                 let line: String
                 if json {

@@ -2,6 +2,7 @@ import ChatArchive
 import ChatArchiveServer
 import ChatTestSupport
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -67,7 +68,7 @@ import Testing
                 let c = try #require(r.headers[.setCookie])
                 #expect(c.contains("HttpOnly"))
                 #expect(c.contains("SameSite=Strict"))
-                #expect(c.hasPrefix("\(AccessPolicy.cookieName)=\(ServerFixture.token);"))
+                #expect(c.hasPrefix("\(AccessPolicy.cookieName(port: 8080))=\(ServerFixture.token);"))
                 return String(c.prefix { $0 != ";" })
             }
             try await client.execute(uri: "/?token=not-the-token", method: .get, headers: h) { r in
@@ -103,6 +104,71 @@ import Testing
                 #expect(!js.contains("insertAdjacentHTML"))
                 #expect(!js.contains("document.write"))
                 #expect(!js.contains("eval("))
+            }
+        }
+    }
+}
+
+/// Two servers in one browser, a browser without the token, a wildcard address, the app's files.
+@Suite struct BrowserAccessTests {
+    @Test func eachPortHasItsOwnCookieAndAnotherServersCookieIsRefused() async throws {
+        #expect(AccessPolicy.cookieName(port: 8080) != AccessPolicy.cookieName(port: 8081))
+        let f = try ServerFixture()
+        try await f.test { client in
+            var h = HTTPFields()
+            h[hostHeader] = ServerFixture.host
+            // The right token under the cookie of a server on another port.
+            h[.cookie] = "\(AccessPolicy.cookieName(port: 8081))=\(ServerFixture.token)"
+            try await client.execute(uri: "/api/stats", method: .get, headers: h) { r in
+                #expect(r.status == .unauthorized)
+            }
+            h[.cookie] =
+                "\(AccessPolicy.cookieName(port: 8081))=other; \(AccessPolicy.cookieName(port: 8080))=\(ServerFixture.token)"
+            try await client.execute(uri: "/api/stats", method: .get, headers: h) { r in #expect(r.status == .ok) }
+        }
+    }
+
+    @Test func aBrowserWithoutTheTokenGetsAPageThatSaysWhatToDo() async throws {
+        let f = try ServerFixture()
+        try await f.test { client in
+            var h = HTTPFields()
+            h[hostHeader] = ServerFixture.host
+            h[.accept] = "text/html,application/xhtml+xml,*/*;q=0.8"
+            try await client.execute(uri: "/", method: .get, headers: h) { r in
+                #expect(r.status == .unauthorized)
+                #expect(r.headers[.contentType]?.hasPrefix("text/html") == true)
+                #expect(r.body.text.contains("chat-archive serve"))
+                #expect(!r.body.text.contains("<script"))
+            }
+            // The API stays JSON whatever the client accepts.
+            try await client.execute(uri: "/api/chats", method: .get, headers: h) { r in
+                #expect(r.status == .unauthorized)
+                #expect(r.body.text.contains(#""code":"unauthorized""#))
+            }
+        }
+    }
+
+    @Test func aWildcardAddressAcceptsTheMachinesNamesAndNoOthers() {
+        let policy = AccessPolicy(token: ServerFixture.token)
+        policy.allow(host: "0.0.0.0", port: 8090)
+        for host in ["127.0.0.1:8090", "localhost:8090", "0.0.0.0:8090"] {
+            #expect(policy.isAllowed(host: host), "\(host)")
+        }
+        for host in ["evil.example:8090", "127.0.0.1:8091", "attacker.localhost:8090", "localhost"] {
+            #expect(!policy.isAllowed(host: host), "\(host)")
+        }
+    }
+
+    @Test(arguments: [("/app.js", "app.js"), ("/app.css", "app.css"), ("/", "index.html")])
+    func theServedFilesAreTheFilesInTheSources(route: String, file: String) async throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/ChatArchiveServer/Web/" + file)
+        let bytes = try Data(contentsOf: source)
+        let f = try ServerFixture()
+        try await f.test { client in
+            try await client.execute(uri: route, method: .get, headers: authorised()) { r in
+                #expect(r.status == .ok)
+                #expect(Data(r.body.readableBytesView) == bytes)
             }
         }
     }
@@ -260,6 +326,47 @@ import Testing
 
 /// Attachments come from the export's folder, and only from inside it.
 @Suite struct MediaTests {
+    /// A folder of two exports, each with a file at the same relative path: each item's file
+    /// comes from its own export, and an archive that recorded only the folder heals on the next
+    /// ingest of the folder.
+    @Test func aFolderOfExportsFindsEachAttachmentInItsOwnExport() async throws {
+        let parent = TestTemporary.folder("exports")
+        for (k, chat) in ["one", "two"].enumerated() {
+            let folder = parent + "/export \(chat)"
+            try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+            try Data("bytes of \(chat)".utf8).write(to: URL(fileURLWithPath: folder + "/photos/p.txt"))
+            let lines = [
+                Lines.chat(chat, name: "Chat \(chat)"),
+                Lines.item(
+                    chat, "1", ts: "2024-05-0\(k + 1)T10:00:00Z", text: "a file", type: "file",
+                    extra: #""file":{"name":"p.txt","path":"photos/p.txt"}"#),
+            ]
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(
+                to: URL(fileURLWithPath: folder + "/chat.jsonl"))
+        }
+        let path = TestArchive.temporaryPath()
+        let archive = try Archive(path: path)
+        _ = try archive.ingestSync([parent])
+        func bytes(_ chat: String) async throws -> String? {
+            let window = try await archive.items(chat: chat, .last(5))
+            let id = try #require(window.items.first?.id)
+            guard let file = try await archive.attachment(item: id, index: 0) else { return nil }
+            return String(decoding: try file.stream.read(maxLength: 1000), as: UTF8.self)
+        }
+        #expect(try await bytes("one") == "bytes of one")
+        #expect(try await bytes("two") == "bytes of two")
+        // An archive made before: each path as its sub-export wrote it, relative to the wrong root
+        // (and the stored item's hash of that older item).
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(sql: "UPDATE item SET filePath = 'photos/p.txt', contentHash = 0 WHERE filePath IS NOT NULL")
+        }
+        #expect(try await bytes("one") == nil)
+        _ = try archive.ingestSync([parent])
+        #expect(try await bytes("one") == "bytes of one")
+        #expect(try await bytes("two") == "bytes of two")
+    }
+
     @Test func anImageIsStreamedInlineWithItsType() async throws {
         let f = try ServerFixture()
         let id = try await f.itemId(chat: "media", source: "1")

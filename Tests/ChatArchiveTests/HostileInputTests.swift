@@ -91,6 +91,34 @@ import Testing
         try await f.expectIntact(extra: 2)
     }
 
+    /// Bidi overrides in a chat name, a sender and a file name print as U+FFFD: "U+202E evil U+202C Eve"
+    /// never shows as "live Eve".
+    @Test func bidiControlsInNamesNeverReorderTheTerminalsText() async throws {
+        let f = try Fixture()
+        let lines = [
+            Lines.chat("b", name: "\\u202Eevil\\u202C chat"),
+            Lines.member("b", "m1", "\\u202Eevil\\u202C Eve"),
+            Lines.item(
+                "b", "1", ts: "2024-03-01T10:00:00Z", text: "bidi tarnkappe \u{2066}x\u{2069}", member: "m1",
+                type: "file",
+                extra: #""file":{"name":"\u202Egnp.exe","path":"f.exe"}"#),
+        ]
+        let file = try TestArchive.writeFile(lines.joined(separator: "\n"), name: "bidi.jsonl")
+        _ = try f.cli(["ingest", file])
+        var shown = ""
+        for args in [["search", "tarnkappe"], ["chats"], ["items", "--chat", "b", "--last", "5"]] {
+            let r = try f.cli(args)
+            #expect(r.status == 0, "\(args): \(r.err)")
+            shown += r.out + r.err
+        }
+        let bidi = shown.unicodeScalars.filter {
+            (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+                || [0x200E, 0x200F, 0x061C].contains($0.value)
+        }
+        #expect(bidi.isEmpty, "bidi controls reached the output: \(bidi.map { $0.value })")
+        #expect(shown.contains("\u{FFFD}evil\u{FFFD} chat"))
+    }
+
     @Test func truncatedTelegramJSONStopsWithAByteOffsetAndKeepsWhatCameBefore() async throws {
         let f = try Fixture()
         let whole = Array(

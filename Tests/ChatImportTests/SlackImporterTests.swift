@@ -129,7 +129,7 @@ struct SlackExportTests {
                 == LinkPreview(
                     uri: "https://seeds.example.org/beans", title: "Runner beans",
                     description: "Sow in May & water daily"))
-        #expect(m.reactions == [Reaction(emoji: ":+1:", count: 2), Reaction(emoji: ":seedling:", count: 1)])
+        #expect(m.reactions == [Reaction(emoji: "👍", count: 2), Reaction(emoji: "🌱", count: 1)])
         #expect(pieces(m) == [FormattedText("https://seeds.example.org/beans", .uri)])
     }
 
@@ -372,7 +372,7 @@ private final class SlackBytesContainer: ExportContainer {
     try SlackImporter().read(container, into: sink, options: ImportOptions())
     let item = try #require(sink.items.first)
     #expect(item.file == FileRef(name: "a.bin", size: nil))
-    #expect(item.reactions == [Reaction(emoji: ":tada:", count: 1)])
+    #expect(item.reactions == [Reaction(emoji: "🎉", count: 1)])
     // The attachment is content a bot posted (no link it previews): its title is shown.
     #expect(item.content.text == "1. one\nt")
     #expect(item.raw?.contains("xoxe") == false)

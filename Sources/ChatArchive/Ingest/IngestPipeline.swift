@@ -6,7 +6,11 @@ import Foundation
 enum IngestPipeline {
     static var formats: [String] { FormatDetector.formatNames }
 
-    static func read(_ path: String, options: IngestOptions, into sink: WriterSink) throws {
+    /// `onExport` is told each export's path before its records are read (a folder may hold
+    /// several exports, each with attachment paths relative to itself).
+    static func read(
+        _ path: String, options: IngestOptions, into sink: WriterSink, onExport: ((String) throws -> Void)? = nil
+    ) throws {
         let forced = options.format == "auto" ? nil : options.format
         if let forced, !formats.contains(forced) {
             throw ImportError("unknown format \"\(forced)\" (expected auto, \(formats.joined(separator: ", ")))")
@@ -30,6 +34,8 @@ enum IngestPipeline {
                     .fatal(SourceLocation(file: container.displayName(of: refused.name)), "skipped: \(refused.reason)"))
             }
             sink.file = container.path
+            sink.roots = AttachmentRoots(container: container)
+            try onExport?(container.path)
             do {
                 try detection.read(into: sink, options: options.importOptions)
             } catch let e as ImportError where several {

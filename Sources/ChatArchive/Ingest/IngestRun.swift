@@ -24,7 +24,10 @@ extension IngestPipeline {
         for path in paths {
             do {
                 try writer.setExport(try recordExport(path, database: database))
-                try read(path, options: options, into: sink)
+                try read(path, options: options, into: sink) { export in
+                    // Each export of a folder is where its own attachments are found.
+                    try writer.setExport(try recordExport(export, database: database))
+                }
             } catch is WriterSink.StrictStop {
                 report.stoppedEarly = true
                 break
@@ -66,7 +69,7 @@ extension IngestPipeline {
 
     /// Records where an export lies (an absolute folder, or a zip file) so that its attachments
     /// can be read back later; a single file's export is the folder holding it.
-    private static func recordExport(_ path: String, database: ArchiveDatabase) throws -> Int64? {
+    static func recordExport(_ path: String, database: ArchiveDatabase) throws -> Int64? {
         let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else { return nil }

@@ -14,6 +14,8 @@ final class WriterSink: ImportSink {
     let isCancelled: @Sendable () -> Bool
     let onProgress: (@Sendable (IngestProgress) -> Void)?
     var file = ""
+    /// The export being read, to make attachment paths relative to its root.
+    var roots: AttachmentRoots? = nil
     var itemsRead = 0
     var issues: [ImportIssue] = []
     var exports: [IngestedExport] = []
@@ -37,9 +39,11 @@ final class WriterSink: ImportSink {
         case .item(let i):
             itemsRead += 1
             if itemsRead & 1023 == 0, isCancelled() { throw Cancelled() }
-            try writer.add(i)
+            try writer.add(roots?.rooted(i) ?? i)
         }
     }
+
+    func beginEntry(_ name: String) { roots?.entry = name }
 
     func report(_ issue: ImportIssue) throws {
         issues.append(issue)

@@ -9,8 +9,12 @@ package protocol ImportSink: AnyObject {
     func report(_ issue: ImportIssue) throws
     /// Progress through the current source: bytes consumed of its total (when known).
     func progress(bytesRead: Int64, totalBytes: Int64?)
+    /// The entry of the container whose records follow (importers that read one entry per
+    /// export say it, so that its attachment paths are read relative to its own folder).
+    func beginEntry(_ name: String)
 }
 
 extension ImportSink {
     package func progress(bytesRead: Int64, totalBytes: Int64?) {}
+    package func beginEntry(_ name: String) {}
 }

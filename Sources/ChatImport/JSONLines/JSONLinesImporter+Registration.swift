@@ -24,6 +24,9 @@ extension JSONLinesImporter: RegisteredImporter {
     package func read(
         _ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions
     ) throws {
-        for entry in entries { try read(container, entry: entry, into: sink) }
+        for entry in entries {
+            sink.beginEntry(entry)
+            try read(container, entry: entry, into: sink)
+        }
     }
 }

@@ -133,7 +133,8 @@ enum SlackBlocks {
         return Int(d)
     }
 
-    /// The emoji's characters from Slack's `unicode` hex (`1f44d-1f3fb`), else `:name:`.
+    /// The emoji's characters from Slack's `unicode` hex (`1f44d-1f3fb`), else from the short-name
+    /// table, else `:name:`.
     static func emoji(name: String, unicode: String?) -> String {
         if let unicode, !unicode.isEmpty {
             var s = String.UnicodeScalarView()
@@ -143,6 +144,6 @@ enum SlackBlocks {
             }
             return String(s)
         }
-        return ":\(name):"
+        return SlackEmoji.emoji(named: name) ?? ":\(name):"
     }
 }

@@ -368,7 +368,7 @@ struct SlackConversationReader {
             let count =
                 r["count"]?.numberValue.flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? r["users"]?.arrayValue?
                 .count ?? 1
-            return Reaction(emoji: ":\(name):", count: count)
+            return Reaction(emoji: SlackEmoji.emoji(named: name) ?? ":\(name):", count: count)
         }
         let item = Item(
             chatSourceId: chatSourceId, sourceId: ts, timestamp: timestamp, direction: direction,

@@ -11,7 +11,7 @@ enum SlackMrkdwn {
             if chars[i] == "<", let close = chars[(i + 1)...].firstIndex(of: ">"),
                 !chars[(i + 1)..<close].contains("<"), close > i + 1
             {
-                styled(plain, into: &out)
+                styled(SlackEmoji.replacingShortcodes(plain), into: &out)
                 plain = []
                 token(String(chars[(i + 1)..<close]), into: &out, directory: directory)
                 i = close + 1
@@ -20,7 +20,7 @@ enum SlackMrkdwn {
             plain.append(chars[i])
             i += 1
         }
-        styled(plain, into: &out)
+        styled(SlackEmoji.replacingShortcodes(plain), into: &out)
         return out
     }
 

@@ -490,15 +490,20 @@ struct TelegramFileReader {
         return isEdited
     }
 
-    /// The message's reactions: an emoji (or a custom emoji's document id) and a count.
+    /// The message's reactions: an emoji and a count. A custom emoji (a sticker the export names
+    /// by its file or document id) shows as ``customEmojiPlaceholder``, never as its path.
     private static func reactions(of m: JSONValue) -> [Reaction] {
         var reactions: [Reaction] = []
         for r in m["reactions"]?.arrayValue ?? [] {
-            let emoji = r["emoji"]?.stringValue ?? r["document_id"].flatMap(JSONField.scalarText) ?? ""
+            let isCustom = r["emoji"]?.stringValue == nil && r["document_id"].flatMap(JSONField.scalarText) != nil
+            let emoji = r["emoji"]?.stringValue ?? (isCustom ? customEmojiPlaceholder : "")
             if !emoji.isEmpty { reactions.append(Reaction(emoji: emoji, count: Int(JSONField.int(r["count"]) ?? 1))) }
         }
         return reactions
     }
+
+    /// What a custom-emoji reaction shows: a dotted circle, the usual stand-in for a missing glyph.
+    static let customEmojiPlaceholder = "\u{25CC}"
 
     /// The message's bytes as text, kept raw; invalid UTF-8 is read as U+FFFD and reported.
     private func rawText(_ bytes: [UInt8], id: Int64, at: JSONStreamReader.Location) throws -> String {

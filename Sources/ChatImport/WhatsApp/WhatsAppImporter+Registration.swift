@@ -14,6 +14,9 @@ extension WhatsAppImporter: RegisteredImporter {
     package func read(
         _ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions
     ) throws {
-        for entry in entries { try read(container, entry: entry, into: sink, options: options) }
+        for entry in entries {
+            sink.beginEntry(entry)
+            try read(container, entry: entry, into: sink, options: options)
+        }
     }
 }
