@@ -13,7 +13,7 @@ struct MetaRun {
         var members: Set<String> = []
         /// Items made per `timestamp_ms`, for the ordinal in the item key.
         var ordinals: [String: Int] = [:]
-        var lastTimestamp: Timestamp?
+        var clock = ItemClock()
     }
 
     let container: any ExportContainer
@@ -113,6 +113,7 @@ struct MetaRun {
         var common: Set<String>?
         for file in files {
             var names: Set<String> = []
+            var hasParticipants = false
             let reader = JSONStreamReader(try container.open(file), elementPaths: ["participants[*]"])
             do {
                 loop: while let e = try reader.next() {
@@ -121,13 +122,17 @@ struct MetaRun {
                         if let n = (try? JSONParser.parse(bytes))?["name"]?.stringValue {
                             names.insert(MetaMojibake.repair(n))
                         }
-                    case .exit("participants", _): break loop
+                    case .exit("participants", _):
+                        hasParticipants = true
+                        break loop
                     default: continue
                     }
                 }
             } catch {
                 continue
             }
+            // A file trimmed to its messages says nothing about who is in every thread.
+            guard hasParticipants else { continue }
             common = common.map { $0.intersection(names) } ?? names
         }
         guard let common, common.count == 1 else { return nil }
@@ -193,8 +198,8 @@ struct MetaRun {
         } catch {
             failure = error
         }
-        if thread == nil, head["participants"] == nil {
-            // Participants come first in a thread file: without them this is not one.
+        if thread == nil, head["participants"] == nil, elements.isEmpty {
+            // Participants come first in a thread file: without them or messages this is not one.
             if let failure {
                 try sink.report(
                     .fatal(SourceLocation(file: file, line: failure.line, byteOffset: failure.offset), failure.message))
@@ -207,7 +212,7 @@ struct MetaRun {
             return
         }
         if thread == nil {
-            thread = try openThread(head: head, folder: folder)
+            thread = try openThread(head: head, folder: folder, file: file, elements: elements)
         }
         guard var t = thread else { return }
         defer { thread = t }
@@ -230,20 +235,37 @@ struct MetaRun {
         }
     }
 
-    /// Emits the chat and its participants.
-    private mutating func openThread(head: [String: JSONValue], folder: String) throws -> Thread {
+    /// Emits the chat and its participants. A file without `participants` (trimmed to its
+    /// messages) takes them from the messages' senders, and its name from its folder, with a
+    /// warning.
+    private mutating func openThread(
+        head: [String: JSONValue], folder: String, file: String, elements: [(bytes: [UInt8], at: JSONStreamReader.Location)]
+    ) throws -> Thread {
+        let hasParticipants = head["participants"] != nil
         var folderName = JSONField.lastPathComponent(head["thread_path"]?.stringValue ?? "")
         if folderName.isEmpty { folderName = JSONField.lastPathComponent(folder) }
+        if folderName.isEmpty, !hasParticipants, (container as? FolderContainer)?.isFolder == false {
+            // A trimmed file read alone: its folder is the one holding it.
+            folderName = JSONField.lastPathComponent(Self.folder(of: container.path))
+        }
         if folderName.isEmpty { folderName = JSONField.lastPathComponent(container.path) }
         let chatSourceId = "meta:" + Self.threadID(folderName)
-        let participants = (head["participants"]?.arrayValue ?? []).compactMap {
-            $0["name"]?.stringValue ?? $0.stringValue
+        let participants =
+            hasParticipants
+            ? (head["participants"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue ?? $0.stringValue }
+            : Self.senders(of: elements.reversed().map(\.bytes))
+        if !hasParticipants {
+            try sink.report(
+                .warning(
+                    SourceLocation(file: file),
+                    "no participants: the chat's participants are taken from its messages' senders and its name from "
+                        + "its folder, \"\(folderName)\""))
         }
         let isGroup =
             participants.count > 2 || head["joinable_mode"] != nil
             || head["thread_type"]?.stringValue == "RegularGroup"
         var name = head["title"]?.stringValue ?? ""
-        if name.isEmpty { name = participants.filter { $0 != owner }.joined(separator: ", ") }
+        if name.isEmpty, hasParticipants { name = participants.filter { $0 != owner }.joined(separator: ", ") }
         if name.isEmpty { name = folderName }
         let parts = folder.split(separator: "/")
         let category = parts.count >= 2 ? String(parts[parts.count - 2]) : ""
@@ -265,6 +287,18 @@ struct MetaRun {
             try member(p, in: &thread)
         }
         return thread
+    }
+
+    /// The distinct `sender_name`s of messages, in the order given, repaired.
+    private static func senders(of messages: [[UInt8]]) -> [String] {
+        var seen: Set<String> = []
+        var names: [String] = []
+        for bytes in messages {
+            guard let name = (try? JSONParser.parse(bytes))?["sender_name"]?.stringValue else { continue }
+            let repaired = MetaMojibake.repair(name)
+            if !repaired.isEmpty, seen.insert(repaired).inserted { names.append(repaired) }
+        }
+        return names
     }
 
     private func member(_ name: String, in thread: inout Thread) throws {
@@ -330,17 +364,9 @@ struct MetaRun {
 
         // Time and key: the ordinal counts the thread's items of the same millisecond.
         let ms = JSONField.int(m["timestamp_ms"])
-        var timestamp: Timestamp
-        var isTimeUnknown = false
-        if let ms {
-            timestamp = Timestamp(milliseconds: ms)
-        } else {
-            timestamp = t.lastTimestamp ?? Timestamp(milliseconds: 0)
-            isTimeUnknown = true
-            try sink.report(
-                .warning(location, "message has no readable timestamp_ms; it takes the previous message's time"))
-        }
-        t.lastTimestamp = timestamp
+        let (timestamp, isTimeUnknown) = try t.clock.time(
+            ms.map { Timestamp(milliseconds: $0) }, location: location, sink: sink,
+            warning: "message has no readable timestamp_ms; it takes the previous message's time")
         let timeKey = ms.map { String($0) } ?? "?"
         let ordinal = t.ordinals[timeKey, default: 0]
         t.ordinals[timeKey] = ordinal + 1

@@ -3,7 +3,7 @@ import Foundation
 
 /// Reads a Slack workspace export (folder or zip): `users.json`, the conversation lists and
 /// one folder of day files per conversation (<doc:SlackFormat>).
-package struct SlackImporter: ArchiveImporter {
+package struct SlackImporter: Sendable {
     /// The format's name as `--format` takes it.
     package static let formatName = "slack"
 
@@ -17,7 +17,7 @@ package struct SlackImporter: ArchiveImporter {
 
     /// Whether an entry listing is a Slack export: `users.json` (or Grid's `org_users.json`)
     /// beside at least one conversation list, at the top or inside one extra folder.
-    package static func recognizes(entryNames: [String]) -> Bool {
+    package static func recognises(entryNames: [String]) -> Bool {
         let root = root(of: entryNames)
         let names = Set(entryNames)
         let hasUsers = names.contains(root + "users.json") || names.contains(root + "org_users.json")
@@ -35,18 +35,12 @@ package struct SlackImporter: ArchiveImporter {
         return ""
     }
 
-    /// Reads the export at `source.path` (a folder).
-    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let container = try FolderContainer(path: source.path)
-        try read(container, into: sink, options: source.options)
-    }
-
     /// Reads a Slack export from any container (folder or zip).
     ///
     /// Bad day files and records are reported and skipped; throws only when `sink` does or
     /// the container is not a Slack export.
     package func read(_ container: any ExportContainer, into sink: any ImportSink, options: ImportOptions) throws {
-        guard SlackImporter.recognizes(entryNames: container.entryNames) else {
+        guard SlackImporter.recognises(entryNames: container.entryNames) else {
             throw ImportError(
                 "\(container.path): not a Slack export (needs users.json and channels.json, groups.json, dms.json or mpims.json)"
             )
