@@ -335,29 +335,7 @@ struct MetaRun {
         let sender = m["sender_name"]?.stringValue ?? ""
         let text = m["content"]?.stringValue ?? ""
 
-        // Attachments: photos, videos, audio, gifs, files, then the sticker; the first decides the type.
-        var files: [FileRef] = []
-        var mediaType: ContentType?
-        for kind in Self.mediaKinds {
-            for v in m[kind.key]?.arrayValue ?? [] {
-                guard let f = try fileRef(v, location: location) else { continue }
-                files.append(f)
-                if mediaType == nil { mediaType = kind.type }
-            }
-        }
-        if let sticker = m["sticker"], let f = try fileRef(sticker, location: location) {
-            files.append(f)
-            if mediaType == nil { mediaType = .image }
-        }
-        var preview: LinkPreview?
-        if let share = m["share"] {
-            let link = share["link"]?.stringValue ?? ""
-            let title = share["share_text"]?.stringValue ?? ""
-            let owner = share["original_content_owner"]?.stringValue ?? ""
-            if !link.isEmpty || !title.isEmpty || !owner.isEmpty {
-                preview = LinkPreview(uri: link, title: title, description: owner)
-            }
-        }
+        let (files, mediaType, preview) = try attachments(of: m, location: location)
 
         let sentence = MetaSentence.classify(text, sender: sender)
         if sentence == .reactionEcho, files.isEmpty, preview == nil { return }
@@ -410,16 +388,7 @@ struct MetaRun {
         }
 
         try member(sender, in: &t)
-        var counts: [(emoji: String, count: Int)] = []
-        for r in m["reactions"]?.arrayValue ?? [] {
-            if let actor = r["actor"]?.stringValue { try member(actor, in: &t) }
-            guard let emoji = r["reaction"]?.stringValue, !emoji.isEmpty else { continue }
-            if let i = counts.firstIndex(where: { $0.emoji == emoji }) {
-                counts[i].count += 1
-            } else {
-                counts.append((emoji, 1))
-            }
-        }
+        let counts = try reactions(of: m, thread: &t)
 
         let raw: String
         if let valid = String(validating: bytes, as: UTF8.self) {
@@ -436,6 +405,52 @@ struct MetaRun {
             isDeleted: m["is_unsent"]?.boolValue == true, raw: raw, isTimeUnknown: isTimeUnknown,
             moreFiles: Array(files.dropFirst()))
         try sink.emit(.item(item))
+    }
+
+    /// A message's reactions counted by emoji, in order of first use; their actors become
+    /// members of the thread.
+    private func reactions(of m: JSONValue, thread t: inout Thread) throws -> [(emoji: String, count: Int)] {
+        var counts: [(emoji: String, count: Int)] = []
+        for r in m["reactions"]?.arrayValue ?? [] {
+            if let actor = r["actor"]?.stringValue { try member(actor, in: &t) }
+            guard let emoji = r["reaction"]?.stringValue, !emoji.isEmpty else { continue }
+            if let i = counts.firstIndex(where: { $0.emoji == emoji }) {
+                counts[i].count += 1
+            } else {
+                counts.append((emoji, 1))
+            }
+        }
+        return counts
+    }
+
+    /// A message's attachments (photos, videos, audio, gifs, files, then the sticker; the
+    /// first decides the content type) and its shared link.
+    private func attachments(
+        of m: JSONValue, location: SourceLocation
+    ) throws -> (files: [FileRef], mediaType: ContentType?, preview: LinkPreview?) {
+        var files: [FileRef] = []
+        var mediaType: ContentType?
+        for kind in Self.mediaKinds {
+            for v in m[kind.key]?.arrayValue ?? [] {
+                guard let f = try fileRef(v, location: location) else { continue }
+                files.append(f)
+                if mediaType == nil { mediaType = kind.type }
+            }
+        }
+        if let sticker = m["sticker"], let f = try fileRef(sticker, location: location) {
+            files.append(f)
+            if mediaType == nil { mediaType = .image }
+        }
+        var preview: LinkPreview?
+        if let share = m["share"] {
+            let link = share["link"]?.stringValue ?? ""
+            let title = share["share_text"]?.stringValue ?? ""
+            let owner = share["original_content_owner"]?.stringValue ?? ""
+            if !link.isEmpty || !title.isEmpty || !owner.isEmpty {
+                preview = LinkPreview(uri: link, title: title, description: owner)
+            }
+        }
+        return (files, mediaType, preview)
     }
 
     /// An attachment from `{uri, …}`. Its path is the file as this container holds it (the

@@ -48,29 +48,7 @@ package struct SlackImporter: Sendable {
         let root = SlackImporter.root(of: container.entryNames)
         var directory = SlackDirectory()
         let names = Set(container.entryNames)
-        for usersFile in ["users.json", "org_users.json"] where names.contains(root + usersFile) {
-            for (user, location) in try records(container, root + usersFile, sink: sink) {
-                guard let id = user["id"]?.stringValue else {
-                    try sink.report(
-                        .warning(location, "user without an \"id\"; skipped (its messages keep their user id)"))
-                    continue
-                }
-                let profile = user["profile"]
-                let candidates = [
-                    profile?["display_name"]?.stringValue, profile?["real_name"]?.stringValue,
-                    user["name"]?.stringValue,
-                ]
-                let name = candidates.compactMap { $0 }.first { !$0.isEmpty } ?? id
-                directory.users[id] = SlackDirectory.User(
-                    id: id, name: name,
-                    realName: profile?["real_name"]?.stringValue ?? user["real_name"]?.stringValue ?? "")
-                if let owner = options.ownerName,
-                    [id, name, user["name"]?.stringValue, profile?["real_name"]?.stringValue].contains(owner)
-                {
-                    directory.ownerIds.insert(id)
-                }
-            }
-        }
+        try readUsers(container, root: root, into: &directory, sink: sink, options: options)
 
         struct Conversation {
             var id: String
@@ -145,6 +123,38 @@ package struct SlackImporter: Sendable {
                     )))
             var reader = SlackConversationReader(chatSourceId: "slack:" + folder, directory: directory, sink: sink)
             for file in files { try reader.readDayFile(container, file) }
+        }
+    }
+
+    /// The export's users (`users.json`, Grid's `org_users.json`) into `directory`, with the
+    /// owner's ids when `options` names the owner.
+    private func readUsers(
+        _ container: any ExportContainer, root: String, into directory: inout SlackDirectory, sink: any ImportSink,
+        options: ImportOptions
+    ) throws {
+        let names = Set(container.entryNames)
+        for usersFile in ["users.json", "org_users.json"] where names.contains(root + usersFile) {
+            for (user, location) in try records(container, root + usersFile, sink: sink) {
+                guard let id = user["id"]?.stringValue else {
+                    try sink.report(
+                        .warning(location, "user without an \"id\"; skipped (its messages keep their user id)"))
+                    continue
+                }
+                let profile = user["profile"]
+                let candidates = [
+                    profile?["display_name"]?.stringValue, profile?["real_name"]?.stringValue,
+                    user["name"]?.stringValue,
+                ]
+                let name = candidates.compactMap { $0 }.first { !$0.isEmpty } ?? id
+                directory.users[id] = SlackDirectory.User(
+                    id: id, name: name,
+                    realName: profile?["real_name"]?.stringValue ?? user["real_name"]?.stringValue ?? "")
+                if let owner = options.ownerName,
+                    [id, name, user["name"]?.stringValue, profile?["real_name"]?.stringValue].contains(owner)
+                {
+                    directory.ownerIds.insert(id)
+                }
+            }
         }
     }
 
