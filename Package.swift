@@ -91,12 +91,14 @@ let package = Package(
         .testTarget(
             name: "ChatImportTests",
             dependencies: [
-                "ChatModel", "ChatImport", "ChatArchive", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatModel", "ChatImport", "ChatArchive", "ChatTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "ChatIndexTests",
             dependencies: [
-                "ChatText", "ChatIndex", "ChatArchive", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatText", "ChatIndex", "ChatArchive", "ChatTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "ChatSearchTests",

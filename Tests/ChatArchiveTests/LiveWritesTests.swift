@@ -82,7 +82,8 @@ import Testing
     @Test func markedDeletedItemsStayAsPlaceholdersAndLeaveSearchAndCounters() async throws {
         let archive = try await LiveWriteFixtures.makeGroup()
         try await archive.upsert(items: [
-            LiveWriteFixtures.message("g1", "1", "first note", at: 0), LiveWriteFixtures.message("g1", "2", "secret plans 🗺️", at: 1),
+            LiveWriteFixtures.message("g1", "1", "first note", at: 0),
+            LiveWriteFixtures.message("g1", "2", "secret plans 🗺️", at: 1),
         ])
         try await archive.markDeleted(chat: "g1", items: ["2"])
         let window = try await archive.items(chat: "g1", .last(10))
@@ -102,7 +103,8 @@ import Testing
     @Test func deletedItemsLeaveWindowsSearchCountersAndPositions() async throws {
         let archive = try await LiveWriteFixtures.makeGroup()
         try await archive.upsert(
-            items: (0..<6).map { LiveWriteFixtures.message("g1", "\($0)", "message number \($0) مرحبا", at: Int64($0)) })
+            items: (0..<6).map { LiveWriteFixtures.message("g1", "\($0)", "message number \($0) مرحبا", at: Int64($0)) }
+        )
         try await archive.delete(chat: "g1", items: ["1", "3"])
         let window = try await archive.items(chat: "g1", .last(10))
         #expect(window.items.map(\.sourceId) == ["0", "2", "4", "5"])
@@ -271,7 +273,9 @@ import Testing
 
     @Test func aBatchOfItemsIsOneTransactionEvenOutOfOrder() async throws {
         let archive = try await LiveWriteFixtures.makeGroup()
-        let items = (0..<200).map { LiveWriteFixtures.message("g1", "\($0)", "batch item \($0) 🎒", at: Int64(($0 * 7919) % 200)) }
+        let items = (0..<200).map {
+            LiveWriteFixtures.message("g1", "\($0)", "batch item \($0) 🎒", at: Int64(($0 * 7919) % 200))
+        }
         try await archive.upsert(items: items)
         let window = try await archive.items(chat: "g1", .last(300))
         #expect(window.items.count == 200)
@@ -303,7 +307,8 @@ import Testing
                     let minute = Int64(rng.next() % 500)
                     let text = "\(words[Int(rng.next() % 8)]) \(words[Int(rng.next() % 8)]) n\(next)"
                     items.append(
-                        LiveWriteFixtures.message(chat, "i\(next)", text, at: minute, from: chat == "g1" ? "m2" : "x\(next % 3)"))
+                        LiveWriteFixtures.message(
+                            chat, "i\(next)", text, at: minute, from: chat == "g1" ? "m2" : "x\(next % 3)"))
                     model[chat, default: [:]]["i\(next)"] = false
                 }
                 try await archive.upsert(items: items)

@@ -63,7 +63,8 @@ import Testing
 
     @Test func aWindowIsObservedAsItemsArriveAndAreDeleted() async throws {
         let archive = try await LiveWriteFixtures.makeGroup()
-        try await archive.upsert(items: (0..<3).map { LiveWriteFixtures.message("g1", "\($0)", "m\($0)", at: Int64($0)) })
+        try await archive.upsert(
+            items: (0..<3).map { LiveWriteFixtures.message("g1", "\($0)", "m\($0)", at: Int64($0)) })
         let grown = try await Self.firstValue(
             archive.observeItems(chat: "g1", .last(2)), where: { $0.items.last?.sourceId == "9" }
         ) {

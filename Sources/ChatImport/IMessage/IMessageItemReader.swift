@@ -194,7 +194,8 @@ struct IMessageItemReader {
         return try clock.time(
             AppleTime.timestamp(row["date"]), start: Timestamp(milliseconds: AppleTime.epochMilliseconds),
             location: location, sink: sink,
-            warning: "unreadable or implausible date \(date.map { "\($0)" } ?? "(none)"); using the previous message's time")
+            warning:
+                "unreadable or implausible date \(date.map { "\($0)" } ?? "(none)"); using the previous message's time")
     }
 
     /// Received and not read: `is_read` 0, or no `date_read` where there is no `is_read`.

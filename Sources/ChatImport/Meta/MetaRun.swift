@@ -239,7 +239,8 @@ struct MetaRun {
     /// messages) takes them from the messages' senders, and its name from its folder, with a
     /// warning.
     private mutating func openThread(
-        head: [String: JSONValue], folder: String, file: String, elements: [(bytes: [UInt8], at: JSONStreamReader.Location)]
+        head: [String: JSONValue], folder: String, file: String,
+        elements: [(bytes: [UInt8], at: JSONStreamReader.Location)]
     ) throws -> Thread {
         let hasParticipants = head["participants"] != nil
         var folderName = JSONField.lastPathComponent(head["thread_path"]?.stringValue ?? "")

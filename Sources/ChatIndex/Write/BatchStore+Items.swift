@@ -104,7 +104,9 @@ extension BatchStore {
 
     /// Inserts the item's row at a free id of its time slot; nil when its (chat, source id)
     /// is already stored.
-    private func insert(_ row: ItemRow, mark: ReadMark, _ db: Database) throws -> (id: Int64, pos: Int64, chatKey: Int64?)? {
+    private func insert(_ row: ItemRow, mark: ReadMark, _ db: Database) throws -> (
+        id: Int64, pos: Int64, chatKey: Int64?
+    )? {
         let item = row.item
         let prepared = row.prepared
         let (chat, member, flags, tags, hash, contentType, storedText) = (
