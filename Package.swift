@@ -92,22 +92,40 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["BenchmarkLog.md"]),
-        .target(name: "ChatTestSupport", dependencies: ["ChatArchive"], path: "Sources/ChatTestSupport"),
+        .target(name: "ChatTestSupport", dependencies: ["ChatModel", "ChatArchive"], path: "Sources/ChatTestSupport"),
         .testTarget(name: "ChatModelTests", dependencies: ["ChatModel"]),
-        .testTarget(name: "ChatTextTests", dependencies: ["ChatText", "ChatTestSupport"]),
-        .testTarget(name: "ChatImportTests", dependencies: ["ChatImport", "ChatTestSupport"]),
-        .testTarget(name: "ChatIndexTests", dependencies: ["ChatIndex", "ChatTestSupport"]),
-        .testTarget(name: "ChatSearchTests", dependencies: ["ChatSearch", "ChatTestSupport"]),
+        // Each test target declares every module its files import.
+        .testTarget(name: "ChatTextTests", dependencies: ["ChatModel", "ChatText", "ChatTestSupport"]),
+        .testTarget(
+            name: "ChatImportTests",
+            dependencies: [
+                "ChatModel", "ChatImport", "ChatArchive", "ChatTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .testTarget(
+            name: "ChatIndexTests",
+            dependencies: [
+                "ChatText", "ChatIndex", "ChatArchive", "ChatTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .testTarget(
+            name: "ChatSearchTests",
+            dependencies: [
+                "ChatText", "ChatIndex", "ChatSearch", "ChatArchive", "ChatTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "ChatArchiveTests",
             dependencies: [
-                "ChatArchive", "ChatArchiveCommandLine", "ChatTestSupport", "chat-archive", "chat-archive-serve",
+                "ChatModel", "ChatText", "ChatImport", "ChatSearch", "ChatArchive", "ChatArchiveCommandLine",
+                "ChatTestSupport", "chat-archive", "chat-archive-serve", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "ChatArchiveServerTests",
             dependencies: [
-                "ChatArchiveServer", "ChatTestSupport", "chat-archive", "chat-archive-serve",
+                "ChatArchive", "ChatArchiveServer", "ChatTestSupport", "chat-archive", "chat-archive-serve",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),

@@ -8,14 +8,7 @@ import Testing
 
 /// The API answers the very document the CLI prints with `--json` for the same arguments.
 @Suite(.serialized) struct JSONParityTests {
-    static var binary: String {
-        let build = URL(fileURLWithPath: TestArchive.packagePath).appendingPathComponent(".build")
-        for config in ["debug", "release"] {
-            let p = build.appendingPathComponent(config).appendingPathComponent("chat-archive").path
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
-        }
-        return build.appendingPathComponent("debug/chat-archive").path
-    }
+    static var binary: String { ChildProcess.chatArchiveBinary }
 
     func cli(_ args: [String]) throws -> String {
         let p = Process()

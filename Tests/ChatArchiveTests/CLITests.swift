@@ -6,14 +6,7 @@ import Testing
 
 /// End-to-end tests of the built `chat-archive` binary on the Corpus.
 @Suite(.serialized) struct CLITests {
-    static var binary: String {
-        let build = URL(fileURLWithPath: TestArchive.packagePath).appendingPathComponent(".build")
-        for config in ["debug", "release"] {
-            let p = build.appendingPathComponent(config).appendingPathComponent("chat-archive").path
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
-        }
-        return build.appendingPathComponent("debug/chat-archive").path
-    }
+    static var binary: String { ChildProcess.chatArchiveBinary }
 
     @discardableResult
     func run(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
@@ -173,7 +166,7 @@ import Testing
             lines.append(Lines.chat("c\(c)", name: "Chat \(c)"))
             lines.append(Lines.member("c\(c)", "m", "Zoë"))
         }
-        let scripts = TextCompressionTests.scripts
+        let scripts = TextSamples.scripts
         for n in 0..<20_600 {
             let text =
                 scripts[n % scripts.count] + " n\(n)" + (n % 7 == 0 ? " *bold* https://example.com/p?n=\(n)" : "")

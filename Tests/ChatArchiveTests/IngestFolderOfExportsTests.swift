@@ -12,10 +12,12 @@ import Testing
         "discord", "hostile", "imessage", "matrix", "meta/facebook-2023", "meta/facebook-2024",
         "meta/facebook-2024-later",
         "meta/instagram-2022",
-        "meta/instagram-2024", "sample", "sample-bad", "signal", "simplex", "slack", "telegram", "whatsapp",
+        "meta/instagram-2024", "meta/trimmed", "sample", "sample-bad", "signal", "simplex", "slack", "telegram",
+        "whatsapp",
     ]
     static let formats = [
-        "discord", "jsonl", "imessage", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl", "signal",
+        "discord", "jsonl", "imessage", "matrix", "meta", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl",
+        "signal",
         "simplex",
         "slack",
         "telegram",

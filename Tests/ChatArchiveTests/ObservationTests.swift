@@ -37,9 +37,9 @@ import Testing
     }
 
     @Test func theChatListIsObservedAsMessagesArrive() async throws {
-        let archive = try await LiveWritesTests.makeGroup()
+        let archive = try await LiveWriteFixtures.makeGroup()
         let rows = try await Self.firstValue(archive.observeChats(), where: { $0.first?.itemCount == 1 }) {
-            try await archive.upsert(items: [LiveWritesTests.message("g1", "1", "ola 🌊", at: 0)])
+            try await archive.upsert(items: [LiveWriteFixtures.message("g1", "1", "ola 🌊", at: 0)])
         }
         let row = try #require(rows?.first)
         #expect(row.preview.text == "ola 🌊")
@@ -47,8 +47,8 @@ import Testing
     }
 
     @Test func aFilteredChatListFollowsReadsAndSettings() async throws {
-        let archive = try await LiveWritesTests.makeGroup()
-        try await archive.upsert(items: [LiveWritesTests.message("g1", "1", "unread", at: 0)])
+        let archive = try await LiveWriteFixtures.makeGroup()
+        try await archive.upsert(items: [LiveWriteFixtures.message("g1", "1", "unread", at: 0)])
         let rows = try await Self.firstValue(
             archive.observeChats(matching: "hik", filter: .unread), where: { $0.isEmpty }
         ) {
@@ -62,12 +62,13 @@ import Testing
     }
 
     @Test func aWindowIsObservedAsItemsArriveAndAreDeleted() async throws {
-        let archive = try await LiveWritesTests.makeGroup()
-        try await archive.upsert(items: (0..<3).map { LiveWritesTests.message("g1", "\($0)", "m\($0)", at: Int64($0)) })
+        let archive = try await LiveWriteFixtures.makeGroup()
+        try await archive.upsert(
+            items: (0..<3).map { LiveWriteFixtures.message("g1", "\($0)", "m\($0)", at: Int64($0)) })
         let grown = try await Self.firstValue(
             archive.observeItems(chat: "g1", .last(2)), where: { $0.items.last?.sourceId == "9" }
         ) {
-            try await archive.upsert(items: [LiveWritesTests.message("g1", "9", "سلام", at: 9)])
+            try await archive.upsert(items: [LiveWriteFixtures.message("g1", "9", "سلام", at: 9)])
         }
         #expect(grown?.items.map(\.text) == ["m2", "سلام"])
         let anchor = try #require(grown?.items.first?.id)
@@ -80,14 +81,14 @@ import Testing
     }
 
     @Test func unreadCountersFollowWritesAndReads() async throws {
-        let archive = try await LiveWritesTests.makeGroup()
+        let archive = try await LiveWriteFixtures.makeGroup()
         #expect(try await archive.unreadCounters() == UnreadCounters(unreadChats: 0, unreadItems: 0, unreadMentions: 0))
         let up = try await Self.firstValue(archive.observeUnreadCounters(), where: { $0.unreadItems == 2 }) {
             try await archive.upsert(items: [
-                LiveWritesTests.message(
+                LiveWriteFixtures.message(
                     "g1", "1", "@Me 你好", at: 0,
                     mentions: ["Me": MentionTarget(memberSourceId: "me", isUserMention: true)]),
-                LiveWritesTests.message("g1", "2", "再见", at: 1),
+                LiveWriteFixtures.message("g1", "2", "再见", at: 1),
             ])
         }
         #expect(up == UnreadCounters(unreadChats: 1, unreadItems: 2, unreadMentions: 1))
@@ -98,7 +99,7 @@ import Testing
     }
 
     @Test func anObservationEndsWhenItsTaskIsCancelled() async throws {
-        let archive = try await LiveWritesTests.makeGroup()
+        let archive = try await LiveWriteFixtures.makeGroup()
         let values = Recorder<Int>()
         let task = Task {
             for try await rows in archive.observeChats() { values.append(rows.count) }
@@ -114,7 +115,7 @@ import Testing
     }
 
     @Test func anObservationOfAnUnknownChatEndsWithAnError() async throws {
-        let archive = try await LiveWritesTests.makeGroup()
+        let archive = try await LiveWriteFixtures.makeGroup()
         await #expect(throws: (any Error).self) {
             for try await _ in archive.observeItems(chat: "nope", .last(5)) {}
         }
@@ -123,13 +124,13 @@ import Testing
     /// Readers during live writes: each write adds ten items holding one word and marks the
     /// previous ten read; every read sees multiples of ten, whatever it reads.
     @Test func concurrentReadersNeverSeeHalfAWrite() async throws {
-        let archive = try await LiveWritesTests.makeGroup()
+        let archive = try await LiveWriteFixtures.makeGroup()
         let rounds = 40
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for r in 0..<rounds {
                     let items = (0..<10).map { k in
-                        LiveWritesTests.message("g1", "\(r)-\(k)", "round 東京 \(r) 😂 \(k)", at: Int64(r * 10 + k))
+                        LiveWriteFixtures.message("g1", "\(r)-\(k)", "round 東京 \(r) 😂 \(k)", at: Int64(r * 10 + k))
                     }
                     try await archive.upsert(items: items)
                     try await archive.markRead(chat: "g1", through: "\(r)-9")

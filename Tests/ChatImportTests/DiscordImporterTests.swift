@@ -5,10 +5,7 @@ import Testing
 @testable import ChatImport
 
 private func importDiscord(_ relative: String, owner: String? = nil) throws -> CollectingSink {
-    let sink = CollectingSink()
-    try DiscordImporter().read(
-        ImportSource(path: corpusRoot + "/discord/" + relative, options: ImportOptions(ownerName: owner)), into: sink)
-    return sink
+    try readExport(corpusRoot + "/discord/" + relative, options: ImportOptions(ownerName: owner))
 }
 
 private func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.first { $0.sourceId == id } }

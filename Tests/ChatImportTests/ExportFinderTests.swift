@@ -81,13 +81,13 @@ import Testing
             found.map(\.0) == [
                 "discord", "hostile", "imessage", "matrix", "facebook-2023", "facebook-2024", "facebook-2024-later",
                 "instagram-2022",
-                "instagram-2024",
+                "instagram-2024", "trimmed",
                 "sample", "sample-bad", "signal", "simplex", "slack", "telegram", "whatsapp",
             ])
         #expect(
             found.map(\.1) == [
-                "discord", "jsonl", "imessage", "matrix", "meta", "meta", "meta", "meta", "meta", "jsonl", "jsonl",
-                "signal",
+                "discord", "jsonl", "imessage", "matrix", "meta", "meta", "meta", "meta", "meta", "meta", "jsonl",
+                "jsonl", "signal",
                 "simplex",
                 "slack", "telegram",
                 "whatsapp",

@@ -244,6 +244,52 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
     }
 }
 
+/// `Corpus/meta/trimmed`: a thread file cut down to its messages (no `participants`, no
+/// `title`), as tools that trim Messenger and Instagram downloads leave it.
+@Suite struct MetaWithoutParticipantsTests {
+    @Test func theSendersAreTheParticipantsAndTheFolderTheName() throws {
+        let sink = try readExport(metaRoot("trimmed"))
+        #expect(
+            sink.chats == [
+                Chat(sourceId: "meta:4440001", type: .direct, displayName: "mariasilva_4440001", source: "messenger")
+            ])
+        #expect(sink.members.map(\.displayName) == ["Tomás Reyes", "Maria Silva"])
+        #expect(
+            sink.items.map(\.content.text) == [
+                "Shall we meet for the market this weekend?", "Saturday at 10?", "Perfect, see you at the café 👍",
+            ])
+        #expect(sink.items.map(\.senderName) == ["Tomás Reyes", "Maria Silva", "Tomás Reyes"])
+        let warning = try #require(sink.issues.first { $0.message.hasPrefix("no participants") })
+        #expect(warning.severity == .warning)
+        #expect(warning.file.hasSuffix("mariasilva_4440001/message_1.json"))
+        #expect(warning.message.contains("\"mariasilva_4440001\""))
+    }
+
+    @Test func theFileAloneReadsAsItsFolder() throws {
+        let folder = try readExport(metaRoot("trimmed"))
+        let file = try readExport(metaRoot("trimmed/mariasilva_4440001/message_1.json"))
+        #expect(file.chats == folder.chats)
+        #expect(file.members == folder.members)
+        #expect(file.items.map(\.sourceId) == folder.items.map(\.sourceId))
+    }
+
+    @Test func detectionFindsTheFileAsMeta() throws {
+        let detection = try FormatDetector.detect(path: metaRoot("trimmed"))
+        #expect(detection.format == "meta")
+        #expect(detection.entries == ["mariasilva_4440001/message_1.json"])
+    }
+
+    @Test func aFileWithoutParticipantsOrMessagesIsStillNoThread() throws {
+        let folder = TestTemporary.folder("meta-no-thread")
+        _ = try TestFiles.write(
+            #"{"participants": [{"name": "A"}], "messages": [{"sender_name": "A", "timestamp_ms": 1}]}"#,
+            named: "messages/inbox/x_42/message_1.json", in: folder)
+        _ = try TestFiles.write(#"{"messages": []}"#, named: "messages/inbox/y_43/message_1.json", in: folder)
+        let sink = try readExport(folder)
+        #expect(sink.chats.map(\.sourceId) == ["meta:42"])
+    }
+}
+
 @Suite struct MetaSplitExportTests {
     /// The facebook-2024 fixture's files: JSON and profile in one list, media in the other.
     func parts() -> (json: [String], media: [String]) {

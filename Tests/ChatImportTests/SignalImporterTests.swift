@@ -369,8 +369,7 @@ private enum Signal {
         let container = try FolderContainer(path: firstExport)
         for name in container.entryNames { zip.add(name, bytes: try container.readAll(name)) }
         let path = try zip.write(named: "signal-export-2026-01-01-00-00-00.zip")
-        let sink = CollectingSink()
-        try SignalImporter().read(ImportSource(path: path), into: sink)
+        let sink = try readExport(path)
         let folder = try Signal.read(firstExport)
         #expect(sink.items == folder.items)
         #expect(sink.items.contains { $0.file?.path?.hasPrefix("files/ec/") == true })

@@ -117,9 +117,7 @@ enum SimplexTestDatabase {
 
 @Suite struct SimplexImporterTests {
     static func importDatabase() throws -> CollectingSink {
-        let sink = CollectingSink()
-        try SimplexImporter().read(ImportSource(path: try SimplexTestDatabase.zip()), into: sink)
-        return sink
+        try readExport(try SimplexTestDatabase.zip())
     }
 
     static func item(_ sink: CollectingSink, _ id: String) -> Item? { sink.items.first { $0.sourceId == id } }
@@ -130,7 +128,7 @@ enum SimplexTestDatabase {
         let path = try z.write(named: "encrypted.zip")
         let sink = CollectingSink()
         let error = #expect(throws: ImportError.self) {
-            try SimplexImporter().read(ImportSource(path: path), into: sink)
+            try readExport(path, into: sink)
         }
         #expect(
             error?.message
@@ -232,8 +230,7 @@ enum SimplexTestDatabase {
 
     @Test func readsAPlainDatabaseFileToo() throws {
         let path = try TestFiles.write(try SimplexTestDatabase.bytes(), named: "simplex_v1_chat.db")
-        let sink = CollectingSink()
-        try SimplexImporter().read(ImportSource(path: path), into: sink)
+        let sink = try readExport(path)
         #expect(sink.chats.count == 4)
         #expect(sink.items.count == 12)
     }
@@ -258,7 +255,7 @@ enum SimplexTestDatabase {
         z.add("simplex_v1_chat.db", bytes: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/other.db"))))
         let sink = CollectingSink()
         let error = #expect(throws: ImportError.self) {
-            try SimplexImporter().read(ImportSource(path: try z.write()), into: sink)
+            try readExport(try z.write(), into: sink)
         }
         #expect(error?.message.contains("not a SimpleX chat database") == true)
         #expect(error?.message.contains("!simplex_v1_chat.db") == true)
@@ -267,7 +264,7 @@ enum SimplexTestDatabase {
         var bad = TestZip()
         bad.add("simplex_v1_chat.db", bytes: Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0x41, count: 2000))
         #expect(throws: ImportError.self) {
-            try SimplexImporter().read(ImportSource(path: try bad.write()), into: sink)
+            try readExport(try bad.write(), into: sink)
         }
         #expect(sink.items.isEmpty)
     }
@@ -281,9 +278,7 @@ enum SimplexTestDatabase {
     }
 
     static func importJSON(_ name: String) throws -> CollectingSink {
-        let sink = CollectingSink()
-        try SimplexImporter().read(ImportSource(path: corpus(name)), into: sink)
-        return sink
+        try readExport(corpus(name))
     }
 
     @Test func bothJSONEncodingsGiveTheSameRecords() throws {

@@ -8,9 +8,7 @@ private let slackCorpus = URL(fileURLWithPath: #filePath).deletingLastPathCompon
     .deletingLastPathComponent().appendingPathComponent("Corpus/slack").path
 
 private func importSlack(owner: String? = "Ana") throws -> CollectingSink {
-    let sink = CollectingSink()
-    try SlackImporter().read(ImportSource(path: slackCorpus, options: ImportOptions(ownerName: owner)), into: sink)
-    return sink
+    try readExport(slackCorpus, options: ImportOptions(ownerName: owner))
 }
 
 private func pieces(_ item: Item?) -> [FormattedText] {
@@ -322,11 +320,11 @@ func badSlackTimestamps(_ ts: String) {
 }
 
 @Test func recognition() {
-    #expect(SlackImporter.recognizes(entryNames: ["channels.json", "users.json", "general/2024-01-01.json"]))
-    #expect(SlackImporter.recognizes(entryNames: ["export/dms.json", "export/org_users.json"]))
-    #expect(!SlackImporter.recognizes(entryNames: ["users.json"]))
-    #expect(!SlackImporter.recognizes(entryNames: ["a/b/channels.json", "a/b/users.json"]))
-    #expect(!SlackImporter.recognizes(entryNames: ["result.json"]))
+    #expect(SlackImporter.recognises(entryNames: ["channels.json", "users.json", "general/2024-01-01.json"]))
+    #expect(SlackImporter.recognises(entryNames: ["export/dms.json", "export/org_users.json"]))
+    #expect(!SlackImporter.recognises(entryNames: ["users.json"]))
+    #expect(!SlackImporter.recognises(entryNames: ["a/b/channels.json", "a/b/users.json"]))
+    #expect(!SlackImporter.recognises(entryNames: ["result.json"]))
 }
 
 @Test(arguments: [

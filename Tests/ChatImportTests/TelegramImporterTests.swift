@@ -9,11 +9,7 @@ let corpusRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().del
     .deletingLastPathComponent().appendingPathComponent("Corpus").path
 
 private func importTelegram(_ relative: String, zone: String? = nil) throws -> CollectingSink {
-    let sink = CollectingSink()
-    try TelegramImporter().read(
-        ImportSource(path: corpusRoot + "/telegram/" + relative, options: ImportOptions(timeZoneIdentifier: zone)),
-        into: sink)
-    return sink
+    try readExport(corpusRoot + "/telegram/" + relative, options: ImportOptions(timeZoneIdentifier: zone))
 }
 
 private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> Item? {
@@ -263,8 +259,7 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try prefix.write(to: dir.appendingPathComponent("result.json"))
-        let sink = CollectingSink()
-        try TelegramImporter().read(ImportSource(path: dir.path), into: sink)
+        let sink = try readExport(dir.path)
         #expect(sink.items.map(\.sourceId) == ["311", "312", "313", "314", "315"])
         #expect(sink.chats.count == 1)
         let issue = try #require(sink.issues.last)
@@ -318,7 +313,7 @@ private func item(_ sink: CollectingSink, _ id: String, chat: String? = nil) -> 
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(throws: ImportError.self) {
-            try TelegramImporter().read(ImportSource(path: dir.path), into: CollectingSink())
+            try readExport(dir.path)
         }
     }
 

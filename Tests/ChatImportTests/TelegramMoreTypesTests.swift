@@ -11,7 +11,7 @@ import Testing
 
     init() throws {
         sink = CollectingSink()
-        try TelegramImporter().read(ImportSource(path: corpusRoot + "/telegram/more-types"), into: sink)
+        try readExport(corpusRoot + "/telegram/more-types", into: sink)
     }
 
     func item(_ chat: String, _ id: String) -> Item? {

@@ -26,9 +26,7 @@ private let whatsappCorpus = URL(fileURLWithPath: #filePath).deletingLastPathCom
     .deletingLastPathComponent().appendingPathComponent("Corpus/whatsapp").path
 
 private func importFixture(_ folder: String, options: ImportOptions = ImportOptions()) throws -> CollectingSink {
-    let sink = CollectingSink()
-    try WhatsAppImporter().read(ImportSource(path: whatsappCorpus + "/" + folder, options: options), into: sink)
-    return sink
+    try readExport(whatsappCorpus + "/" + folder, options: options)
 }
 
 private func importText(
@@ -354,13 +352,13 @@ struct WhatsAppBadInputTests {
     @Test func recognition() throws {
         let android = try FolderContainer(path: whatsappCorpus + "/android-en-GB")
         let androidEntry = try #require(android.entryNames.first)
-        #expect(WhatsAppImporter.recognizes(prefix: try android.prefix(of: androidEntry)))
+        #expect(FormatDetector.looksLikeWhatsApp(try android.prefix(of: androidEntry)))
         let utf16 = try FolderContainer(path: whatsappCorpus + "/android-en-US-utf16")
         let utf16Entry = try #require(utf16.entryNames.first)
         let utf16Head = try utf16.prefix(of: utf16Entry)
-        #expect(WhatsAppImporter.recognizes(prefix: utf16Head))
-        #expect(!WhatsAppImporter.recognizes(prefix: Array("[{\"ts\": \"1.2\"}]".utf8)))
-        #expect(!WhatsAppImporter.recognizes(prefix: Array("just some notes\n2024 was a year\n".utf8)))
+        #expect(FormatDetector.looksLikeWhatsApp(utf16Head))
+        #expect(!FormatDetector.looksLikeWhatsApp(Array("[{\"ts\": \"1.2\"}]".utf8)))
+        #expect(!FormatDetector.looksLikeWhatsApp(Array("just some notes\n2024 was a year\n".utf8)))
     }
 }
 

@@ -81,13 +81,11 @@ import Testing
     }
 
     @Test func attachedMediaKeepTheirPathBesideTheText() throws {
-        let sink = CollectingSink()
-        try WhatsAppImporter().read(ImportSource(path: corpusRoot + "/whatsapp/ios-en-US"), into: sink)
+        let sink = try readExport(corpusRoot + "/whatsapp/ios-en-US")
         let photo = try #require(sink.items.first { $0.file?.name == "00000021-PHOTO-2024-07-03-18-05-17.jpg" })
         #expect(photo.file?.path == "WhatsApp Chat - Allotment/00000021-PHOTO-2024-07-03-18-05-17.jpg")
         #expect(sink.items.first { $0.file?.name == "(image omitted)" }?.file?.path == nil)
-        let android = CollectingSink()
-        try WhatsAppImporter().read(ImportSource(path: corpusRoot + "/whatsapp/android-en-GB"), into: android)
+        let android = try readExport(corpusRoot + "/whatsapp/android-en-GB")
         let img = try #require(android.items.first { $0.file?.name == "IMG-20240703-WA0001.jpg" })
         #expect(img.file?.path == "IMG-20240703-WA0001.jpg")
         #expect(android.items.first { $0.file?.name == "(media omitted)" }?.file?.path == nil)

@@ -53,14 +53,3 @@ package protocol RegisteredImporter: Sendable {
     func read(_ container: any ExportContainer, entries: [String], into sink: any ImportSink, options: ImportOptions)
         throws
 }
-
-extension RegisteredImporter {
-    /// Reads the export at `source` (a folder, a zip or a file): the entries ``recognise(_:)``
-    /// names in it, or an error that says `missing` when it names none.
-    package func readRecognised(_ source: ImportSource, into sink: any ImportSink, missing: String) throws {
-        let container = try FormatDetector.openContainer(path: source.path)
-        let entries = try Self.recognise(container)
-        guard !entries.isEmpty else { throw ImportError("\(source.path): \(missing)") }
-        try read(container, entries: entries, into: sink, options: source.options)
-    }
-}

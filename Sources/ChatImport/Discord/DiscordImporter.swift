@@ -2,7 +2,7 @@ import ChatModel
 
 /// Reads DiscordChatExporter's JSON: one file per channel, or a folder of them (partitions
 /// and re-exports may overlap; the newest export of a message wins).
-package struct DiscordImporter: ArchiveImporter {
+package struct DiscordImporter: Sendable {
     /// The format's name as `--format` takes it.
     package static let formatName = "discord"
 
@@ -14,16 +14,6 @@ package struct DiscordImporter: ArchiveImporter {
         let s = String(decoding: prefix, as: UTF8.self)
         return s.first(where: { !$0.isWhitespace && $0 != "\u{FEFF}" }) == "{" && s.contains("\"guild\"")
             && s.contains("\"channel\"")
-    }
-
-    /// Reads a DCE JSON file, or every JSON file of a folder.
-    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let container = try FolderContainer(path: source.path)
-        let entries = container.entryNames.filter { $0.lowercased().hasSuffix(".json") }
-        guard !entries.isEmpty else {
-            throw ImportError("\(source.path): no JSON files (export from DiscordChatExporter with --format Json)")
-        }
-        try read(container, entries: entries, into: sink, options: source.options)
     }
 
     /// Reads the given JSON entries of `container`, newest export first, so that a message
@@ -66,7 +56,7 @@ struct DiscordRun {
         /// Message id → index of the file it was taken from.
         var emitted: [Int64: Int] = [:]
         var otherIDs: [String: Int] = [:]
-        var lastTimestamp: Timestamp?
+        var clock = ItemClock()
     }
 
     let sink: any ImportSink
@@ -202,17 +192,9 @@ struct DiscordRun {
         }
         if let n = Int64(id) { c.emitted[n] = fileIndex } else { c.otherIDs[id] = fileIndex }
 
-        var timestamp: Timestamp
-        var isTimeUnknown = false
-        if let t = m["timestamp"]?.stringValue.flatMap({ Timestamp.parse($0) }) {
-            timestamp = t
-        } else {
-            timestamp = c.lastTimestamp ?? Timestamp(milliseconds: 0)
-            isTimeUnknown = true
-            try sink.report(
-                .warning(location, "message \(id) has no readable timestamp; it takes the previous message's time"))
-        }
-        c.lastTimestamp = timestamp
+        let (timestamp, isTimeUnknown) = try c.clock.time(
+            m["timestamp"]?.stringValue.flatMap { Timestamp.parse($0) }, location: location, sink: sink,
+            warning: "message \(id) has no readable timestamp; it takes the previous message's time")
 
         let author = Self.user(m["author"])
         if let author { try member(author, in: &c) }

@@ -8,7 +8,7 @@ import Foundation
 /// The user's files are never opened for writing: each database is copied, with its `-wal`,
 /// into a private temporary folder and read there, read-only but not immutable, so that the
 /// messages still in the write-ahead log are read too.
-package struct IMessageImporter: ArchiveImporter {
+package struct IMessageImporter: Sendable {
     /// The format's name as `--format` takes it.
     package static let formatName = "imessage"
 
@@ -25,12 +25,6 @@ package struct IMessageImporter: ArchiveImporter {
 
     /// Makes an importer.
     package init() {}
-
-    /// Reads the iMessage database at `source` (the file, or a folder holding it).
-    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        try readRecognised(
-            source, into: sink, missing: "no iMessage database found (chat.db from ~/Library/Messages, or sms.db)")
-    }
 
     /// Reads the given databases of `container` (their side files, when listed, are skipped).
     package func read(

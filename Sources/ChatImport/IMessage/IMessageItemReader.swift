@@ -17,7 +17,7 @@ struct IMessageItemReader {
     let sink: any ImportSink
 
     private var reactions: [String: [Reaction]] = [:]
-    private var previous = Timestamp(milliseconds: AppleTime.epochMilliseconds)
+    private var clock = ItemClock()
     private var emittedUnlinkedChat = false
 
     init(
@@ -190,14 +190,12 @@ struct IMessageItemReader {
 
     /// The row's time, else the previous message's, flagged.
     private mutating func time(_ row: Row, _ location: SourceLocation) throws -> (Timestamp, Bool) {
-        if let t = AppleTime.timestamp(row["date"]) {
-            previous = t
-            return (t, false)
-        }
-        let value = (row["date"] as DatabaseValue?).map { "\($0)" } ?? "(none)"
-        try sink.report(
-            .warning(location, "unreadable or implausible date \(value); using the previous message's time"))
-        return (previous, true)
+        let date: DatabaseValue? = row["date"]
+        return try clock.time(
+            AppleTime.timestamp(row["date"]), start: Timestamp(milliseconds: AppleTime.epochMilliseconds),
+            location: location, sink: sink,
+            warning:
+                "unreadable or implausible date \(date.map { "\($0)" } ?? "(none)"); using the previous message's time")
     }
 
     /// Received and not read: `is_read` 0, or no `date_read` where there is no `is_read`.

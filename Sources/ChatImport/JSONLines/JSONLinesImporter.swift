@@ -4,17 +4,10 @@ import ChatModel
 ///
 /// Streaming: memory is bounded by the longest line. Every bad line is reported with its file
 /// and line number and skipped (the sink throws to stop in strict mode).
-package struct JSONLinesImporter: ArchiveImporter {
+package struct JSONLinesImporter: Sendable {
     package static let formatName = "jsonl"
 
     package init() {}
-
-    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let container = try FolderContainer(path: source.path)
-        for entry in container.entryNames where container.entryNames.count == 1 || entry.hasSuffix(".jsonl") {
-            try read(container, entry: entry, into: sink)
-        }
-    }
 
     /// Reads one entry of a container.
     package func read(_ container: any ExportContainer, entry: String, into sink: any ImportSink) throws {
@@ -64,19 +57,6 @@ package struct JSONLinesImporter: ArchiveImporter {
             }
         }
         sink.progress(bytesRead: reader.bytesRead, totalBytes: total)
-    }
-
-    /// Whether a file prefix looks like ChatArchive JSON Lines: its first non-blank line is an
-    /// object with a `kind` of `chat`, `member` or `item`.
-    package static func recognizes(prefix: [UInt8]) -> Bool {
-        var start = 0
-        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        for line in prefix[start...].split(separator: 0x0A, omittingEmptySubsequences: true) {
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            guard let v = try? JSONParser.parse(line), let kind = v["kind"]?.stringValue else { return false }
-            return ["chat", "member", "item"].contains(kind)
-        }
-        return false
     }
 }
 

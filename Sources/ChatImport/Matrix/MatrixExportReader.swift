@@ -15,7 +15,7 @@ struct MatrixExportReader {
     private var ownerID: String?
     private var seen: Set<UInt64> = []
     private var quoteTexts: [String: String] = [:]
-    private var lastTimestamp: Timestamp?
+    private var clock = ItemClock()
     private var undecryptable = 0
     private var missingFiles = 0
 
@@ -158,17 +158,10 @@ struct MatrixExportReader {
         let type = e["type"]?.stringValue ?? ""
         let sender = e["sender"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
 
-        var timestamp: Timestamp
-        var isTimeUnknown = false
-        if let ms = JSONField.int(e["origin_server_ts"]), ms > 0 {
-            timestamp = Timestamp(milliseconds: ms)
-        } else {
-            timestamp = lastTimestamp ?? Timestamp(milliseconds: 0)
-            isTimeUnknown = true
-            try sink.report(
-                .warning(location, "event \(id) has no readable origin_server_ts; it takes the previous event's time"))
-        }
-        lastTimestamp = timestamp
+        let (timestamp, isTimeUnknown) = try clock.time(
+            JSONField.int(e["origin_server_ts"]).flatMap { $0 > 0 ? Timestamp(milliseconds: $0) : nil },
+            location: location, sink: sink,
+            warning: "event \(id) has no readable origin_server_ts; it takes the previous event's time")
 
         let unsigned = e["unsigned"]
         let isDeleted = unsigned?["redacted_because"] != nil || survey.redacted.contains(id)

@@ -9,7 +9,7 @@ import ChatModel
 /// ids: an item's key is a SHA-256 over the thread's id, the message's `timestamp_ms` and its
 /// ordinal among the thread's messages of that millisecond, so a re-export maps each message
 /// to the same item even when its sender was renamed or it was unsent since.
-package struct MetaImporter: ArchiveImporter {
+package struct MetaImporter: Sendable {
     /// The format's name as `--format` takes it (Messenger and Instagram alike).
     package static let formatName = "meta"
 
@@ -34,10 +34,11 @@ package struct MetaImporter: ArchiveImporter {
     /// Makes an importer.
     package init() {}
 
-    /// The thread files of `container` (or of the zips a folder holds, named `x.zip!entry`); empty
-    /// when this is not a Meta export. Throws for Meta's HTML variant, the old Instagram format and
-    /// the encrypted chats' download, with what to do instead. Reads at most the default prefix
-    /// (`ExportContainer.prefix(of:limit:)`) of each JSON entry.
+    /// The thread files of `container` (or of the zips a folder holds, named `x.zip!entry`),
+    /// with or without their `participants`; empty when this is not a Meta export. Throws for
+    /// Meta's HTML variant, the old Instagram format and the encrypted chats' download, with what
+    /// to do instead. Reads at most the default prefix (`ExportContainer.prefix(of:limit:)`) of
+    /// each JSON entry.
     package static func recognise(_ container: any ExportContainer) throws -> [String] {
         let found = try threadFiles(in: container)
         if !found.isEmpty { return found }
@@ -70,6 +71,9 @@ package struct MetaImporter: ArchiveImporter {
                     || s.has("participants.[].name")
             {
                 found.append(name)
+            } else if s.root == .object, s.has("messages.[].sender_name"), s.has("messages.[].timestamp_ms") {
+                // A thread file trimmed to its messages: read with the participants taken from them.
+                found.append(name)
             } else if s.root == .array, s.has("[].conversation"), s.has("[].participants") {
                 throw ImportError(oldInstagramMessage, at: SourceLocation(file: container.displayName(of: name)))
             } else if s.root == .object, s.has("threadName"), s.has("participants"), s.has("messages") {
@@ -90,12 +94,6 @@ package struct MetaImporter: ArchiveImporter {
         let parts = lowerName.split(separator: "/")
         guard parts.count >= 4, parts[parts.count - 1].hasPrefix("message_") else { return false }
         return parts[parts.count - 4] == "messages" && MetaRun.categories.contains(String(parts[parts.count - 3]))
-    }
-
-    /// Reads the export at `source.path` (a folder, or a zip).
-    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        try readRecognised(
-            source, into: sink, missing: "no Messenger or Instagram thread files (message_1.json) found")
     }
 
     /// Reads the thread files `entries` of `container`, as ``recognise(_:)`` named them.

@@ -13,7 +13,7 @@ struct MetaRun {
         var members: Set<String> = []
         /// Items made per `timestamp_ms`, for the ordinal in the item key.
         var ordinals: [String: Int] = [:]
-        var lastTimestamp: Timestamp?
+        var clock = ItemClock()
     }
 
     let container: any ExportContainer
@@ -113,6 +113,7 @@ struct MetaRun {
         var common: Set<String>?
         for file in files {
             var names: Set<String> = []
+            var hasParticipants = false
             let reader = JSONStreamReader(try container.open(file), elementPaths: ["participants[*]"])
             do {
                 loop: while let e = try reader.next() {
@@ -121,13 +122,17 @@ struct MetaRun {
                         if let n = (try? JSONParser.parse(bytes))?["name"]?.stringValue {
                             names.insert(MetaMojibake.repair(n))
                         }
-                    case .exit("participants", _): break loop
+                    case .exit("participants", _):
+                        hasParticipants = true
+                        break loop
                     default: continue
                     }
                 }
             } catch {
                 continue
             }
+            // A file trimmed to its messages says nothing about who is in every thread.
+            guard hasParticipants else { continue }
             common = common.map { $0.intersection(names) } ?? names
         }
         guard let common, common.count == 1 else { return nil }
@@ -193,8 +198,8 @@ struct MetaRun {
         } catch {
             failure = error
         }
-        if thread == nil, head["participants"] == nil {
-            // Participants come first in a thread file: without them this is not one.
+        if thread == nil, head["participants"] == nil, elements.isEmpty {
+            // Participants come first in a thread file: without them or messages this is not one.
             if let failure {
                 try sink.report(
                     .fatal(SourceLocation(file: file, line: failure.line, byteOffset: failure.offset), failure.message))
@@ -207,7 +212,7 @@ struct MetaRun {
             return
         }
         if thread == nil {
-            thread = try openThread(head: head, folder: folder)
+            thread = try openThread(head: head, folder: folder, file: file, elements: elements)
         }
         guard var t = thread else { return }
         defer { thread = t }
@@ -230,20 +235,38 @@ struct MetaRun {
         }
     }
 
-    /// Emits the chat and its participants.
-    private mutating func openThread(head: [String: JSONValue], folder: String) throws -> Thread {
+    /// Emits the chat and its participants. A file without `participants` (trimmed to its
+    /// messages) takes them from the messages' senders, and its name from its folder, with a
+    /// warning.
+    private mutating func openThread(
+        head: [String: JSONValue], folder: String, file: String,
+        elements: [(bytes: [UInt8], at: JSONStreamReader.Location)]
+    ) throws -> Thread {
+        let hasParticipants = head["participants"] != nil
         var folderName = JSONField.lastPathComponent(head["thread_path"]?.stringValue ?? "")
         if folderName.isEmpty { folderName = JSONField.lastPathComponent(folder) }
+        if folderName.isEmpty, !hasParticipants, (container as? FolderContainer)?.isFolder == false {
+            // A trimmed file read alone: its folder is the one holding it.
+            folderName = JSONField.lastPathComponent(Self.folder(of: container.path))
+        }
         if folderName.isEmpty { folderName = JSONField.lastPathComponent(container.path) }
         let chatSourceId = "meta:" + Self.threadID(folderName)
-        let participants = (head["participants"]?.arrayValue ?? []).compactMap {
-            $0["name"]?.stringValue ?? $0.stringValue
+        let participants =
+            hasParticipants
+            ? (head["participants"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue ?? $0.stringValue }
+            : Self.senders(of: elements.reversed().map(\.bytes))
+        if !hasParticipants {
+            try sink.report(
+                .warning(
+                    SourceLocation(file: file),
+                    "no participants: the chat's participants are taken from its messages' senders and its name from "
+                        + "its folder, \"\(folderName)\""))
         }
         let isGroup =
             participants.count > 2 || head["joinable_mode"] != nil
             || head["thread_type"]?.stringValue == "RegularGroup"
         var name = head["title"]?.stringValue ?? ""
-        if name.isEmpty { name = participants.filter { $0 != owner }.joined(separator: ", ") }
+        if name.isEmpty, hasParticipants { name = participants.filter { $0 != owner }.joined(separator: ", ") }
         if name.isEmpty { name = folderName }
         let parts = folder.split(separator: "/")
         let category = parts.count >= 2 ? String(parts[parts.count - 2]) : ""
@@ -265,6 +288,18 @@ struct MetaRun {
             try member(p, in: &thread)
         }
         return thread
+    }
+
+    /// The distinct `sender_name`s of messages, in the order given, repaired.
+    private static func senders(of messages: [[UInt8]]) -> [String] {
+        var seen: Set<String> = []
+        var names: [String] = []
+        for bytes in messages {
+            guard let name = (try? JSONParser.parse(bytes))?["sender_name"]?.stringValue else { continue }
+            let repaired = MetaMojibake.repair(name)
+            if !repaired.isEmpty, seen.insert(repaired).inserted { names.append(repaired) }
+        }
+        return names
     }
 
     private func member(_ name: String, in thread: inout Thread) throws {
@@ -301,46 +336,16 @@ struct MetaRun {
         let sender = m["sender_name"]?.stringValue ?? ""
         let text = m["content"]?.stringValue ?? ""
 
-        // Attachments: photos, videos, audio, gifs, files, then the sticker; the first decides the type.
-        var files: [FileRef] = []
-        var mediaType: ContentType?
-        for kind in Self.mediaKinds {
-            for v in m[kind.key]?.arrayValue ?? [] {
-                guard let f = try fileRef(v, location: location) else { continue }
-                files.append(f)
-                if mediaType == nil { mediaType = kind.type }
-            }
-        }
-        if let sticker = m["sticker"], let f = try fileRef(sticker, location: location) {
-            files.append(f)
-            if mediaType == nil { mediaType = .image }
-        }
-        var preview: LinkPreview?
-        if let share = m["share"] {
-            let link = share["link"]?.stringValue ?? ""
-            let title = share["share_text"]?.stringValue ?? ""
-            let owner = share["original_content_owner"]?.stringValue ?? ""
-            if !link.isEmpty || !title.isEmpty || !owner.isEmpty {
-                preview = LinkPreview(uri: link, title: title, description: owner)
-            }
-        }
+        let (files, mediaType, preview) = try attachments(of: m, location: location)
 
         let sentence = MetaSentence.classify(text, sender: sender)
         if sentence == .reactionEcho, files.isEmpty, preview == nil { return }
 
         // Time and key: the ordinal counts the thread's items of the same millisecond.
         let ms = JSONField.int(m["timestamp_ms"])
-        var timestamp: Timestamp
-        var isTimeUnknown = false
-        if let ms {
-            timestamp = Timestamp(milliseconds: ms)
-        } else {
-            timestamp = t.lastTimestamp ?? Timestamp(milliseconds: 0)
-            isTimeUnknown = true
-            try sink.report(
-                .warning(location, "message has no readable timestamp_ms; it takes the previous message's time"))
-        }
-        t.lastTimestamp = timestamp
+        let (timestamp, isTimeUnknown) = try t.clock.time(
+            ms.map { Timestamp(milliseconds: $0) }, location: location, sink: sink,
+            warning: "message has no readable timestamp_ms; it takes the previous message's time")
         let timeKey = ms.map { String($0) } ?? "?"
         let ordinal = t.ordinals[timeKey, default: 0]
         t.ordinals[timeKey] = ordinal + 1
@@ -384,16 +389,7 @@ struct MetaRun {
         }
 
         try member(sender, in: &t)
-        var counts: [(emoji: String, count: Int)] = []
-        for r in m["reactions"]?.arrayValue ?? [] {
-            if let actor = r["actor"]?.stringValue { try member(actor, in: &t) }
-            guard let emoji = r["reaction"]?.stringValue, !emoji.isEmpty else { continue }
-            if let i = counts.firstIndex(where: { $0.emoji == emoji }) {
-                counts[i].count += 1
-            } else {
-                counts.append((emoji, 1))
-            }
-        }
+        let counts = try reactions(of: m, thread: &t)
 
         let raw: String
         if let valid = String(validating: bytes, as: UTF8.self) {
@@ -410,6 +406,52 @@ struct MetaRun {
             isDeleted: m["is_unsent"]?.boolValue == true, raw: raw, isTimeUnknown: isTimeUnknown,
             moreFiles: Array(files.dropFirst()))
         try sink.emit(.item(item))
+    }
+
+    /// A message's reactions counted by emoji, in order of first use; their actors become
+    /// members of the thread.
+    private func reactions(of m: JSONValue, thread t: inout Thread) throws -> [(emoji: String, count: Int)] {
+        var counts: [(emoji: String, count: Int)] = []
+        for r in m["reactions"]?.arrayValue ?? [] {
+            if let actor = r["actor"]?.stringValue { try member(actor, in: &t) }
+            guard let emoji = r["reaction"]?.stringValue, !emoji.isEmpty else { continue }
+            if let i = counts.firstIndex(where: { $0.emoji == emoji }) {
+                counts[i].count += 1
+            } else {
+                counts.append((emoji, 1))
+            }
+        }
+        return counts
+    }
+
+    /// A message's attachments (photos, videos, audio, gifs, files, then the sticker; the
+    /// first decides the content type) and its shared link.
+    private func attachments(
+        of m: JSONValue, location: SourceLocation
+    ) throws -> (files: [FileRef], mediaType: ContentType?, preview: LinkPreview?) {
+        var files: [FileRef] = []
+        var mediaType: ContentType?
+        for kind in Self.mediaKinds {
+            for v in m[kind.key]?.arrayValue ?? [] {
+                guard let f = try fileRef(v, location: location) else { continue }
+                files.append(f)
+                if mediaType == nil { mediaType = kind.type }
+            }
+        }
+        if let sticker = m["sticker"], let f = try fileRef(sticker, location: location) {
+            files.append(f)
+            if mediaType == nil { mediaType = .image }
+        }
+        var preview: LinkPreview?
+        if let share = m["share"] {
+            let link = share["link"]?.stringValue ?? ""
+            let title = share["share_text"]?.stringValue ?? ""
+            let owner = share["original_content_owner"]?.stringValue ?? ""
+            if !link.isEmpty || !title.isEmpty || !owner.isEmpty {
+                preview = LinkPreview(uri: link, title: title, description: owner)
+            }
+        }
+        return (files, mediaType, preview)
     }
 
     /// An attachment from `{uri, …}`. Its path is the file as this container holds it (the

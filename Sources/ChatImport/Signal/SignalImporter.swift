@@ -9,7 +9,7 @@ import ChatModel
 /// file numbers its records with, so that a later export updates what an earlier one stored.
 /// Secrets the export holds in clear are dropped from the stored raw records. Encrypted
 /// backups are refused with a message that says how to export in plain text.
-package struct SignalImporter: ArchiveImporter {
+package struct SignalImporter: Sendable {
     /// The format's name as `--format` takes it.
     package static let formatName = "signal"
 
@@ -102,13 +102,6 @@ package struct SignalImporter: ArchiveImporter {
             }
         }
         return nil
-    }
-
-    /// Reads the Signal export at `source` (its folder, a zip of it, or `main.jsonl` itself).
-    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        try readRecognised(
-            source, into: sink,
-            missing: "no Signal main.jsonl found (in Signal: Settings → Chats → Export chat history)")
     }
 
     /// Reads the given `main.jsonl` entries of `container`, each on its own (the ids inside one

@@ -29,7 +29,7 @@ struct SignalReader {
     var backupTime: Int64?
     /// The recipients are all read (the first chat frame came).
     var settled = false
-    var lastTimestamp: Timestamp?
+    var clock = ItemClock()
 
     init(container: any ExportContainer, entry: String, sink: any ImportSink, entryNames: [String]) {
         self.container = container
@@ -176,18 +176,12 @@ struct SignalReader {
         // moves a message nor changes its identity).
         let revisions = frame["revisions"]?.arrayValue ?? []
         let sentTimes = ([frame] + revisions).compactMap { JSONField.int($0["dateSent"]).flatMap { $0 > 0 ? $0 : nil } }
-        var isTimeUnknown = false
-        let timestamp: Timestamp
-        if let t = sentTimes.min() ?? JSONField.int(frame["incoming"]?["dateReceived"])
+        let sent =
+            sentTimes.min() ?? JSONField.int(frame["incoming"]?["dateReceived"])
             ?? JSONField.int(frame["outgoing"]?["dateReceived"])
-        {
-            timestamp = Timestamp(milliseconds: t)
-        } else {
-            timestamp = lastTimestamp ?? Timestamp(milliseconds: backupTime ?? 0)
-            isTimeUnknown = true
-            try sink.report(.warning(location, "chat item without a sent time; it takes the previous item's time"))
-        }
-        lastTimestamp = timestamp
+        let (timestamp, isTimeUnknown) = try clock.time(
+            sent.map { Timestamp(milliseconds: $0) }, start: Timestamp(milliseconds: backupTime ?? 0),
+            location: location, sink: sink, warning: "chat item without a sent time; it takes the previous item's time")
         let firstSent = timestamp.milliseconds
         var key = authorKey + ":" + String(firstSent)
         key = try uniqueKey(key, chat: chat.sourceId, location: location, isEvent: frame["updateMessage"] != nil)

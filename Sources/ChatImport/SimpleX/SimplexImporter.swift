@@ -7,7 +7,7 @@ import Foundation
 
 /// Imports SimpleX Chat: an "Export database" zip (plaintext `simplex_v1_chat.db`)
 /// or app/CLI chat JSON: <doc:SimplexFormat>.
-package struct SimplexImporter: ArchiveImporter {
+package struct SimplexImporter: Sendable {
     /// `simplex`.
     package static let formatName = "simplex"
     /// The name SimpleX shows for the notes chat.
@@ -24,12 +24,6 @@ package struct SimplexImporter: ArchiveImporter {
     package static func encryptedMessage(_ path: String) -> String {
         "\(path): simplex_v1_chat.db is encrypted with a passphrase. Only unencrypted SimpleX exports can be imported; "
             + "export an unencrypted database or decrypt it, then retry."
-    }
-
-    /// Detects the SimpleX entries at `source.path` (zip, folder or file) and reads them.
-    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let detection = try FormatDetector.detect(path: source.path, forced: SimplexImporter.formatName)
-        try read(detection.container, entries: detection.entries, into: sink)
     }
 
     /// Reads the given entries of a container: chat databases and chat JSON files.

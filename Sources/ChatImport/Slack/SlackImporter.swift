@@ -3,7 +3,7 @@ import Foundation
 
 /// Reads a Slack workspace export (folder or zip): `users.json`, the conversation lists and
 /// one folder of day files per conversation (<doc:SlackFormat>).
-package struct SlackImporter: ArchiveImporter {
+package struct SlackImporter: Sendable {
     /// The format's name as `--format` takes it.
     package static let formatName = "slack"
 
@@ -17,7 +17,7 @@ package struct SlackImporter: ArchiveImporter {
 
     /// Whether an entry listing is a Slack export: `users.json` (or Grid's `org_users.json`)
     /// beside at least one conversation list, at the top or inside one extra folder.
-    package static func recognizes(entryNames: [String]) -> Bool {
+    package static func recognises(entryNames: [String]) -> Bool {
         let root = root(of: entryNames)
         let names = Set(entryNames)
         let hasUsers = names.contains(root + "users.json") || names.contains(root + "org_users.json")
@@ -35,18 +35,12 @@ package struct SlackImporter: ArchiveImporter {
         return ""
     }
 
-    /// Reads the export at `source.path` (a folder).
-    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let container = try FolderContainer(path: source.path)
-        try read(container, into: sink, options: source.options)
-    }
-
     /// Reads a Slack export from any container (folder or zip).
     ///
     /// Bad day files and records are reported and skipped; throws only when `sink` does or
     /// the container is not a Slack export.
     package func read(_ container: any ExportContainer, into sink: any ImportSink, options: ImportOptions) throws {
-        guard SlackImporter.recognizes(entryNames: container.entryNames) else {
+        guard SlackImporter.recognises(entryNames: container.entryNames) else {
             throw ImportError(
                 "\(container.path): not a Slack export (needs users.json and channels.json, groups.json, dms.json or mpims.json)"
             )
@@ -54,29 +48,7 @@ package struct SlackImporter: ArchiveImporter {
         let root = SlackImporter.root(of: container.entryNames)
         var directory = SlackDirectory()
         let names = Set(container.entryNames)
-        for usersFile in ["users.json", "org_users.json"] where names.contains(root + usersFile) {
-            for (user, location) in try records(container, root + usersFile, sink: sink) {
-                guard let id = user["id"]?.stringValue else {
-                    try sink.report(
-                        .warning(location, "user without an \"id\"; skipped (its messages keep their user id)"))
-                    continue
-                }
-                let profile = user["profile"]
-                let candidates = [
-                    profile?["display_name"]?.stringValue, profile?["real_name"]?.stringValue,
-                    user["name"]?.stringValue,
-                ]
-                let name = candidates.compactMap { $0 }.first { !$0.isEmpty } ?? id
-                directory.users[id] = SlackDirectory.User(
-                    id: id, name: name,
-                    realName: profile?["real_name"]?.stringValue ?? user["real_name"]?.stringValue ?? "")
-                if let owner = options.ownerName,
-                    [id, name, user["name"]?.stringValue, profile?["real_name"]?.stringValue].contains(owner)
-                {
-                    directory.ownerIds.insert(id)
-                }
-            }
-        }
+        try readUsers(container, root: root, into: &directory, sink: sink, options: options)
 
         struct Conversation {
             var id: String
@@ -151,6 +123,38 @@ package struct SlackImporter: ArchiveImporter {
                     )))
             var reader = SlackConversationReader(chatSourceId: "slack:" + folder, directory: directory, sink: sink)
             for file in files { try reader.readDayFile(container, file) }
+        }
+    }
+
+    /// The export's users (`users.json`, Grid's `org_users.json`) into `directory`, with the
+    /// owner's ids when `options` names the owner.
+    private func readUsers(
+        _ container: any ExportContainer, root: String, into directory: inout SlackDirectory, sink: any ImportSink,
+        options: ImportOptions
+    ) throws {
+        let names = Set(container.entryNames)
+        for usersFile in ["users.json", "org_users.json"] where names.contains(root + usersFile) {
+            for (user, location) in try records(container, root + usersFile, sink: sink) {
+                guard let id = user["id"]?.stringValue else {
+                    try sink.report(
+                        .warning(location, "user without an \"id\"; skipped (its messages keep their user id)"))
+                    continue
+                }
+                let profile = user["profile"]
+                let candidates = [
+                    profile?["display_name"]?.stringValue, profile?["real_name"]?.stringValue,
+                    user["name"]?.stringValue,
+                ]
+                let name = candidates.compactMap { $0 }.first { !$0.isEmpty } ?? id
+                directory.users[id] = SlackDirectory.User(
+                    id: id, name: name,
+                    realName: profile?["real_name"]?.stringValue ?? user["real_name"]?.stringValue ?? "")
+                if let owner = options.ownerName,
+                    [id, name, user["name"]?.stringValue, profile?["real_name"]?.stringValue].contains(owner)
+                {
+                    directory.ownerIds.insert(id)
+                }
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 import ChatModel
 
 /// Reads Telegram Desktop's JSON export (`result.json`): one chat, or a whole account.
-package struct TelegramImporter: ArchiveImporter {
+package struct TelegramImporter: Sendable {
     /// The format's name as `--format` takes it.
     package static let formatName = "telegram"
 
@@ -20,26 +20,6 @@ package struct TelegramImporter: ArchiveImporter {
         if s.contains("\"personal_information\"") { return true }
         let types = ["personal_chat", "bot_chat", "saved_messages", "replies", "_group", "_supergroup", "_channel"]
         return s.contains("\"messages\"") && types.contains { s.contains($0 + "\"") }
-    }
-
-    /// Reads the export at `source`: a `result.json`, or a folder holding one.
-    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let container = try FolderContainer(path: source.path)
-        try read(container, entry: try Self.mainEntry(of: container), into: sink, options: source.options)
-    }
-
-    /// The entry holding the export: `result.json` (the shallowest), else the only JSON file.
-    package static func mainEntry(of container: any ExportContainer) throws -> String {
-        let results = container.entryNames.filter { $0 == "result.json" || $0.hasSuffix("/result.json") }
-        if let best = results.min(by: { $0.split(separator: "/").count < $1.split(separator: "/").count }) {
-            return best
-        }
-        let json = container.entryNames.filter { $0.lowercased().hasSuffix(".json") }
-        if json.count == 1, let only = json.first { return only }
-        throw ImportError(
-            json.isEmpty
-                ? "\(container.path): no result.json (export chats from Telegram Desktop in JSON format)"
-                : "\(container.path): no result.json and several JSON files; name the one to import")
     }
 
     /// Reads one Telegram JSON entry of `container`.
@@ -73,7 +53,7 @@ struct TelegramFileReader {
         var memberNames: [String: String] = [:]
         var seen = SeenIDs()
         var pending: [(bytes: [UInt8], at: JSONStreamReader.Location)] = []
-        var lastTimestamp: Timestamp?
+        var clock = ItemClock()
         /// The owner, known from `personal_information` or derived in a personal chat.
         var ownerID: String?
         var ownerEmitted = false
@@ -341,22 +321,18 @@ struct TelegramFileReader {
     private func time(
         of m: JSONValue, id: Int64, at: JSONStreamReader.Location, chat c: inout ChatState
     ) throws -> (timestamp: Timestamp, wallClock: String?, isTimeUnknown: Bool) {
-        var timestamp: Timestamp
+        var read: Timestamp?
         var wallClock: String?
-        var isTimeUnknown = false
         if let unix = JSONField.int(m["date_unixtime"]) {
-            timestamp = Timestamp(seconds: unix)
+            read = Timestamp(seconds: unix)
         } else if let date = m["date"]?.stringValue, let wall = Timestamp.parse(date) {
             // Only the exporting PC's wall clock: floating, placed in the chosen zone.
-            timestamp = zone.instant(ofWallClock: wall)
+            read = zone.instant(ofWallClock: wall)
             wallClock = String(wall.rfc3339.prefix(19))
-        } else {
-            timestamp = c.lastTimestamp ?? Timestamp(milliseconds: 0)
-            isTimeUnknown = true
-            try sink.report(
-                .warning(location(at), "message \(id) has no readable date; it takes the previous message's time"))
         }
-        c.lastTimestamp = timestamp
+        let (timestamp, isTimeUnknown) = try c.clock.time(
+            read, location: location(at), sink: sink,
+            warning: "message \(id) has no readable date; it takes the previous message's time")
         return (timestamp, wallClock, isTimeUnknown)
     }
 

@@ -6,7 +6,7 @@ import ChatModel
 /// Each file is read twice, streaming: the first pass picks the header template, the
 /// day/month order, the authors and whether the chat is a group; the second emits items.
 /// Times are floating wall-clock times, placed in ``ImportOptions/timeZoneIdentifier``.
-package struct WhatsAppImporter: ArchiveImporter {
+package struct WhatsAppImporter: Sendable {
     /// The format's name as `--format` takes it.
     package static let formatName = "whatsapp"
 
@@ -19,52 +19,6 @@ package struct WhatsAppImporter: ArchiveImporter {
     package init(chatKey: String? = nil, dateOrder: WhatsAppDateOrder? = nil) {
         self.chatKey = chatKey
         self.dateOrder = dateOrder
-    }
-
-    /// Reads every WhatsApp text export in the file or folder at `source.path`.
-    package func read(_ source: ImportSource, into sink: any ImportSink) throws {
-        let container = try FolderContainer(path: source.path)
-        try read(container, into: sink, options: source.options)
-    }
-
-    /// Reads every `.txt` entry of `container` that looks like a WhatsApp export.
-    package func read(_ container: any ExportContainer, into sink: any ImportSink, options: ImportOptions) throws {
-        let entries = container.entryNames.filter { name in
-            guard name.lowercased().hasSuffix(".txt"), let head = try? container.prefix(of: name) else { return false }
-            return WhatsAppImporter.recognizes(prefix: head)
-        }
-        guard !entries.isEmpty else {
-            throw ImportError(
-                "\(container.path): no WhatsApp chat export found (no .txt file whose lines start with a date and time)"
-            )
-        }
-        for entry in entries { try read(container, entry: entry, into: sink, options: options) }
-    }
-
-    /// Whether `prefix` (the first bytes of a file) is a WhatsApp text export: one of the first
-    /// 20 non-empty lines, and most lines starting with a digit or `[`, fit one header template.
-    package static func recognizes(prefix: [UInt8]) -> Bool {
-        let lines = WhatsAppTextFile.lines(ofPrefix: prefix)
-        var counts: [WhatsAppHeaderShape: Int] = [:]
-        var candidates: Set<WhatsAppHeaderShape> = []
-        var nonEmpty = 0
-        var headerLike = 0
-        for line in lines {
-            let scalars = Array(line.unicodeScalars)
-            guard let first = scalars.first(where: { !WhatsAppChars.isIgnorable($0) && !WhatsAppChars.isSpace($0) })
-            else {
-                continue
-            }
-            nonEmpty += 1
-            let header = WhatsAppHeaderParser.parse(scalars)
-            if let header {
-                counts[header.shape, default: 0] += 1
-                if nonEmpty <= 20 { candidates.insert(header.shape) }
-            }
-            if first == "[" || WhatsAppChars.digit(first) != nil { headerLike += 1 }
-        }
-        guard let best = candidates.max(by: { (counts[$0] ?? 0) < (counts[$1] ?? 0) }) else { return false }
-        return (counts[best] ?? 0) * 2 >= headerLike
     }
 
     /// Reads one text export, `entry` of `container`, into `sink`.

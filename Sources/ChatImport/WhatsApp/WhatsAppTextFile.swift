@@ -57,19 +57,4 @@ struct WhatsAppTextFile {
             isTruncated: raw.isTruncated)
     }
 
-    /// Splits an in-memory prefix into decoded lines (for recognition).
-    static func lines(ofPrefix prefix: [UInt8]) -> [String] {
-        var bytes = prefix
-        if let bigEndian = utf16ByteOrder(prefix) {
-            let stream = UTF16ToUTF8Stream(MemoryByteStream(prefix), bigEndian: bigEndian)
-            bytes = (try? stream.read(maxLength: prefix.count * 2)) ?? []
-        } else if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            bytes.removeFirst(3)
-        }
-        return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            var l = line
-            if l.last == 0x0D { l = l.dropLast() }
-            return String(decoding: l, as: UTF8.self)
-        }
-    }
 }

@@ -20,9 +20,55 @@ extension BatchStore {
             member = try memberId(chat: chat, sourceId: "name:" + name, name: name, db)
         }
         let analyzed = prepared.analyzed
+        let mentionRows = try mentions(of: prepared, chat: chat, db)
 
-        // Mentions: by the item's map, else by member name.
-        var mentionRows: [(name: String, member: Int64?, isUser: Bool)] = []
+        var flags = prepared.flags
+        if mentionRows.contains(where: \.isUser) { flags.insert(.mentionsUser) }
+        let tags = Self.tags(of: item, chat: chat, member: member, flags: flags, mentions: mentionRows)
+
+        var h = prepared.contentHash
+        h.combine(member ?? -1)
+        h.combine(tags)
+        h.combine(flags.rawValue)
+        let row = ItemRow(
+            prepared: prepared, chat: chat, member: member, flags: flags, tags: tags, hash: h.signed,
+            storedText: textCompression.stored(analyzed.displayText))
+
+        // Insert first; an existing (chat, source id) is found by the conflict.
+        let mark = try readMark(chat, db)
+        let id: Int64
+        if let added = try insert(row, mark: mark, db) {
+            id = added.id
+            self.added(row, id: id, pos: added.pos, chatKey: added.chatKey, fts: &fts)
+        } else {
+            guard let updated = try update(row, mark: mark, db, fts: &fts) else { return }
+            id = updated
+        }
+        try writeSpans(analyzed.spans, item: id, db)
+        try writeMentions(mentionRows, item: id, db)
+    }
+
+    /// A mention of an item, with the member it names (when known) and whether that is the user.
+    typealias MentionRow = (name: String, member: Int64?, isUser: Bool)
+
+    /// What an item's row is made of, beside the prepared item.
+    struct ItemRow {
+        var prepared: PreparedItem
+        var chat: Int64
+        var member: Int64?
+        var flags: ItemFlags
+        var tags: String
+        var hash: Int64
+        var storedText: StoredText
+        var item: Item { prepared.item }
+        var contentType: Int64 { item.content.type.code }
+    }
+
+    /// The item's mentions: by the item's map, else by member name.
+    private func mentions(of prepared: PreparedItem, chat: Int64, _ db: Database) throws -> [MentionRow] {
+        let item = prepared.item
+        let analyzed = prepared.analyzed
+        var mentionRows: [MentionRow] = []
         var seenMention = Set<String>()
         for name in analyzed.mentionNames + item.mentions.keys.sorted() where seenMention.insert(name).inserted {
             var target: Int64? = nil
@@ -37,10 +83,13 @@ extension BatchStore {
             if let t = target, t == (try userMemberId(chat, db)) { isUser = true }
             mentionRows.append((name, target, isUser))
         }
+        return mentionRows
+    }
 
-        var flags = prepared.flags
-        if mentionRows.contains(where: \.isUser) { flags.insert(.mentionsUser) }
-
+    /// The item's index tags: its chat, content, flags, sender and mentioned members.
+    private static func tags(
+        of item: Item, chat: Int64, member: Int64?, flags: ItemFlags, mentions mentionRows: [MentionRow]
+    ) -> String {
         var tags = IndexTerms.all + " " + IndexTerms.chat(chat) + " " + IndexTerms.content(item.content.type)
         if flags.contains(.hasLink) { tags += " " + IndexTerms.link }
         if flags.contains(.deleted) { tags += " " + IndexTerms.deleted }
@@ -50,18 +99,20 @@ extension BatchStore {
         if let member { tags += " " + IndexTerms.from(member: member) }
         if flags.contains(.mentionsUser) { tags += " " + IndexTerms.mentionsMe }
         for m in mentionRows { if let id = m.member { tags += " " + IndexTerms.mentions(member: id) } }
+        return tags
+    }
 
-        var h = prepared.contentHash
-        h.combine(member ?? -1)
-        h.combine(tags)
-        h.combine(flags.rawValue)
-        let hash = h.signed
-        let contentType = item.content.type.code
-
-        // Insert first; an existing (chat, source id) is found by the conflict.
+    /// Inserts the item's row at a free id of its time slot; nil when its (chat, source id)
+    /// is already stored.
+    private func insert(_ row: ItemRow, mark: ReadMark, _ db: Database) throws -> (
+        id: Int64, pos: Int64, chatKey: Int64?
+    )? {
+        let item = row.item
+        let prepared = row.prepared
+        let (chat, member, flags, tags, hash, contentType, storedText) = (
+            row.chat, row.member, row.flags, row.tags, row.hash, row.contentType, row.storedText
+        )
         var id = try allocateId(for: item.timestamp, db)
-        let storedText = textCompression.stored(analyzed.displayText)
-        let mark = try readMark(chat, db)
         if flags.contains(.unread) && mark.covers(ts: item.timestamp.milliseconds, id: id) {
             try uncover(chat, db)
         }
@@ -123,86 +174,109 @@ extension BatchStore {
                 nextSeq[try slotBase(item.timestamp, db).base] = id + 1
             }
         }
-        if inserted {
-            if let member, item.direction != .event {
-                memberLastTs[member] = max(memberLastTs[member] ?? .min, item.timestamp.milliseconds)
-            }
-            placed(id: id, ts: item.timestamp.milliseconds, pos: pos, chat: chat)
-            noteKey(chatKey, id: id, chat: chat)
-            summary.itemsAdded += 1
-            aggregates[chat, default: ChatAggregateDelta()].add(
-                flags: flags.rawValue, contentType: contentType, sign: 1)
-            counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
-            pendingInsert[id] = fts.count
+        return inserted ? (id, pos, chatKey) : nil
+    }
+
+    /// The bookkeeping of a new item: its member's activity, its place, its chat's counts and
+    /// its full-text row.
+    private func added(_ row: ItemRow, id: Int64, pos: Int64, chatKey: Int64?, fts: inout [FTSOp]) {
+        let item = row.item
+        let prepared = row.prepared
+        let analyzed = prepared.analyzed
+        let (chat, member, flags, tags, contentType) = (row.chat, row.member, row.flags, row.tags, row.contentType)
+        if let member, item.direction != .event {
+            memberLastTs[member] = max(memberLastTs[member] ?? .min, item.timestamp.milliseconds)
+        }
+        placed(id: id, ts: item.timestamp.milliseconds, pos: pos, chat: chat)
+        noteKey(chatKey, id: id, chat: chat)
+        summary.itemsAdded += 1
+        aggregates[chat, default: ChatAggregateDelta()].add(
+            flags: flags.rawValue, contentType: contentType, sign: 1)
+        counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
+        pendingInsert[id] = fts.count
+        fts.append(
+            FTSOp(
+                rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
+                textTokens: prepared.textTokens, extraTokens: prepared.extraTokens, chatKey: chatKey))
+    }
+
+    /// Updates the stored row of the item's (chat, source id) when its content changed, and
+    /// its counts and full-text row; its id, nil when nothing is to be written (unchanged).
+    private func update(_ row: ItemRow, mark: ReadMark, _ db: Database, fts: inout [FTSOp]) throws -> Int64? {
+        let item = row.item
+        let prepared = row.prepared
+        let analyzed = prepared.analyzed
+        let (chat, member, flags, tags, hash, contentType, storedText) = (
+            row.chat, row.member, row.flags, row.tags, row.hash, row.contentType, row.storedText
+        )
+        let lookup = try db.cachedStatement(
+            sql:
+                "SELECT id, contentHash, chat_text(text) AS text, extra, tags, flags, contentType, ts, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
+        )
+        guard let old = try Row.fetchOne(lookup, arguments: [chat, item.sourceId]) else { return nil }
+        let id: Int64 = old["id"]
+        if (old["contentHash"] as Int64) == hash {
+            summary.itemsUnchanged += 1
+            return nil
+        }
+        summary.itemsUpdated += 1
+        // The old version as readers saw it: read when the chat's mark covered it.
+        let oldFlags = mark.effective(flags: old["flags"], ts: old["ts"], id: id)
+        if flags.contains(.unread) && mark.covers(ts: item.timestamp.milliseconds, id: id) {
+            try uncover(chat, db)
+        }
+        aggregates[chat, default: ChatAggregateDelta()].add(
+            flags: oldFlags, contentType: old["contentType"], sign: -1)
+        aggregates[chat, default: ChatAggregateDelta()].add(
+            flags: flags.rawValue, contentType: contentType, sign: 1)
+        counters.add(flags: oldFlags, text: old["text"], sign: -1)
+        counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
+        let oldKey: Int64? = old["chatKey"]
+        let newRow = FTSOp(
+            rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
+            textTokens: prepared.textTokens, extraTokens: prepared.extraTokens, chatKey: oldKey)
+        if let k = pendingInsert[id] {
+            // Indexed by this batch, not yet in the FTS index: index the new version instead.
+            fts[k] = newRow
+        } else {
             fts.append(
                 FTSOp(
-                    rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
-                    textTokens: prepared.textTokens, extraTokens: prepared.extraTokens, chatKey: chatKey))
-        } else {
-            let lookup = try db.cachedStatement(
-                sql:
-                    "SELECT id, contentHash, chat_text(text) AS text, extra, tags, flags, contentType, ts, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
-            )
-            guard let old = try Row.fetchOne(lookup, arguments: [chat, item.sourceId]) else { return }
-            id = old["id"]
-            if (old["contentHash"] as Int64) == hash {
-                summary.itemsUnchanged += 1
-                return
-            }
-            summary.itemsUpdated += 1
-            // The old version as readers saw it: read when the chat's mark covered it.
-            let oldFlags = mark.effective(flags: old["flags"], ts: old["ts"], id: id)
-            if flags.contains(.unread) && mark.covers(ts: item.timestamp.milliseconds, id: id) {
-                try uncover(chat, db)
-            }
-            aggregates[chat, default: ChatAggregateDelta()].add(
-                flags: oldFlags, contentType: old["contentType"], sign: -1)
-            aggregates[chat, default: ChatAggregateDelta()].add(
-                flags: flags.rawValue, contentType: contentType, sign: 1)
-            counters.add(flags: oldFlags, text: old["text"], sign: -1)
-            counters.add(flags: flags.rawValue, text: analyzed.displayText, sign: 1)
-            let oldKey: Int64? = old["chatKey"]
-            let newRow = FTSOp(
-                rowid: id, isDelete: false, text: analyzed.displayText, extra: prepared.extra, tags: tags,
-                textTokens: prepared.textTokens, extraTokens: prepared.extraTokens, chatKey: oldKey)
-            if let k = pendingInsert[id] {
-                // Indexed by this batch, not yet in the FTS index: index the new version instead.
-                fts[k] = newRow
-            } else {
-                fts.append(
-                    FTSOp(
-                        rowid: id, isDelete: true, text: old["text"], extra: old["extra"], tags: old["tags"],
-                        chatKey: oldKey))
-                pendingInsert[id] = fts.count
-                fts.append(newRow)
-            }
-            let update = try db.cachedStatement(
-                sql: """
-                    UPDATE item SET ts = ?, dir = ?, memberId = ?, contentType = ?, text = ?, extra = ?, tags = ?, flags = ?,
-                        sourceText = ?, fileName = ?, fileSize = ?, previewUri = ?, previewTitle = ?, previewDescription = ?,
-                        duration = ?, reason = ?, quoteSourceId = ?, quoteText = ?, reactions = ?, status = ?,
-                        contentHash = ?, raw = ?, filePath = ?, moreFiles = ?, wallClock = ?
-                    WHERE id = ?
-                    """)
-            update.setUncheckedArguments([
-                item.timestamp.milliseconds, item.direction.code, member, contentType, storedText.databaseValue,
-                prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name, item.file?.size,
-                item.content.preview?.uri, item.content.preview?.title, item.content.preview?.description,
-                item.content.duration, item.content.reason, item.quote?.itemSourceId, item.quote?.text,
-                prepared.reactions, item.status?.rawValue, hash, item.raw, item.file?.path, prepared.moreFiles,
-                item.wallClock, id,
-            ])
-            try update.execute()
-            if (old["ts"] as Int64) != item.timestamp.milliseconds { needsRenumber.insert(chat) }
-            try db.cachedStatement(sql: "DELETE FROM itemSpan WHERE itemId = ?").execute(arguments: [id])
-            counters.spans -= Int64(db.changesCount)
-            try db.cachedStatement(sql: "DELETE FROM itemMention WHERE itemId = ?").execute(arguments: [id])
-            counters.mentions -= Int64(db.changesCount)
+                    rowid: id, isDelete: true, text: old["text"], extra: old["extra"], tags: old["tags"],
+                    chatKey: oldKey))
+            pendingInsert[id] = fts.count
+            fts.append(newRow)
         }
-        if !analyzed.spans.isEmpty {
+        let update = try db.cachedStatement(
+            sql: """
+                UPDATE item SET ts = ?, dir = ?, memberId = ?, contentType = ?, text = ?, extra = ?, tags = ?, flags = ?,
+                    sourceText = ?, fileName = ?, fileSize = ?, previewUri = ?, previewTitle = ?, previewDescription = ?,
+                    duration = ?, reason = ?, quoteSourceId = ?, quoteText = ?, reactions = ?, status = ?,
+                    contentHash = ?, raw = ?, filePath = ?, moreFiles = ?, wallClock = ?
+                WHERE id = ?
+                """)
+        update.setUncheckedArguments([
+            item.timestamp.milliseconds, item.direction.code, member, contentType, storedText.databaseValue,
+            prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name, item.file?.size,
+            item.content.preview?.uri, item.content.preview?.title, item.content.preview?.description,
+            item.content.duration, item.content.reason, item.quote?.itemSourceId, item.quote?.text,
+            prepared.reactions, item.status?.rawValue, hash, item.raw, item.file?.path, prepared.moreFiles,
+            item.wallClock, id,
+        ])
+        try update.execute()
+        if (old["ts"] as Int64) != item.timestamp.milliseconds { needsRenumber.insert(chat) }
+        try db.cachedStatement(sql: "DELETE FROM itemSpan WHERE itemId = ?").execute(arguments: [id])
+        counters.spans -= Int64(db.changesCount)
+        try db.cachedStatement(sql: "DELETE FROM itemMention WHERE itemId = ?").execute(arguments: [id])
+        counters.mentions -= Int64(db.changesCount)
+        return id
+    }
+
+    /// The item's formatted spans.
+    private func writeSpans(_ spans: [Span], item id: Int64, _ db: Database) throws {
+        if !spans.isEmpty {
             let span = try db.cachedStatement(
                 sql: "INSERT INTO itemSpan(itemId, seq, start, \"end\", type, format) VALUES (?, ?, ?, ?, ?, ?)")
-            for (k, s) in analyzed.spans.enumerated() {
+            for (k, s) in spans.enumerated() {
                 try span.execute { b in
                     b.bind(id)
                     b.bind(k)
@@ -212,8 +286,12 @@ extension BatchStore {
                     b.bind(FormatCoding.json(s.format))
                 }
             }
-            counters.spans += Int64(analyzed.spans.count)
+            counters.spans += Int64(spans.count)
         }
+    }
+
+    /// The item's mentions.
+    private func writeMentions(_ mentionRows: [MentionRow], item id: Int64, _ db: Database) throws {
         if !mentionRows.isEmpty {
             let mention = try db.cachedStatement(
                 sql:

@@ -47,7 +47,7 @@ import Testing
         #expect(try Self.mergeSettings(path) == ["itemFts 16 64", "itemChatFts 16 64"])
         let reopened = try Archive(path: path)
         try await reopened.upsert(items: [
-            LiveWritesTests.message("g-hiking", "x1", "after a killed ingest", at: 1, from: "m-zoe")
+            LiveWriteFixtures.message("g-hiking", "x1", "after a killed ingest", at: 1, from: "m-zoe")
         ])
         #expect(try Self.mergeSettings(path) == ["itemFts 0 16", "itemChatFts 0 16"])
     }
@@ -61,11 +61,11 @@ import Testing
     static func word(_ k: Int) -> String { "\(words[k % words.count])\(k)q" }
 
     @Test func singleUpsertsLeaveSegmentsThatIdleStepsMergeWithoutChangingResults() async throws {
-        let archive = try await LiveWritesTests.makeGroup()
+        let archive = try await LiveWriteFixtures.makeGroup()
         let count = 70
         for k in 0..<count {
             try await archive.upsert(items: [
-                LiveWritesTests.message("g1", "i\(k)", "message \(Self.word(k)) number \(k)", at: Int64(k))
+                LiveWriteFixtures.message("g1", "i\(k)", "message \(Self.word(k)) number \(k)", at: Int64(k))
             ])
         }
         #expect(try Self.automerge(archive) == 0)
@@ -95,10 +95,10 @@ import Testing
     }
 
     @Test func theArchiveMergesOnItsOwnOnceWritesPause() async throws {
-        let archive = try await LiveWritesTests.makeGroup()
+        let archive = try await LiveWriteFixtures.makeGroup()
         for k in 0..<40 {
             try await archive.upsert(items: [
-                LiveWritesTests.message("g1", "i\(k)", "note \(Self.word(k))", at: Int64(k))
+                LiveWriteFixtures.message("g1", "i\(k)", "note \(Self.word(k))", at: Int64(k))
             ])
         }
         // Polls for the background merging (a generous deadline, not a timing assertion).
@@ -118,10 +118,10 @@ import Testing
     /// connection ignores the log.
     @Test func theLogIsCopiedIntoTheFileOnceWritesPause() async throws {
         // Two upserts: fewer segments than a merge step takes, so only the pause copies them.
-        let archive = try await LiveWritesTests.makeGroup()
+        let archive = try await LiveWriteFixtures.makeGroup()
         for k in 0..<2 {
             try await archive.upsert(items: [
-                LiveWritesTests.message("g1", "i\(k)", "note \(Self.word(k))", at: Int64(k))
+                LiveWriteFixtures.message("g1", "i\(k)", "note \(Self.word(k))", at: Int64(k))
             ])
         }
         var config = Configuration()
@@ -142,8 +142,8 @@ import Testing
     }
 
     @Test func anIngestMergesWithFTS5AndLeavesItOffForLiveWrites() async throws {
-        let archive = try await LiveWritesTests.makeGroup()
-        try await archive.upsert(items: [LiveWritesTests.message("g1", "first", "before the ingest", at: 0)])
+        let archive = try await LiveWriteFixtures.makeGroup()
+        try await archive.upsert(items: [LiveWriteFixtures.message("g1", "first", "before the ingest", at: 0)])
         // An archive whose setting was left on (an ingest that stopped half-way, an older build).
         try await archive.database.writer.write { db in
             try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES ('automerge', 4)")
@@ -166,7 +166,7 @@ import Testing
             try db.execute(sql: "INSERT INTO itemFts(itemFts, rank) VALUES ('automerge', 4)")
         }
         _ = try ArchiveWriter(database: archive.database)
-        try await archive.upsert(items: [LiveWritesTests.message("g1", "after", "after the ingest", at: 400)])
+        try await archive.upsert(items: [LiveWriteFixtures.message("g1", "after", "after the ingest", at: 400)])
         #expect(try Self.automerge(archive) == 0)
         #expect(try await archive.check() == [])
     }

@@ -8,7 +8,7 @@ import Testing
 /// flag-by-flag mark-read would leave unread, whatever writes come after it: late messages older
 /// than the mark, edits that move items across it, deletions and marked deletions.
 @Suite struct ReadMarkTests {
-    typealias L = LiveWritesTests
+    typealias L = LiveWriteFixtures
 
     @Test func aLateUnreadMessageOlderThanTheMarkIsUnread() async throws {
         let archive = try await L.makeGroup()

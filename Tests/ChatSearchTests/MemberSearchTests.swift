@@ -46,15 +46,15 @@ import Testing
         #expect(Set(before.prefix(2)) == ["ann", "mar"])
         #expect(before.last == "joa")
         try await archive.upsert(items: [
-            LiveWritesTests.message("g1", "1", "hi", at: 0, from: "ann"),
-            LiveWritesTests.message("g1", "2", "hello", at: 5, from: "mar"),
-            LiveWritesTests.message("g1", "3", "hey", at: 9, from: "joa"),
+            LiveWriteFixtures.message("g1", "1", "hi", at: 0, from: "ann"),
+            LiveWriteFixtures.message("g1", "2", "hello", at: 5, from: "mar"),
+            LiveWriteFixtures.message("g1", "3", "hey", at: 9, from: "joa"),
         ])
         #expect(try await Self.ids(archive, "ann") == ["mar", "ann", "joa"])
         #expect(try await Self.ids(archive, "ann", limit: 2) == ["mar", "ann"])
         let all = try await archive.members(chat: "g1", matching: "", limit: 3)
         #expect(all.map(\.memberId) == ["joa", "mar", "ann"])
-        #expect(all[0].lastActivity == Timestamp(milliseconds: LiveWritesTests.t0 + 9 * 60_000))
+        #expect(all[0].lastActivity == Timestamp(milliseconds: LiveWriteFixtures.t0 + 9 * 60_000))
     }
 
     @Test func theUserAndMembersWhoLeftAreNotOffered() async throws {
@@ -113,7 +113,7 @@ import Testing
                         hasLeft: k % 11 == 0))
                 if k % 2 == 0 {
                     items.append(
-                        LiveWritesTests.message(g, "\(k)", "hi", at: Int64(rng.next() % 1000), from: "\(g)-\(k)"))
+                        LiveWriteFixtures.message(g, "\(k)", "hi", at: Int64(rng.next() % 1000), from: "\(g)-\(k)"))
                 }
             }
             try await archive.upsert(members: members)

@@ -25,6 +25,6 @@ import Testing
             #expect(counts.count(filter) == listed, "\(filter)")
         }
         #expect(counts.count(.tag("nobody")) == 0)
-        try EncodableResultsTests.expectSameJSON(counts, "tab counts")
+        try expectSameJSON(counts, "tab counts")
     }
 }

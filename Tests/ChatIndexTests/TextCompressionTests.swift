@@ -9,12 +9,6 @@ import Testing
 /// search hits, their texts and ranges, relevance order, windows, chat previews, counters,
 /// edits, a rebuild and `check`.
 @Suite struct TextCompressionTests {
-    static let scripts = [
-        "今日は東京で会議があります、明日は大阪へ行きます", "我们明天在北京见面吧，好不好", "오늘 회의는 서울에서 합니다",
-        "วันนี้ฝนตกหนักมาก", "مرحبا بكم في الاجتماع", "שלום לכולם בפגישה", "आज बैठक दिल्ली में है",
-        "Встреча завтра в Москве", "Grüße aus München, Straße", "İstanbul'da görüşürüz", "see you 🎉👍🏽",
-        "ｆｕｌｌｗｉｄｔｈ ｔｅｘｔ", "cafe\u{301} crème",
-    ]
     static let extras = [
         "", " *bold* and _italic_", " https://example.com/route?id=7", " @Zoë look", " `code span`", " call me at 5",
     ]
@@ -30,7 +24,7 @@ import Testing
             for k in 0..<300 {
                 let n = c * 300 + k
                 let text =
-                    Self.scripts[Int(rng.next() % UInt64(Self.scripts.count))] + " n\(n)"
+                    TextSamples.scripts[Int(rng.next() % UInt64(TextSamples.scripts.count))] + " n\(n)"
                     + Self.extras[Int(rng.next() % UInt64(Self.extras.count))]
                 let ts = Timestamp(milliseconds: 1_714_557_600_000 + Int64(n) * 61_000 + Int64(c)).rfc3339
                 lines.append(
