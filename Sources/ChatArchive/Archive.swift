@@ -59,6 +59,12 @@ public final class Archive: Sendable {
 
     private init(database: ArchiveDatabase) { self.database = database }
 
+    /// Opens or creates the archive at `path`, a new one with or without page checksums (the
+    /// bench's baseline, and tests of archives made before them).
+    package init(path: String, pageChecksums: Bool) throws {
+        database = try ArchiveDatabase(path: path, pageChecksums: pageChecksums)
+    }
+
     /// Opens an existing archive read-only on one connection instead of a pool: for a process
     /// that makes one query and exits (the CLI's read commands), which then sets up one
     /// connection instead of two; reads run one at a time.

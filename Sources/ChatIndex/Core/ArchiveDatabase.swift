@@ -53,16 +53,20 @@ package final class ArchiveDatabase: Sendable {
     ///     see `ArchiveOpening.fullCheckAtOpenLimit`.
     ///   - oneConnection: read-only only: one connection instead of a pool, for a process that
     ///     reads once (reads then run one at a time).
+    ///   - pageChecksums: whether a new archive carries page checksums (<doc:PageChecksums>);
+    ///     only the bench's baseline and tests of older archives make one without.
     package init(
         path: String, mode: ArchiveOpenMode = .create, rebuildsStaleIndexes: Bool = true,
         rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil,
-        fullCheckLimit: Int64 = ArchiveOpening.fullCheckAtOpenLimit, oneConnection: Bool = false
+        fullCheckLimit: Int64 = ArchiveOpening.fullCheckAtOpenLimit, oneConnection: Bool = false,
+        pageChecksums: Bool = true
     ) throws {
         self.path = path
         self.mode = mode
         liveCheckpointer = mode == .readOnly ? nil : Checkpointer(path: path)
         let opened = try ArchiveOpening.open(
-            path: path, mode: mode, onWait: onWait, fullCheckLimit: fullCheckLimit, oneConnection: oneConnection)
+            path: path, mode: mode, onWait: onWait, fullCheckLimit: fullCheckLimit, oneConnection: oneConnection,
+            pageChecksums: pageChecksums)
         writer = opened.writer
         readOnlyAccess = opened.access
         damage = opened.damage
@@ -213,7 +217,7 @@ package final class ArchiveDatabase: Sendable {
         if readOnlyAccess == .walReader, ArchiveOpening.isWritable(path) {
             var config = ArchiveOpening.configuration(readOnly: false)
             config.busyMode = .timeout(ArchiveOpening.writeWaitSeconds)
-            let queue = try DatabaseQueue(path: path, configuration: config)
+            let queue = try DatabaseQueue(path: ArchivePages.uri(path), configuration: config)
             defer { try? queue.close() }
             return try queue.writeWithoutTransaction { db in try body(db, true) }
         }
