@@ -86,7 +86,10 @@ let package = Package(
                 "ChatModel", "ChatIndex", "ChatArchive", "ChatArchiveServer", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .target(name: "ChatTestSupport", dependencies: ["ChatArchive", "ChatIndex"], path: "Sources/ChatTestSupport"),
+        .target(
+            name: "ChatTestSupport",
+            dependencies: ["ChatArchive", "ChatIndex", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/ChatTestSupport"),
         .testTarget(name: "ChatModelTests", dependencies: ["ChatModel"]),
         .testTarget(name: "ChatTextTests", dependencies: ["ChatText", "ChatTestSupport"]),
         .testTarget(name: "ChatImportTests", dependencies: ["ChatImport", "ChatTestSupport"]),

@@ -23,6 +23,8 @@
 #define VFS_NAME "chatpages"
 #define WAL_HEADER 32
 #define FRAME_HEADER 24
+// Our file control (far above SQLite's own numbers): turns `sealing` on or off.
+#define FCNTL_SEALING 0x43500001
 
 // MARK: - The checksum
 
@@ -109,6 +111,9 @@ struct PagesFile {
     PagesFile *db;       // a log's main database file (NULL when unknown); a main file's itself
     // Main file: from page 1's header.
     int checksummed;
+    // Main file: seal every whole page written, whatever the header says (while a VACUUM gives
+    // an archive its checksums: pages may be written before the new page 1).
+    int sealing;
     uint32_t pageSize;
     // Writes: a sealed copy of the page (SQLite's buffer is not ours to change).
     uint8_t *scratch;
@@ -140,6 +145,12 @@ static void learn_header(PagesFile *p, const uint8_t *h) {
 static uint32_t checked_page_size(PagesFile *p) {
     PagesFile *db = p->kind == KIND_MAIN ? p : p->db;
     return db && db->checksummed ? db->pageSize : 0;
+}
+
+// The page size of a file whose pages are sealed as they are written, else 0.
+static uint32_t sealed_page_size(PagesFile *p) {
+    PagesFile *db = p->kind == KIND_MAIN ? p : p->db;
+    return db && (db->checksummed || db->sealing) ? db->pageSize : 0;
 }
 
 static const void *sealed_copy(PagesFile *p, const void *buf, int amt) {
@@ -227,7 +238,7 @@ static int pages_write(sqlite3_file *f, const void *buf, int amt, sqlite3_int64 
     sqlite3_file *real = REAL(p);
     if (p->kind == KIND_MAIN) {
         if (off == 0 && amt >= 100) learn_header(p, buf);
-        uint32_t size = checked_page_size(p);
+        uint32_t size = sealed_page_size(p);
         if (size != 0 && (uint32_t)amt == size && off % size == 0) {
             buf = sealed_copy(p, buf, amt);
             if (!buf) return SQLITE_IOERR_NOMEM;
@@ -235,7 +246,7 @@ static int pages_write(sqlite3_file *f, const void *buf, int amt, sqlite3_int64 
         return real->pMethods->xWrite(real, buf, amt, off);
     }
     if (p->kind == KIND_WAL) {
-        uint32_t size = checked_page_size(p);
+        uint32_t size = sealed_page_size(p);
         if (size != 0 && amt == FRAME_HEADER && off >= WAL_HEADER && (off - WAL_HEADER) % (size + FRAME_HEADER) == 0) {
             memcpy(p->pendingHeader, buf, FRAME_HEADER);
             p->pendingOffset = off;
@@ -272,6 +283,11 @@ static int pages_check_reserved_lock(sqlite3_file *f, int *out) {
 }
 static int pages_file_control(sqlite3_file *f, int op, void *arg) {
     PagesFile *p = (PagesFile *)f;
+    if (op == FCNTL_SEALING) {
+        if (p->kind != KIND_MAIN) return SQLITE_NOTFOUND;
+        p->sealing = *(int *)arg != 0;
+        return SQLITE_OK;
+    }
     int rc = REAL(p)->pMethods->xFileControl(REAL(p), op, arg);
     if (op == SQLITE_FCNTL_VFSNAME && rc == SQLITE_OK) {
         char *below = *(char **)arg;
@@ -451,4 +467,9 @@ int32_t cchatpages_set_reserve(void *db, int32_t bytes) {
     int n = bytes;
     int rc = sqlite3_file_control((sqlite3 *)db, "main", SQLITE_FCNTL_RESERVE_BYTES, &n);
     return rc == SQLITE_OK ? n : -1;
+}
+
+int32_t cchatpages_set_sealing(void *db, int32_t on) {
+    int flag = on;
+    return sqlite3_file_control((sqlite3 *)db, "main", FCNTL_SEALING, &flag);
 }

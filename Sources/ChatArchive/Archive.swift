@@ -204,6 +204,28 @@ public final class Archive: Sendable {
         }
     }
 
+    /// Whether every page of the archive file carries a checksum, verified whenever it is read
+    /// (<doc:PageChecksums>): true for every archive made since they exist, false for an older
+    /// one until ``addPageChecksums()``; nil in memory, where there is nothing to protect.
+    public var hasPageChecksums: Bool? { database.hasPageChecksums }
+
+    /// Gives an archive made before page checksums its checksums: every page is rewritten once
+    /// (a `VACUUM`, in one transaction), with its stored rows, ids and indexes kept as they are.
+    /// Returns false when it had them already. Open the archive for writing first; a damaged
+    /// archive is refused (`ArchiveError/Code/corrupt`) and left as it is.
+    ///
+    /// - Complexity: reads and writes the whole file once; the write-ahead log holds a copy of
+    ///   it until the end.
+    public func addPageChecksums() async throws -> Bool {
+        if let damage = database.damage { throw damage }
+        let database = self.database
+        return try await withCheckedThrowingContinuation { done in
+            DispatchQueue.global(qos: .userInitiated).async {
+                done.resume(with: Result { try database.addPageChecksums() })
+            }
+        }
+    }
+
     /// Runs a read, turning SQLite's errors into `ArchiveError`s (a damaged page is
     /// `ArchiveError/Code/corrupt`, never a partial answer).
     func reading<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {

@@ -29,6 +29,12 @@ int32_t cchatpages_register(void);
 /// the reserve the database had, or a negative value when SQLite refuses.
 int32_t cchatpages_set_reserve(void *db, int32_t bytes);
 
+/// While `on`, every whole page `db`'s connection writes to its main database file is sealed,
+/// whatever the file's header says: for the VACUUM that gives an archive its checksums, which
+/// may write pages before it writes the page 1 that reserves their room. Returns an SQLite
+/// result code (SQLITE_NOTFOUND when `db` does not open through the VFS).
+int32_t cchatpages_set_sealing(void *db, int32_t on);
+
 /// Whether `page` (`size` bytes, its last 8 the checksum) holds a matching checksum: 1 or 0.
 int32_t cchatpages_verify(const uint8_t *page, int64_t size);
 

@@ -60,6 +60,18 @@ package enum ArchivePages {
         }
     }
 
+    /// Seals every whole page `db` writes while `body` runs, whatever the file's header says:
+    /// the `VACUUM` that gives an archive its checksums may write pages before the page 1 that
+    /// reserves their room.
+    package static func sealingWrites<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        guard let handle = db.sqliteConnection else { throw ArchiveError("no SQLite connection") }
+        let raw = UnsafeMutableRawPointer(handle)
+        let rc = cchatpages_set_sealing(raw, 1)
+        guard rc == 0 else { throw ArchiveError(.io, "cannot seal the archive's pages (SQLite code \(rc))") }
+        defer { _ = cchatpages_set_sealing(raw, 0) }
+        return try body()
+    }
+
     /// Whether the archive file at `path` carries page checksums (its header reserves 8 bytes
     /// per page), read from the header with POSIX calls; nil when it cannot be read.
     package static func hasChecksums(_ path: String) -> Bool? {
