@@ -68,6 +68,8 @@ struct Bench: ParsableCommand {
     var live = false
     @Flag(help: "With --live: only time single-message upserts (for profiling the write path alone).")
     var upsertOnly = false
+    @Flag(help: "Build the archive without page checksums (the baseline of their cost).")
+    var noChecksums = false
 
     func run() throws {
         let fm = FileManager.default
@@ -212,7 +214,7 @@ struct Bench: ParsableCommand {
         let rssBefore = Memory.peakRSS()
         let t1 = Clock.now
         let cpu1 = Memory.cpuSeconds()
-        let archive = try Archive(path: archivePath)
+        let archive = try Archive(path: archivePath, pageChecksums: !noChecksums)
         let walDuringIngest = PeakFileSize(archivePath + "-wal")
         var ingestOptions = IngestOptions()
         ingestOptions.compressesText = compressText
