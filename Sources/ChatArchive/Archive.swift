@@ -40,12 +40,14 @@ public final class Archive: Sendable {
     ///     about 8 minutes at 10M messages; until then such chats are searched the old way).
     ///   - onWait: called when a write waits for another program writing to the same archive.
     ///
-    /// Opening for writing makes sure that a damaged archive is never written to: SQLite's
-    /// quick check reads the whole file once. For a file up to 64 MiB it runs here; a bigger
-    /// archive opens at once (its chat table checked as a read-only open checks it), the check
-    /// runs in the background, and the first write waits for what is left of it and throws
-    /// `ArchiveError/Code/corrupt` when it found damage. Reads do not wait. (At 10M messages,
-    /// a 6.9 GB file, the check takes about 29 s on a 2-core machine; the open 0.3 s.)
+    /// Opening for writing makes sure that a damaged archive is never written to. Every page of
+    /// an archive made by this version carries a checksum verified whenever it is read (see
+    /// ``hasPageChecksums``), so a write that meets a damaged page fails and commits nothing, and
+    /// the first write waits for no whole-file check. An older archive without checksums gets
+    /// SQLite's quick check, which reads the whole file once: for a file up to 64 MiB here; a
+    /// bigger one opens at once (its chat table checked as a read-only open checks it), the
+    /// check runs in the background, and the first write waits for what is left of it and
+    /// throws `ArchiveError/Code/corrupt` when it found damage. Reads do not wait.
     /// - Throws: `ArchiveError` (`ArchiveError/Code/notFound`, `ArchiveError/Code/notAnArchive`,
     ///   `ArchiveError/Code/newerVersion`, `ArchiveError/Code/corrupt`…).
     public init(
@@ -205,7 +207,7 @@ public final class Archive: Sendable {
     }
 
     /// Whether every page of the archive file carries a checksum, verified whenever it is read
-    /// (<doc:PageChecksums>): true for every archive made since they exist, false for an older
+    /// (ChatIndex's article "Page checksums"): true for every archive made since they exist, false for an older
     /// one until ``addPageChecksums()``; nil in memory, where there is nothing to protect.
     public var hasPageChecksums: Bool? { database.hasPageChecksums }
 

@@ -31,7 +31,8 @@ enum ArchiveOpening {
     /// wait before its first read. A bigger archive is opened with the chat table's checks of
     /// a read-only open, and its quick check runs in the background; the first write waits
     /// for it (`ArchiveDatabase.verifyBeforeWriting()`), so a damaged archive is still never
-    /// written to.
+    /// written to. An archive with page checksums skips that background check: its pages are
+    /// verified as they are read (<doc:PageChecksums>).
     package static let fullCheckAtOpenLimit: Int64 = 64 << 20
 
     static func open(
