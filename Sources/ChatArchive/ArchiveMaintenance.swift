@@ -160,7 +160,8 @@ enum ArchiveMaintenance {
     /// The tables and indexes with a page SQLite cannot read (a checksum that does not match),
     /// each walked on its own by `dbstat`.
     private static func damagedTrees(_ db: Database) -> [String] {
-        let names = ["sqlite_schema"]
+        let names =
+            ["sqlite_schema"]
             + ((try? String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE rootpage > 0 ORDER BY name")) ?? [])
         return names.filter { name in
             do {

@@ -24,7 +24,13 @@ import Testing
 
     /// Every row of every table (shadow tables of the full-text indexes included), with row ids.
     static func dump(_ path: String) throws -> [String: [[DatabaseValue]]] {
-        let queue = try TestArchive.rawQueue(path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let queue = try TestArchive.rawQueue(
+            path,
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }())
         defer { try? queue.close() }
         return try queue.read { db in
             var tables: [String: [[DatabaseValue]]] = [:]
@@ -33,7 +39,8 @@ import Testing
             for name in names {
                 let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
                 let rows: [Row]
-                if let withIds = try? Row.fetchAll(db, sql: "SELECT rowid AS _rowid_, * FROM \(quoted) ORDER BY rowid") {
+                if let withIds = try? Row.fetchAll(db, sql: "SELECT rowid AS _rowid_, * FROM \(quoted) ORDER BY rowid")
+                {
                     rows = withIds
                 } else {
                     rows = try Row.fetchAll(db, sql: "SELECT * FROM \(quoted)")
@@ -57,7 +64,8 @@ import Testing
         // Readers of every kind: a pool, one connection, immutable (read-only media), in memory.
         for access in [ReadOnlyAccess.walReader, .immutable] {
             let database = try ArchiveDatabase(readOnlyAt: path, access: access)
-            #expect(try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 277)
+            #expect(
+                try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 277)
         }
         #expect(try await Archive(readingOnceAt: path).search("hello").hits.count > 0)
         let memory = try Archive.inMemory()
@@ -82,7 +90,8 @@ import Testing
         let plain = try ChildProcess.run(Self.cli, ["check", "--archive", path])
         #expect(plain.status == 0)
         #expect(plain.out.contains("page checksums: none"), "\(plain.out)")
-        let json = try JSONParser.parse(Array(try ChildProcess.run(Self.cli, ["check", "--json", "--archive", path]).out.utf8))
+        let json = try JSONParser.parse(
+            Array(try ChildProcess.run(Self.cli, ["check", "--json", "--archive", path]).out.utf8))
         #expect(json["pageChecksums"]?.boolValue == false)
 
         let add = try ChildProcess.run(Self.cli, ["check", "--add-checksums", "--archive", path])
@@ -169,7 +178,8 @@ import Testing
             return Answers(values: ["error"])
         }
         for q in queries {
-            values.append(await attempt { ArchiveJSON.search(try await archive.search(q, options: SearchOptions(limit: 500))) })
+            values.append(
+                await attempt { ArchiveJSON.search(try await archive.search(q, options: SearchOptions(limit: 500))) })
         }
         values.append(await attempt { ArchiveJSON.chats(try await archive.chats(limit: 1000)) })
         values.append(await attempt { ArchiveJSON.chatCounts(try await archive.chatFilterCounts()) })
@@ -329,7 +339,10 @@ import Testing
                 #expect(got.values.count == v.answers.values.count, "\(label)")
                 for (k, value) in got.values.enumerated() where k < v.answers.values.count {
                     reads += 1
-                    if value == nil { damagedReads += 1; continue }
+                    if value == nil {
+                        damagedReads += 1
+                        continue
+                    }
                     #expect(value == v.answers.values[k], "\(label): read \(k) answered differently")
                 }
             }
