@@ -318,11 +318,17 @@ static int pages_shm_unmap(sqlite3_file *f, int deleteFlag) {
     if (real->pMethods->iVersion < 2 || !real->pMethods->xShmUnmap) return SQLITE_OK;
     return real->pMethods->xShmUnmap(real, deleteFlag);
 }
+static int maps_checked_pages = 1;
+
+void cchatpages_set_mapping(int32_t on) { __atomic_store_n(&maps_checked_pages, on != 0, __ATOMIC_RELAXED); }
+
 static int pages_fetch(sqlite3_file *f, sqlite3_int64 off, int amt, void **pp) {
     PagesFile *p = (PagesFile *)f;
     sqlite3_file *real = REAL(p);
     *pp = NULL;
     if (real->pMethods->iVersion < 3 || !real->pMethods->xFetch) return SQLITE_OK;
+    // No map: SQLite reads the page into its cache instead, verified once per load.
+    if (checked_page_size(p) != 0 && !__atomic_load_n(&maps_checked_pages, __ATOMIC_RELAXED)) return SQLITE_OK;
     int rc = real->pMethods->xFetch(real, off, amt, pp);
     if (rc != SQLITE_OK || !*pp) return rc;
     if (p->kind == KIND_MAIN && off == 0 && amt >= 100) learn_header(p, *pp);

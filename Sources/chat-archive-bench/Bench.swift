@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatArchive
+import ChatIndex
 import Foundation
 import GRDB
 
@@ -70,8 +71,11 @@ struct Bench: ParsableCommand {
     var upsertOnly = false
     @Flag(help: "Build the archive without page checksums (the baseline of their cost).")
     var noChecksums = false
+    @Flag(help: "Read checksummed pages into each reader's cache instead of through the memory map.")
+    var unmappedChecksums = false
 
     func run() throws {
+        if unmappedChecksums { ArchivePages.mapsPages(false) }
         let fm = FileManager.default
         if let generateTelegram {
             print(

@@ -298,7 +298,6 @@ import Testing
         let variants = [try await variant(plain, log: false), try await variant(loggedCopy, log: true)]
         #expect(variants[1].answers != variants[0].answers, "the log holds what the second ingest added")
 
-        let started = Date()
         var damagedReads = 0
         var reads = 0
         for seed in UInt64(0)..<200 {
@@ -387,6 +386,5 @@ import Testing
         // The damage was seen, not only missed by reads that never met it.
         // (Most commands read a few tables: a damaged page elsewhere is rightly not met.)
         #expect(damagedReads * 10 > reads, "\(damagedReads) of \(reads) reads reported damage")
-        #expect(Date().timeIntervalSince(started) < 120)
     }
 }

@@ -84,6 +84,10 @@ package enum ArchivePages {
         return Int(head[20]) == reservedBytes
     }
 
+    /// Whether readers map the pages of checksummed files (verified at every fetch) or read
+    /// them into their caches (verified once per load); process-wide, for the bench.
+    package static func mapsPages(_ on: Bool) { cchatpages_set_mapping(on ? 1 : 0) }
+
     /// The pages whose checksum did not match, in this process so far.
     package static var mismatches: Int64 { cchatpages_mismatches() }
 
