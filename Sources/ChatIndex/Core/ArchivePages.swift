@@ -38,6 +38,8 @@ package enum ArchivePages {
     /// `path` as an SQLite URI opening through the checksum VFS, with `parameters`
     /// (`mode=ro`, `immutable=1`) added.
     package static func uri(_ path: String, _ parameters: [String] = []) -> String {
+        // An in-memory archive's helpers (an ingest's checkpointer) open no file.
+        guard path != ":memory:" else { return path }
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var escaped = ""
         for ch in absolute.unicodeScalars {
