@@ -33,6 +33,8 @@ let package = Package(
         // Layer 1: stored message text compressed with the archive's dictionary, and the SQL
         // functions that read it (zstd is loaded at run time: nothing to build against).
         .target(name: "CChatZstd", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // Layer 1: a checksum on every archive page, kept by a VFS shim in front of SQLite's own.
+        .target(name: "CChatPages", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Layer 2: analysis (normaliser, tokenizer, markdown, mentions, display text).
         .target(name: "ChatText", dependencies: ["ChatModel", "CChatICU"]),
         // Layer 2: readers of export formats, producing ChatModel values.
@@ -44,7 +46,7 @@ let package = Package(
         .target(
             name: "ChatIndex",
             dependencies: [
-                "ChatModel", "ChatText", "CChatZstd", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatModel", "ChatText", "CChatZstd", "CChatPages", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         // Layer 4: queries.
@@ -92,7 +94,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["BenchmarkLog.md"]),
-        .target(name: "ChatTestSupport", dependencies: ["ChatModel", "ChatArchive"], path: "Sources/ChatTestSupport"),
+        .target(
+            name: "ChatTestSupport",
+            dependencies: ["ChatModel", "ChatArchive", "ChatIndex", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/ChatTestSupport"),
         .testTarget(name: "ChatModelTests", dependencies: ["ChatModel"]),
         // Each test target declares every module its files import.
         .testTarget(name: "ChatTextTests", dependencies: ["ChatModel", "ChatText", "ChatTestSupport"]),

@@ -40,11 +40,14 @@ public final class Archive: Sendable {
     ///     searched the old way).
     ///   - onWait: called when a write waits for another program writing to the same archive.
     ///
-    /// Opening for writing makes sure that a damaged archive is never written to: SQLite's
-    /// quick check reads the whole file once. For a file up to 64 MiB it runs here; a bigger
-    /// archive opens at once (its chat table checked as a read-only open checks it), the check
-    /// runs in the background, and the first write waits for what is left of it and throws
-    /// `ArchiveError/Code/corrupt` when it found damage. Reads do not wait.
+    /// Opening for writing makes sure that a damaged archive is never written to. Every page of
+    /// an archive made by this version carries a checksum verified whenever it is read (see
+    /// ``hasPageChecksums``), so a write that meets a damaged page fails and commits nothing, and
+    /// the first write waits for no whole-file check. An older archive without checksums gets
+    /// SQLite's quick check, which reads the whole file once: for a file up to 64 MiB here; a
+    /// bigger one opens at once (its chat table checked as a read-only open checks it), the
+    /// check runs in the background, and the first write waits for what is left of it and
+    /// throws `ArchiveError/Code/corrupt` when it found damage. Reads do not wait.
     /// <doc:ServingPerformance> has what the open and the check take.
     /// - Throws: `ArchiveError` (`ArchiveError/Code/notFound`, `ArchiveError/Code/notAnArchive`,
     ///   `ArchiveError/Code/newerVersion`, `ArchiveError/Code/corrupt`…).
@@ -58,6 +61,12 @@ public final class Archive: Sendable {
     }
 
     private init(database: ArchiveDatabase) { self.database = database }
+
+    /// Opens or creates the archive at `path`, a new one with or without page checksums (the
+    /// bench's baseline, and tests of archives made before them).
+    package init(path: String, pageChecksums: Bool) throws {
+        database = try ArchiveDatabase(path: path, pageChecksums: pageChecksums)
+    }
 
     /// Opens an existing archive read-only on one connection instead of a pool: for a process
     /// that makes one query and exits (the CLI's read commands), which then sets up one
@@ -196,6 +205,29 @@ public final class Archive: Sendable {
             try ArchiveMaintenance.repair(database, progress: progress)
         }
     }
+
+    /// Whether every page of the archive file carries a checksum, verified whenever it is read
+    /// (ChatIndex's article "Page checksums"): true for every archive made since they exist, false for an older
+    /// one until ``addPageChecksums()``; nil in memory, where there is nothing to protect.
+    public var hasPageChecksums: Bool? { database.hasPageChecksums }
+
+    /// Gives an archive made before page checksums its checksums: every page is rewritten once
+    /// (a `VACUUM`, in one transaction), with its stored rows, ids and indexes kept as they are.
+    /// Returns false when it had them already. Open the archive for writing first; a damaged
+    /// archive is refused (`ArchiveError/Code/corrupt`) and left as it is.
+    ///
+    /// - Complexity: reads and writes the whole file once; the write-ahead log holds a copy of
+    ///   it until the end.
+    public func addPageChecksums() async throws -> Bool {
+        if let damage = database.damage { throw damage }
+        let database = self.database
+        return try await withCheckedThrowingContinuation { done in
+            DispatchQueue.global(qos: .userInitiated).async {
+                done.resume(with: Result { try database.addPageChecksums() })
+            }
+        }
+    }
+
 }
 
 /// A flag set once from another thread.

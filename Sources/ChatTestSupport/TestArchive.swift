@@ -1,5 +1,7 @@
 import ChatArchive
+import ChatIndex
 import Foundation
+import GRDB
 
 /// Helpers for tests: temporary archives built with the real migrations and tokenizer.
 package enum TestArchive {
@@ -21,6 +23,16 @@ package enum TestArchive {
         let archive = try Archive(path: temporaryPath())
         let report = try archive.ingestSync([try writeFile(jsonl)])
         return (archive, report)
+    }
+
+    /// A GRDB queue on an archive file that opens it as the library does, through the page
+    /// checksums' VFS: a test that changes an archive behind the library's back must write
+    /// pages whose checksums match, or the archive reads as damaged afterwards.
+    package static func rawQueue(_ path: String, configuration: Configuration = Configuration()) throws
+        -> DatabaseQueue
+    {
+        try ArchivePages.register()
+        return try DatabaseQueue(path: ArchivePages.uri(path), configuration: configuration)
     }
 
     /// The repository's `Corpus/` folder.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatArchive
+import ChatIndex
 import Foundation
 import GRDB
 
@@ -68,8 +69,13 @@ struct Bench: ParsableCommand {
     var live = false
     @Flag(help: "With --live: only time single-message upserts (for profiling the write path alone).")
     var upsertOnly = false
+    @Flag(help: "Build the archive without page checksums (the baseline of their cost).")
+    var noChecksums = false
+    @Flag(help: "Read checksummed pages into each reader's cache instead of through the memory map.")
+    var unmappedChecksums = false
 
     func run() throws {
+        if unmappedChecksums { ArchivePages.mapsPages(false) }
         let fm = FileManager.default
         if let generateTelegram {
             print(
@@ -212,7 +218,7 @@ struct Bench: ParsableCommand {
         let rssBefore = Memory.peakRSS()
         let t1 = Clock.now
         let cpu1 = Memory.cpuSeconds()
-        let archive = try Archive(path: archivePath)
+        let archive = try Archive(path: archivePath, pageChecksums: !noChecksums)
         let walDuringIngest = PeakFileSize(archivePath + "-wal")
         var ingestOptions = IngestOptions()
         ingestOptions.compressesText = compressText

@@ -8,7 +8,9 @@ import Testing
 /// `chat-archive check` (issue 6, part 5): every problem is found and worded for a user, and
 /// `--repair` rebuilds the indexes without touching a stored item.
 @Suite struct ArchiveCheckTests {
-    static func makeArchive() throws -> String {
+    /// - Parameter pageChecksums: false for an archive made before page checksums, whose pages
+    ///   SQLite's structural checks alone protect (with them, a changed byte is a checksum error).
+    static func makeArchive(pageChecksums: Bool = true) throws -> String {
         var lines = [
             Lines.chat("g1", name: "Hiking club"), Lines.member("g1", "m1", "Zoë"),
             Lines.chat("d1", type: "direct", name: "Ana"),
@@ -21,7 +23,9 @@ import Testing
                     unread: k % 5 == 0))
         }
         let path = TestArchive.temporaryPath()
-        let report = try Archive(path: path).ingestSync([try TestArchive.writeFile(lines.joined(separator: "\n"))])
+        let report = try Archive(path: path, pageChecksums: pageChecksums).ingestSync([
+            try TestArchive.writeFile(lines.joined(separator: "\n"))
+        ])
         #expect(report.itemsAdded == 60)
         return path
     }
@@ -219,7 +223,7 @@ import Testing
     }
 
     @Test func aDamagedSQLiteIndexIsFoundAndReindexed() async throws {
-        let path = try Self.makeArchive()
+        let path = try Self.makeArchive(pageChecksums: false)
         let (pageSize, roots) = try Self.settle(path)
         let root = try #require(roots["item_chat_ts"])
         // The last byte of the index's only page: the row id of its first entry.
@@ -234,7 +238,7 @@ import Testing
     }
 
     @Test func damagedStoredDataIsReportedAndNotRepairedAway() async throws {
-        let path = try Self.makeArchive()
+        let path = try Self.makeArchive(pageChecksums: false)
         let (pageSize, roots) = try Self.settle(path)
         let root = try #require(roots["member"])
         // The member table's page header: its cell count.

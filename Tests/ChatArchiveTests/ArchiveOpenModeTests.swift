@@ -167,7 +167,7 @@ import Testing
 
     @Test func aNewerAnalyserIsRefusedInEveryMode() throws {
         let path = try Self.sampleArchive()
-        let q = try DatabaseQueue(path: path)
+        let q = try TestArchive.rawQueue(path)
         try q.write { db in
             try db.execute(sql: "UPDATE meta SET value = '99' WHERE key = 'analyzerVersion'")
         }
@@ -185,7 +185,7 @@ import Testing
 
     @Test func anArchiveNeedingAnUpgradeIsRefusedReadOnlyWithoutWriting() throws {
         let path = try Self.sampleArchive()
-        let q = try DatabaseQueue(path: path)
+        let q = try TestArchive.rawQueue(path)
         try q.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2'") }
         try q.close()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -452,15 +452,18 @@ import Testing
         #expect(try Self.fileDigest(archive) == bytes, "the damaged archive was written to")
     }
 
-    /// An archive bigger than the limit of the quick check at open (lowered to 0 here) opens
-    /// without reading the whole file; its check runs in the background and the first write
-    /// waits for it: a damaged one is still never written to, a healthy one takes writes.
+    /// An archive without page checksums (made before them) bigger than the limit of the quick
+    /// check at open (lowered to 0 here) opens without reading the whole file; its check runs in
+    /// the background and the first write waits for it: a damaged one is still never written
+    /// to, a healthy one takes writes. (One with checksums waits for nothing: `PageChecksumTests`.)
     @Test func aBigArchiveOpensWithoutItsFullCheckAndTheFirstWriteWaitsForIt() async throws {
         let dir = TestTemporary.folder("deferred-check")
         let healthy = dir + "/healthy.sqlite"
         let damaged = dir + "/damaged.sqlite"
         for path in [healthy, damaged] {
-            _ = try Archive(path: path).ingestSync([TestArchive.corpusPath + "/sample/chats-1.jsonl"])
+            _ = try Archive(path: path, pageChecksums: false).ingestSync([
+                TestArchive.corpusPath + "/sample/chats-1.jsonl"
+            ])
         }
         try Self.damage(damaged, table: "item", seed: 17)
         let bytes = try Self.fileDigest(damaged)
@@ -496,7 +499,7 @@ import Testing
             try ChildProcess.run(
                 cli, ["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"]
             ).status == 0)
-        let q = try DatabaseQueue(path: archive)
+        let q = try TestArchive.rawQueue(archive)
         // The message names both versions: the archive's and the newest this build knows (the
         // last migration it applied to the archive it just created).
         let newestKnown = try #require(

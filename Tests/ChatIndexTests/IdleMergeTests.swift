@@ -38,7 +38,7 @@ import Testing
         #expect(try Self.mergeSettings(path) == ["itemFts 0 16", "itemChatFts 0 16"])
 
         // As a killed ingest leaves them (in the tables FTS5 reads them from when it opens an index).
-        try await DatabaseQueue(path: path).write { db in
+        try await TestArchive.rawQueue(path).write { db in
             for table in ["itemFts", "itemChatFts"] {
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO \(table)_config(k, v) VALUES ('automerge', 16), ('crisismerge', 64)")

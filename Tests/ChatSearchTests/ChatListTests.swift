@@ -295,7 +295,7 @@ import Testing
             Lines.item("p0", "1", ts: "2024-01-01T00:00:00Z", text: "hello"),
         ]
         _ = try Archive(path: path).ingestSync([try TestArchive.writeFile(lines.joined(separator: "\n"))])
-        try await DatabaseQueue(path: path).write { db in
+        try await TestArchive.rawQueue(path).write { db in
             try db.execute(
                 sql: """
                     DROP TRIGGER chat_nameShort_insert; DROP TRIGGER chat_nameShort_update; DROP TRIGGER chat_nameShort_delete;

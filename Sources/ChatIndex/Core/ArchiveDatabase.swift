@@ -53,16 +53,20 @@ package final class ArchiveDatabase: Sendable {
     ///     see `ArchiveOpening.fullCheckAtOpenLimit`.
     ///   - oneConnection: read-only only: one connection instead of a pool, for a process that
     ///     reads once (reads then run one at a time).
+    ///   - pageChecksums: whether a new archive carries page checksums (<doc:PageChecksums>);
+    ///     only the bench's baseline and tests of older archives make one without.
     package init(
         path: String, mode: ArchiveOpenMode = .create, rebuildsStaleIndexes: Bool = true,
         rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil,
-        fullCheckLimit: Int64 = ArchiveOpening.fullCheckAtOpenLimit, oneConnection: Bool = false
+        fullCheckLimit: Int64 = ArchiveOpening.fullCheckAtOpenLimit, oneConnection: Bool = false,
+        pageChecksums: Bool = true
     ) throws {
         self.path = path
         self.mode = mode
         liveCheckpointer = mode == .readOnly ? nil : Checkpointer(path: path)
         let opened = try ArchiveOpening.open(
-            path: path, mode: mode, onWait: onWait, fullCheckLimit: fullCheckLimit, oneConnection: oneConnection)
+            path: path, mode: mode, onWait: onWait, fullCheckLimit: fullCheckLimit, oneConnection: oneConnection,
+            pageChecksums: pageChecksums)
         writer = opened.writer
         readOnlyAccess = opened.access
         damage = opened.damage
@@ -145,6 +149,30 @@ package final class ArchiveDatabase: Sendable {
         verifiedForWriting.set()
     }
 
+    /// Whether the archive's pages carry checksums (<doc:PageChecksums>); nil in memory.
+    package var hasPageChecksums: Bool? { path == ":memory:" ? nil : ArchivePages.hasChecksums(path) }
+
+    /// Gives an archive made before page checksums its checksums: a `VACUUM` that rewrites
+    /// every page with 8 bytes reserved at its end, sealed as it is written, in one transaction
+    /// (the archive is as it was if it is interrupted). Rows, their ids and the indexes are kept
+    /// as they are. Returns false when the archive already has them.
+    ///
+    /// - Complexity: reads and writes the whole file once; the log holds a copy of it until the
+    ///   checkpoint at the end, which other programs reading the archive may delay.
+    package func addPageChecksums() throws -> Bool {
+        guard hasPageChecksums == false else { return false }
+        try verifyBeforeWriting()
+        try ArchiveError.mapping(path: path, doing: "write to") {
+            try writer.writeWithoutTransaction { db in
+                try ArchivePages.reserve(db)
+                try ArchivePages.sealingWrites(db) { try db.execute(sql: "VACUUM") }
+                // New connections learn the reserve from the file's header: copy it there now.
+                _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        }
+        return true
+    }
+
     /// Runs one live write (an app's upsert, edit or mark) as one transaction whose commit never
     /// copies the log back into the file itself: the writer's automatic checkpoint is off, and
     /// a passive checkpoint runs on a thread of its own every `Checkpointer.liveFramesPerPass`
@@ -214,7 +242,7 @@ package final class ArchiveDatabase: Sendable {
         if readOnlyAccess == .walReader, ArchiveOpening.isWritable(path) {
             var config = ArchiveOpening.configuration(readOnly: false)
             config.busyMode = .timeout(ArchiveOpening.writeWaitSeconds)
-            let queue = try DatabaseQueue(path: path, configuration: config)
+            let queue = try DatabaseQueue(path: ArchivePages.uri(path), configuration: config)
             defer { try? queue.close() }
             return try queue.writeWithoutTransaction { db in try body(db, true) }
         }

@@ -31,14 +31,16 @@ enum ArchiveOpening {
     /// wait before its first read. A bigger archive is opened with the chat table's checks of
     /// a read-only open, and its quick check runs in the background; the first write waits
     /// for it (`ArchiveDatabase.verifyBeforeWriting()`), so a damaged archive is still never
-    /// written to.
+    /// written to. An archive with page checksums skips that background check: its pages are
+    /// verified as they are read (<doc:PageChecksums>).
     package static let fullCheckAtOpenLimit: Int64 = 64 << 20
 
     static func open(
         path: String, mode: ArchiveOpenMode, onWait: (@Sendable () -> Void)?,
-        fullCheckLimit: Int64 = fullCheckAtOpenLimit, oneConnection: Bool = false
+        fullCheckLimit: Int64 = fullCheckAtOpenLimit, oneConnection: Bool = false, pageChecksums: Bool = true
     ) throws -> Opened {
         let found = try inspect(path, mode: mode)
+        try ArchivePages.register()
         if mode == .readOnly {
             return try openReadOnly(path, oneConnection: oneConnection)
         }
@@ -51,7 +53,7 @@ enum ArchiveOpening {
                 try? FileManager.default.createDirectory(
                     atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
-            try createWhole(path, config: config)
+            try createWhole(path, config: config, pageChecksums: pageChecksums)
         }
         // Setting up a new archive and migrating an old one happen under an exclusive lock on
         // the file (flock, which SQLite's own locks ignore), so that two programs opening it at
@@ -74,7 +76,10 @@ enum ArchiveOpening {
                         let upToDate = try checkSchema(db, migrator: Migrations.make(), path: path) == .current
                         // A migration writes at once: it waits for no background check.
                         if upToDate && fileSize(path) > fullCheckLimit {
-                            checkDeferred = true
+                            // Pages with checksums are verified as SQLite reads them, so a write
+                            // that meets damage fails before it commits, and never builds on a
+                            // damaged page: it waits for no whole-file check (<doc:PageChecksums>).
+                            checkDeferred = ArchivePages.hasChecksums(path) != true
                             try checkChatPages(db, path: path)
                         } else {
                             try quickCheck(db, path: path)
@@ -94,12 +99,16 @@ enum ArchiveOpening {
         }
         return try ArchiveError.mapping(path: path, doing: "open") {
             if state != .archive {
-                // Page size must be set before the first table is created, and before WAL.
-                let q = try DatabaseQueue(path: path, configuration: config)
-                try q.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA page_size = 8192; VACUUM") }
+                // Page size and the checksums' room must be set before the first table is
+                // created, and before WAL.
+                let q = try DatabaseQueue(path: ArchivePages.uri(path), configuration: config)
+                try q.writeWithoutTransaction { db in
+                    if pageChecksums { try ArchivePages.reserve(db) }
+                    try db.execute(sql: "PRAGMA page_size = 8192; VACUUM")
+                }
                 try q.close()
             }
-            let pool = try DatabasePool(path: path, configuration: config)
+            let pool = try DatabasePool(path: ArchivePages.uri(path), configuration: config)
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             let migrator = Migrations.make()
             // Read first: an archive that is up to date is opened without taking the write lock.
@@ -114,7 +123,7 @@ enum ArchiveOpening {
     /// have created it meanwhile; it is then opened as it is). A program killed while creating
     /// leaves no half-made archive at `path`, only a `.creating-PID` file that the next
     /// creation in the folder removes.
-    private static func createWhole(_ path: String, config: Configuration) throws {
+    private static func createWhole(_ path: String, config: Configuration, pageChecksums: Bool) throws {
         removeAbandonedStaging(of: path)
         let staging = path + ".creating-\(getpid())"
         let fd = openFile(staging, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0o600)
@@ -127,9 +136,10 @@ enum ArchiveOpening {
         close(fd)
         defer { removeStaging(staging) }
         try ArchiveError.mapping(path: path, doing: "create") {
-            let queue = try DatabaseQueue(path: staging, configuration: config)
-            // Page size before the first table, and before WAL.
+            let queue = try DatabaseQueue(path: ArchivePages.uri(staging), configuration: config)
+            // Page size and the checksums' room before the first table, and before WAL.
             try queue.writeWithoutTransaction { db in
+                if pageChecksums { try ArchivePages.reserve(db) }
                 try db.execute(sql: "PRAGMA page_size = 8192; VACUUM; PRAGMA journal_mode = WAL")
             }
             try Migrations.make().migrate(queue)
@@ -180,6 +190,7 @@ enum ArchiveOpening {
     static func openReadOnly(_ path: String, forcing: ReadOnlyAccess? = nil, oneConnection: Bool = false) throws
         -> Opened
     {
+        try ArchivePages.register()
         let folder = (path as NSString).deletingLastPathComponent
         let wal = path + "-wal"
         let access =
@@ -228,19 +239,9 @@ enum ArchiveOpening {
         return stat(wal, &st) != 0 || st.st_size == 0
     }
 
-    /// `path` as an SQLite URI with the access's parameters.
+    /// `path` as an SQLite URI with the access's parameters, through the page checksums' VFS.
     static func uri(_ path: String, _ access: ReadOnlyAccess) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var escaped = ""
-        for ch in absolute.unicodeScalars {
-            switch ch {
-            case "%": escaped += "%25"
-            case "?": escaped += "%3F"
-            case "#": escaped += "%23"
-            default: escaped.unicodeScalars.append(ch)
-            }
-        }
-        return "file:" + escaped + (access == .immutable ? "?immutable=1" : "?mode=ro")
+        ArchivePages.uri(path, [access == .immutable ? "immutable=1" : "mode=ro"])
     }
 
     /// What an archive's applied migrations allow.

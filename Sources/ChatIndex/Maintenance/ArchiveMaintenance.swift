@@ -60,7 +60,13 @@ package enum ArchiveMaintenance {
                     }
                 }
             } catch let e as DatabaseError {
-                problems.append(damaged("SQLite cannot finish its integrity check", e))
+                let trees = database.hasPageChecksums == true ? damagedTrees(db) : []
+                problems.append(
+                    trees.isEmpty
+                        ? damaged("SQLite cannot finish its integrity check", e)
+                        : damaged(
+                            "pages of \(trees.prefix(5).joined(separator: ", "))\(trees.count > 5 ? ", …" : "") do not match their checksums",
+                            e))
                 return
             }
             do {
@@ -72,6 +78,24 @@ package enum ArchiveMaintenance {
             }
         }
         return problems
+    }
+
+    /// The tables and indexes with a page SQLite cannot read (a checksum that does not match),
+    /// each walked on its own by `dbstat`.
+    private static func damagedTrees(_ db: Database) -> [String] {
+        let names =
+            ["sqlite_schema"]
+            + ((try? String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE rootpage > 0 ORDER BY name")) ?? [])
+        return names.filter { name in
+            do {
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM dbstat WHERE name = ?", arguments: [name])
+                return false
+            } catch let e as DatabaseError {
+                return e.resultCode == .SQLITE_CORRUPT
+            } catch {
+                return false
+            }
+        }
     }
 
     private static func damaged(_ what: String, _ e: DatabaseError) -> Problem {

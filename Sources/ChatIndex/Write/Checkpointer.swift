@@ -132,7 +132,7 @@ final class Checkpointer: @unchecked Sendable {
         guard !running else { return }
         running = true
         queue.async(group: group) { [self] in
-            if connection == nil { connection = try? DatabaseQueue(path: path) }
+            if connection == nil { connection = try? DatabaseQueue(path: ArchivePages.uri(path)) }
             let frames = try? connection?.writeWithoutTransaction { db in
                 try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)").map { $0[1] as Int }
             }
@@ -151,7 +151,7 @@ final class Checkpointer: @unchecked Sendable {
     func truncateLog(within seconds: Double = 2) {
         group.wait()
         queue.sync {
-            if connection == nil { connection = try? DatabaseQueue(path: path) }
+            if connection == nil { connection = try? DatabaseQueue(path: ArchivePages.uri(path)) }
             let deadline = Date().addingTimeInterval(seconds)
             repeat {
                 let busy = try? connection?.writeWithoutTransaction { db in

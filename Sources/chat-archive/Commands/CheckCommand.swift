@@ -9,7 +9,8 @@ struct CheckCommand: AsyncParsableCommand {
         discussion: """
             Runs SQLite's integrity check, the full-text index's, and the archive's own checks (index
             entries against stored items, interrupted rebuilds, analyser version, chat-list counters), and
-            prints each problem found. Exit status 1 when a problem remains.
+            prints each problem found, then whether the archive's pages carry checksums. Exit status 1 when
+            a problem remains.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -17,11 +18,17 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(help: "Rebuild the search indexes from the stored items (items are never touched).")
     var repair = false
 
+    @Flag(
+        help:
+            "Give an archive made before page checksums its checksums (rewrites the file once; stored data is kept as it is)."
+    )
+    var addChecksums = false
+
     func run() async throws {
         try await reportingErrors(json: global.json) {
             // Opened as it is: an outdated or half-rebuilt index is reported, not mended silently.
             // Without --repair it only reads: opened read-only, it works on read-only media too.
-            let archive = try global.open(repair ? .readWrite : .readOnly, rebuildsStaleIndexes: false)
+            let archive = try global.open(repair || addChecksums ? .readWrite : .readOnly, rebuildsStaleIndexes: false)
             var problems = try await archive.check()
             var repaired = false
             if repair && !problems.isEmpty {
@@ -33,12 +40,24 @@ struct CheckCommand: AsyncParsableCommand {
                 }
                 repaired = true
             }
+            // Checksums are added to a healthy archive only: a VACUUM of a damaged one could
+            // seal what is wrong in it.
+            var checksumsAdded = false
+            if addChecksums && problems.isEmpty {
+                if !global.json && archive.hasPageChecksums == false && Terminal.stderrIsTerminal {
+                    Terminal.eprint("adding page checksums: rewriting every page of the archive…")
+                }
+                checksumsAdded = try await archive.addPageChecksums()
+            }
+            let checksums = archive.hasPageChecksums
             if global.json {
                 let o = JSONOut()
                 o.object {
                     o.field("ok", problems.isEmpty)
                     o.field("repaired", repaired)
                     o.field("problems", array: { for p in problems { o.value(p) } })
+                    if let checksums { o.field("pageChecksums", checksums) }
+                    o.field("checksumsAdded", checksumsAdded)
                 }
                 print(o.text)
             } else if problems.isEmpty {
@@ -49,6 +68,19 @@ struct CheckCommand: AsyncParsableCommand {
             } else {
                 for p in problems { print(Terminal.visible("problem: \(p)")) }
                 if !repair { print("`chat-archive check --repair` rebuilds what can be rebuilt from the stored items") }
+            }
+            if !global.json {
+                switch (checksums, checksumsAdded) {
+                case (true, true): print("page checksums: added; every page is now verified whenever it is read")
+                case (true, _): print("page checksums: yes, every page is verified whenever it is read")
+                case (false, _) where addChecksums && !problems.isEmpty:
+                    print("page checksums: none, and not added to an archive with problems")
+                case (false, _):
+                    print(
+                        "page checksums: none (an archive made before them); `chat-archive check --add-checksums` adds them"
+                    )
+                default: break
+                }
             }
             if !problems.isEmpty { throw ExitCode(1) }
         }
