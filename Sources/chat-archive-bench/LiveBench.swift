@@ -198,7 +198,8 @@ struct LiveBench {
                 let before =
                     try Int64.fetchOne(db, sql: "SELECT unreadCount FROM chat WHERE id = ?", arguments: [chatId]) ?? 0
                 try db.execute(
-                    sql: "UPDATE item SET flags = flags | 4 WHERE chatId = ? AND \(ItemFlags.sql(clear: .unread))", arguments: [chatId])
+                    sql: "UPDATE item SET flags = flags | 4 WHERE chatId = ? AND \(ItemFlags.sql(clear: .unread))",
+                    arguments: [chatId])
                 try db.execute(
                     sql: "UPDATE chat SET unreadCount = itemCount, readTs = ?2, readId = ?2 WHERE id = ?1",
                     arguments: [chatId, Int64.min])

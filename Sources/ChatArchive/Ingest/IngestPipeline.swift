@@ -16,14 +16,19 @@ enum IngestPipeline {
             throw ImportError("unknown format \"\(forced)\" (expected auto, \(formats.joined(separator: ", ")))")
         }
         let search = try ExportFinder.find(path: path, forced: forced)
-        sink.skippedFiles += search.skipped.map { SkippedFile(path: $0.path, reason: $0.reason, isNotAnExport: $0.isNotAnExport, fileCount: $0.fileCount) }
+        sink.skippedFiles += search.skipped.map {
+            SkippedFile(path: $0.path, reason: $0.reason, isNotAnExport: $0.isNotAnExport, fileCount: $0.fileCount)
+        }
         let several = search.exports.count > 1
         for found in search.exports {
             let detection = found.detection
             let container = detection.container
             var export = IngestedExport(
                 path: container.path, format: detection.format, filesRead: detection.entries.count, itemsRead: 0,
-                skipped: found.skipped.map { SkippedFile(path: $0.path, reason: $0.reason, isNotAnExport: $0.isNotAnExport, fileCount: $0.fileCount) })
+                skipped: found.skipped.map {
+                    SkippedFile(
+                        path: $0.path, reason: $0.reason, isNotAnExport: $0.isNotAnExport, fileCount: $0.fileCount)
+                })
             let itemsBefore = sink.itemsRead
             defer {
                 export.itemsRead = sink.itemsRead - itemsBefore

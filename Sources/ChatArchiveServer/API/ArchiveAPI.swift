@@ -78,7 +78,8 @@ package struct ArchiveAPI: Sendable {
         case .ids(let ids): page = ChatListPage(rows: try await archive.chats(ids: ids), nextCursor: nil)
         case .page(let query, let filter, let limit, let cursor):
             page = try await archive.chats(matching: query, filter: filter, limit: limit, after: cursor)
-        case .counts: return APIResponse(status: 200, body: ArchiveJSON.chatCounts(try await archive.chatFilterCounts()))
+        case .counts:
+            return APIResponse(status: 200, body: ArchiveJSON.chatCounts(try await archive.chatFilterCounts()))
         }
         return APIResponse(status: 200, body: ArchiveJSON.chats(page))
     }

@@ -62,12 +62,16 @@ package struct ReadMark: Sendable, Equatable {
         let unread =
             try Int64.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE \(after) AND \(ItemFlags.sql(set: .unread))"),
+                    sql:
+                        "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE \(after) AND \(ItemFlags.sql(set: .unread))"
+                ),
                 arguments: arguments) ?? 0
         let mentions =
             try Int64.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadMention WHERE \(after) AND \(ItemFlags.sql(set: [.unread, .mentionsUser], clear: .deleted))"),
+                    sql:
+                        "SELECT count(*) FROM item INDEXED BY item_unreadMention WHERE \(after) AND \(ItemFlags.sql(set: [.unread, .mentionsUser], clear: .deleted))"
+                ),
                 arguments: arguments) ?? 0
         let before =
             try Int64.fetchOne(

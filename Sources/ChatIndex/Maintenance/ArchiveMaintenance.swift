@@ -166,7 +166,9 @@ package enum ArchiveMaintenance {
     }
 
     /// 3. The vocabulary behind infix and prefix search.
-    private static func checkVocabulary(_ db: Database, ftsChecks: Bool, items: Int, into problems: inout [Problem]) throws {
+    private static func checkVocabulary(_ db: Database, ftsChecks: Bool, items: Int, into problems: inout [Problem])
+        throws
+    {
         do {
             if ftsChecks { try db.execute(sql: "INSERT INTO termGram(termGram, rank) VALUES('integrity-check', 1)") }
             let terms = try Int.fetchOne(db, sql: "SELECT count(*) FROM term") ?? 0

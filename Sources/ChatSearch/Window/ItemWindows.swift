@@ -180,7 +180,8 @@ package enum ItemWindows {
         func count(_ condition: String, _ arguments: StatementArguments) throws -> Int {
             try Int.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE chatId = ? AND \(ItemFlags.sql(set: .unread)) AND "
+                    sql:
+                        "SELECT count(*) FROM item INDEXED BY item_unreadAll WHERE chatId = ? AND \(ItemFlags.sql(set: .unread)) AND "
                         + condition),
                 arguments: [chat] + arguments) ?? 0
         }

@@ -143,7 +143,9 @@ struct IngestCommand: AsyncParsableCommand {
                 let notExports = (report.exports.flatMap(\.skipped) + report.skippedFiles).filter(\.isNotAnExport)
                     .reduce(0) { $0 + $1.fileCount }
                 if notExports > 0 && !verbose {
-                    print("\(notExports) file\(notExports == 1 ? "" : "s") skipped: not chat exports; --verbose lists them")
+                    print(
+                        "\(notExports) file\(notExports == 1 ? "" : "s") skipped: not chat exports; --verbose lists them"
+                    )
                 }
                 let total = report.itemsAdded + report.itemsUpdated + report.itemsUnchanged
                 print(

@@ -63,7 +63,8 @@ struct SearchRequest: Equatable {
     func options() throws -> SearchOptions {
         try usage {
             try RequestParameters.search(
-                chat: chat, content: content, limit: limit, cursor: cursor, order: order, includeDeleted: includeDeleted,
+                chat: chat, content: content, limit: limit, cursor: cursor, order: order,
+                includeDeleted: includeDeleted,
                 spelling: .commandLine)
         }
     }
