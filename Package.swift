@@ -67,7 +67,9 @@ let package = Package(
             plugins: ["EmbedWebAssets"]),
         // Build time only: turns the web app's files into string constants (no resource bundle to find at run time).
         .executableTarget(name: "EmbedWebAssetsTool"),
-        .plugin(name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["EmbedWebAssetsTool"]),
+        .plugin(
+            name: "EmbedWebAssets", capability: .buildTool(), dependencies: ["EmbedWebAssetsTool"],
+            path: "Sources/EmbedWebAssets"),
         // The command line's shared parts (global options, errors, terminal output, serve's options).
         .target(
             name: "ChatArchiveCommandLine",

@@ -357,7 +357,7 @@ import Testing
         #expect(try await bytes("two") == "bytes of two")
         // An archive made before: each path as its sub-export wrote it, relative to the wrong root
         // (and the stored item's hash of that older item).
-        let queue = try DatabaseQueue(path: path)
+        let queue = try TestArchive.rawQueue(path)
         try await queue.write { db in
             try db.execute(sql: "UPDATE item SET filePath = 'photos/p.txt', contentHash = 0 WHERE filePath IS NOT NULL")
         }
