@@ -24,9 +24,18 @@ package struct JSONBytes {
     /// characters escaped, and U+2028 and U+2029 (line ends in JavaScript source). Every JSON
     /// string the package writes is escaped here.
     package mutating func string(_ s: String) {
-        bytes.append(0x22)
         var s = s
-        s.withUTF8 { b in
+        s.withUTF8 { string(utf8: $0) }
+    }
+
+    /// Appends UTF-8 bytes as a string literal, escaped as `string(_:)` escapes them.
+    package mutating func string(utf8 bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { string(utf8: $0) }
+    }
+
+    private mutating func string(utf8 b: UnsafeBufferPointer<UInt8>) {
+        bytes.append(0x22)
+        do {
             var runStart = 0
             var i = 0
             while i < b.count {
@@ -68,6 +77,15 @@ package struct JSONBytes {
         }
         bytes.append(0x22)
     }
+
+    /// Appends one byte as it stands.
+    package mutating func byte(_ b: UInt8) { bytes.append(b) }
+
+    /// Appends bytes as they stand (JSON written elsewhere, or text known to need no escaping).
+    package mutating func raw(_ b: [UInt8]) { bytes.append(contentsOf: b) }
+
+    /// Empties the document, keeping its capacity (for a writer that flushes it in chunks).
+    package mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
     /// Appends `s` as a string literal, or `null`.
     package mutating func string(_ s: String?) {

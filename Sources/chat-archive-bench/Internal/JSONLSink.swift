@@ -1,3 +1,5 @@
+import ChatModel
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -12,9 +14,9 @@ struct CorpusWriteError: Error, CustomStringConvertible {
 }
 
 /// A buffered byte writer over `fopen`/`fwrite`: memory stays at one chunk whatever the
-/// corpus size.
+/// corpus size. Strings are escaped by ChatModel's `JSONBytes`, the package's one escaping.
 final class JSONLSink {
-    private var buffer: [UInt8] = []
+    private var buffer: JSONBytes
     private let file: UnsafeMutablePointer<FILE>
     private let path: String
     private let chunk = 1 << 20
@@ -27,53 +29,21 @@ final class JSONLSink {
         }
         file = f
         self.path = path
-        buffer.reserveCapacity(chunk + 64 * 1024)
+        buffer = JSONBytes(capacity: chunk + 64 * 1024)
     }
 
     deinit { fclose(file) }
 
-    @inline(__always) func byte(_ b: UInt8) {
-        buffer.append(b)
-    }
+    @inline(__always) func byte(_ b: UInt8) { buffer.byte(b) }
 
-    @inline(__always) func raw(_ s: StaticString) {
-        s.withUTF8Buffer { buffer.append(contentsOf: $0) }
-    }
+    @inline(__always) func raw(_ s: StaticString) { buffer.raw(s) }
 
-    @inline(__always) func raw(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-    }
+    @inline(__always) func raw(_ bytes: [UInt8]) { buffer.raw(bytes) }
 
-    func rawString(_ s: String) {
-        buffer.append(contentsOf: s.utf8)
-    }
+    func rawString(_ s: String) { buffer.json(s) }
 
-    /// Appends a non-negative or negative integer in decimal.
-    func int(_ value: Int) {
-        var v = value
-        if v < 0 {
-            buffer.append(UInt8(ascii: "-"))
-            v = -v
-        }
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8
-            ) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat {
-                d[n] = UInt8(48 + v % 10)
-                v /= 10
-                n += 1
-            } while v > 0
-            while n > 0 {
-                n -= 1
-                buffer.append(d[n])
-            }
-        }
-    }
+    /// Appends an integer in decimal.
+    func int(_ value: Int) { buffer.int(value) }
 
     /// Appends `n` in decimal, zero-padded to `width` digits.
     @inline(__always) func padded(_ n: Int, _ width: Int) {
@@ -81,57 +51,30 @@ final class JSONLSink {
         for _ in 1..<width { div *= 10 }
         var v = n
         while div > 0 {
-            buffer.append(UInt8(48 + (v / div) % 10))
+            buffer.byte(UInt8(48 + (v / div) % 10))
             v %= div
             div /= 10
         }
     }
 
     /// Appends UTF-8 bytes as a JSON string literal.
-    func string(_ bytes: [UInt8]) {
-        buffer.append(UInt8(ascii: "\""))
-        var clean = true
-        for b in bytes where b < 0x20 || b == 0x22 || b == 0x5C {
-            clean = false
-            break
-        }
-        if clean {
-            buffer.append(contentsOf: bytes)
-        } else {
-            for b in bytes {
-                switch b {
-                case 0x22: raw("\\\"")
-                case 0x5C: raw("\\\\")
-                case 0x0A: raw("\\n")
-                case 0..<0x20:
-                    raw("\\u00")
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    buffer.append(hex[Int(b >> 4)])
-                    buffer.append(hex[Int(b & 15)])
-                default: buffer.append(b)
-                }
-            }
-        }
-        buffer.append(UInt8(ascii: "\""))
-    }
+    func string(_ bytes: [UInt8]) { buffer.string(utf8: bytes) }
 
-    func string(_ s: String) {
-        string(Array(s.utf8))
-    }
+    func string(_ s: String) { buffer.string(s) }
 
     /// Writes the buffer out once it is bigger than a chunk.
     @inline(__always) func flushIfNeeded() throws {
-        if buffer.count >= chunk { try flush() }
+        if buffer.bytes.count >= chunk { try flush() }
     }
 
     func flush() throws {
-        guard !buffer.isEmpty else { return }
-        let n = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        guard n == buffer.count else {
+        guard !buffer.bytes.isEmpty else { return }
+        let n = buffer.bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        guard n == buffer.bytes.count else {
             throw CorpusWriteError(path: path, reason: String(cString: strerror(errno)))
         }
         bytesWritten += n
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeAll()
     }
 
     func close() throws {
