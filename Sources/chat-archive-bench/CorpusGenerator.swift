@@ -401,106 +401,12 @@ private struct GenerationState {
         let chatSourceId = g.chatSourceId(index: index)
         let chatSourceIdBytes = Array(chatSourceId.utf8)
 
-        // Members.
-        var members: [MemberPlan] = []
-        var memberLines: [(MemberPlan, String, String, Bool)] = []
         let user = MemberPlan(
             id: Array("u".utf8), displayName: "Sam", mentionToken: Array("@Sam".utf8), nameKey: Array("Sam".utf8))
-        var displayName = ""
-        var fullName = ""
-        var business: String? = nil
-        switch kind {
-        case .direct, .contactRequest:
-            let (d, f, a) = Self.personName(language: language, rng: &rng, allowSpace: true)
-            let m = Self.member(id: "m1", display: d)
-            members.append(m)
-            memberLines.append((m, f, a, false))
-            displayName = d
-            fullName = f
-        case .group:
-            let count = min(80, 3 + size / 400 + rng.below(6))
-            // Display names are unique in a group, as SimpleX makes them (`Ruby`, `Ruby_1`).
-            var used: Set<String> = ["Sam"]
-            for k in 1...count {
-                var (d, f, a) = Self.personName(language: language, rng: &rng, allowSpace: true)
-                if used.contains(d) {
-                    var n = 1
-                    while used.contains(d + "_\(n)") { n += 1 }
-                    d += "_\(n)"
-                }
-                used.insert(d)
-                let m = Self.member(id: "m\(k)", display: d)
-                members.append(m)
-                memberLines.append((m, f, a, false))
-            }
-            memberLines.append((user, "Sam Rivera", "", true))
-            displayName = rng.pick(language.groupNames)
-            if rng.chance(0.5) { displayName += " " + String(rng.int(in: 2...99)) }
-            if size < 5000, rng.chance(0.04) {
-                business = rng.chance(0.5) ? "business" : "customer"
-            }
-        case .local:
-            displayName = "Notes"
-        case .contactConnection:
-            displayName = ""
-        }
-        let alias = kind == .contactConnection ? "Invitation \(index)" : (rng.chance(0.05) ? displayName + " ✨" : "")
-        let favorite = rng.chance(0.05)
-        let notifications = rng.chance(0.85) ? "all" : (rng.chance(0.5) ? "mentions" : "none")
-        let markedUnread = rng.chance(0.03)
-        var tags: [String] = []
-        if rng.chance(0.5) {
-            let all = ["friends", "work", "family", "travel", "sport", "school", "neighbours"]
-            tags.append(rng.pick(all))
-            if rng.chance(0.3) {
-                let t = rng.pick(all)
-                if t != tags[0] { tags.append(t) }
-            }
-        }
-
-        sink.raw("{\"kind\":\"chat\",\"chatId\":")
-        sink.string(chatSourceIdBytes)
-        sink.raw(",\"type\":\"")
-        sink.rawString(kind.rawValue)
-        sink.raw("\",\"displayName\":")
-        sink.string(displayName)
-        sink.raw(",\"fullName\":")
-        sink.string(fullName)
-        sink.raw(",\"localAlias\":")
-        sink.string(alias)
-        sink.raw(favorite ? ",\"favorite\":true" : ",\"favorite\":false")
-        sink.raw(",\"notifications\":\"")
-        sink.rawString(notifications)
-        sink.raw(markedUnread ? "\",\"unreadChat\":true" : "\",\"unreadChat\":false")
-        if let business {
-            sink.raw(",\"business\":\"")
-            sink.rawString(business)
-            sink.raw("\"")
-        } else {
-            sink.raw(",\"business\":null")
-        }
-        sink.raw(",\"tags\":[")
-        for (k, t) in tags.enumerated() {
-            if k > 0 { sink.byte(UInt8(ascii: ",")) }
-            sink.string(t)
-        }
-        sink.raw("]}\n")
-        summary.chats += 1
-
-        for (m, full, memberAlias, isUser) in memberLines {
-            sink.raw("{\"kind\":\"member\",\"chatId\":")
-            sink.string(chatSourceIdBytes)
-            sink.raw(",\"memberId\":")
-            sink.string(m.id)
-            sink.raw(",\"displayName\":")
-            sink.string(m.displayName)
-            sink.raw(",\"fullName\":")
-            sink.string(full)
-            sink.raw(",\"localAlias\":")
-            sink.string(memberAlias)
-            sink.raw(isUser ? ",\"isUser\":true}\n" : ",\"isUser\":false}\n")
-            summary.members += 1
-        }
+        let cast = Self.planMembers(kind: kind, language: language, size: size, user: user, rng: &rng)
+        let members = cast.members
+        writeChatLine(cast, kind: kind, index: index, chatSourceId: chatSourceIdBytes, sink: sink, rng: &rng)
+        writeMemberLines(cast.memberLines, chatSourceId: chatSourceIdBytes, sink: sink)
         guard size > 0 else { return }
 
         // Timeline: three years from 2022-01-01, big chats spread over most of it.
@@ -531,6 +437,128 @@ private struct GenerationState {
             writeItem(plan, itemNumber: i + 1, time: t, unread: i >= size - unreadTail, sink: sink, rng: &rng)
             globalIndex += 1
             if (i & 255) == 255 { try sink.flushIfNeeded() }
+        }
+    }
+
+    /// The members of a chat, its names and its business role, drawn before its chat line.
+    private struct ChatCast {
+        var members: [MemberPlan] = []
+        var memberLines: [(MemberPlan, String, String, Bool)] = []
+        var displayName = ""
+        var fullName = ""
+        var business: String? = nil
+    }
+
+    /// Draws the members and names of a chat of `kind` from `rng`, in the corpus's fixed order.
+    private static func planMembers(
+        kind: ChatKind, language: CorpusLanguage, size: Int, user: MemberPlan, rng: inout CorpusRandom
+    ) -> ChatCast {
+        var cast = ChatCast()
+        switch kind {
+        case .direct, .contactRequest:
+            let (d, f, a) = Self.personName(language: language, rng: &rng, allowSpace: true)
+            let m = Self.member(id: "m1", display: d)
+            cast.members.append(m)
+            cast.memberLines.append((m, f, a, false))
+            cast.displayName = d
+            cast.fullName = f
+        case .group:
+            let count = min(80, 3 + size / 400 + rng.below(6))
+            // Display names are unique in a group, as SimpleX makes them (`Ruby`, `Ruby_1`).
+            var used: Set<String> = ["Sam"]
+            for k in 1...count {
+                var (d, f, a) = Self.personName(language: language, rng: &rng, allowSpace: true)
+                if used.contains(d) {
+                    var n = 1
+                    while used.contains(d + "_\(n)") { n += 1 }
+                    d += "_\(n)"
+                }
+                used.insert(d)
+                let m = Self.member(id: "m\(k)", display: d)
+                cast.members.append(m)
+                cast.memberLines.append((m, f, a, false))
+            }
+            cast.memberLines.append((user, "Sam Rivera", "", true))
+            cast.displayName = rng.pick(language.groupNames)
+            if rng.chance(0.5) { cast.displayName += " " + String(rng.int(in: 2...99)) }
+            if size < 5000, rng.chance(0.04) {
+                cast.business = rng.chance(0.5) ? "business" : "customer"
+            }
+        case .local:
+            cast.displayName = "Notes"
+        case .contactConnection:
+            cast.displayName = ""
+        }
+        return cast
+    }
+
+    /// Draws a chat's alias, flags and tags from `rng` and writes its chat line.
+    private mutating func writeChatLine(
+        _ cast: ChatCast, kind: ChatKind, index: Int, chatSourceId chatSourceIdBytes: [UInt8], sink: JSONLSink,
+        rng: inout CorpusRandom
+    ) {
+        let displayName = cast.displayName
+        let alias = kind == .contactConnection ? "Invitation \(index)" : (rng.chance(0.05) ? displayName + " ✨" : "")
+        let favorite = rng.chance(0.05)
+        let notifications = rng.chance(0.85) ? "all" : (rng.chance(0.5) ? "mentions" : "none")
+        let markedUnread = rng.chance(0.03)
+        var tags: [String] = []
+        if rng.chance(0.5) {
+            let all = ["friends", "work", "family", "travel", "sport", "school", "neighbours"]
+            tags.append(rng.pick(all))
+            if rng.chance(0.3) {
+                let t = rng.pick(all)
+                if t != tags[0] { tags.append(t) }
+            }
+        }
+
+        sink.raw("{\"kind\":\"chat\",\"chatId\":")
+        sink.string(chatSourceIdBytes)
+        sink.raw(",\"type\":\"")
+        sink.rawString(kind.rawValue)
+        sink.raw("\",\"displayName\":")
+        sink.string(displayName)
+        sink.raw(",\"fullName\":")
+        sink.string(cast.fullName)
+        sink.raw(",\"localAlias\":")
+        sink.string(alias)
+        sink.raw(favorite ? ",\"favorite\":true" : ",\"favorite\":false")
+        sink.raw(",\"notifications\":\"")
+        sink.rawString(notifications)
+        sink.raw(markedUnread ? "\",\"unreadChat\":true" : "\",\"unreadChat\":false")
+        if let business = cast.business {
+            sink.raw(",\"business\":\"")
+            sink.rawString(business)
+            sink.raw("\"")
+        } else {
+            sink.raw(",\"business\":null")
+        }
+        sink.raw(",\"tags\":[")
+        for (k, t) in tags.enumerated() {
+            if k > 0 { sink.byte(UInt8(ascii: ",")) }
+            sink.string(t)
+        }
+        sink.raw("]}\n")
+        summary.chats += 1
+    }
+
+    /// Writes a chat's member lines.
+    private mutating func writeMemberLines(
+        _ memberLines: [(MemberPlan, String, String, Bool)], chatSourceId chatSourceIdBytes: [UInt8], sink: JSONLSink
+    ) {
+        for (m, full, memberAlias, isUser) in memberLines {
+            sink.raw("{\"kind\":\"member\",\"chatId\":")
+            sink.string(chatSourceIdBytes)
+            sink.raw(",\"memberId\":")
+            sink.string(m.id)
+            sink.raw(",\"displayName\":")
+            sink.string(m.displayName)
+            sink.raw(",\"fullName\":")
+            sink.string(full)
+            sink.raw(",\"localAlias\":")
+            sink.string(memberAlias)
+            sink.raw(isUser ? ",\"isUser\":true}\n" : ",\"isUser\":false}\n")
+            summary.members += 1
         }
     }
 
