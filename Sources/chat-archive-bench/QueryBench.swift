@@ -50,7 +50,45 @@ struct QueryBench {
         return try DatabaseQueue(path: path, configuration: config)
     }
 
+    /// Query words of known frequency, read from the index itself.
+    struct QueryWords {
+        var frequent: [Word]
+        var mid: [Word]
+        var rare: [Word]
+    }
+
+    /// A chat with items, as the search rows pick them.
+    struct ChatInfo {
+        var sourceId: String
+        var id: Int64
+        var count: Int
+    }
+
+    /// The chats the per-chat rows search in.
+    struct BenchChats {
+        var big: ChatInfo
+        var mid: ChatInfo
+        var small: ChatInfo
+    }
+
     func run(into report: inout BenchReport) throws {
+        guard let words = try queryWords(into: &report) else { return }
+        guard let chats = try benchChats(into: &report) else { return }
+        // SimpleX's search: a LIKE scan returning whole items (with the sender), newest first,
+        // over a copy of the items whose text is stored as it is, as SimpleX stores it (ours may
+        // be compressed: a scan through `chat_text` would time the decompression too).
+        let plain = withLike ? try Self.plainCopy(of: archive) : nil
+        try addSearchRows(words, chats, plain: plain, into: &report)
+
+        // Windows around random items of the big chat.
+        report.latencies.append(try windowRow(big: chats.big))
+
+        // Chat list name search.
+        if let row = try chatListRow() { report.latencies.append(row) }
+    }
+
+    /// Reads the frequent, mid and rare query words from the index and notes them in `report`.
+    func queryWords(into report: inout BenchReport) throws -> QueryWords? {
         let db = archive.database.writer
         // Words of known frequency, read from the index itself.
         let words: [Word] = try db.read { db in
@@ -61,7 +99,7 @@ struct QueryBench {
                 sql: "SELECT term, doc FROM temp.benchVocab WHERE col = 'text' AND length(term) >= 4 ORDER BY doc DESC"
             ).map { Word(term: $0["term"], docs: $0["doc"]) }
         }
-        guard !words.isEmpty else { return }
+        guard !words.isEmpty else { return nil }
         let latinish = words.filter {
             $0.term.unicodeScalars.allSatisfy { $0.value < 0x250 } && $0.term.allSatisfy(\.isLetter)
         }
@@ -76,20 +114,19 @@ struct QueryBench {
             "query words",
             "frequent \(frequent.map { "\($0.term)(\($0.docs))" }.joined(separator: " ")); mid \(mid.map { "\($0.term)(\($0.docs))" }.joined(separator: " ")); rare \(rare.prefix(5).map { "\($0.term)(\($0.docs))" }.joined(separator: " "))"
         )
+        return QueryWords(frequent: frequent, mid: mid, rare: rare)
+    }
 
-        struct ChatInfo {
-            var sourceId: String
-            var id: Int64
-            var count: Int
-        }
-        let chats: [ChatInfo] = try db.read { db in
+    /// Picks the big, mid-size and small chats and notes them in `report`.
+    func benchChats(into report: inout BenchReport) throws -> BenchChats? {
+        let chats: [ChatInfo] = try archive.database.writer.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT sourceId, id, itemCount FROM chat WHERE itemCount > 0 ORDER BY itemCount DESC"
             ).map {
                 ChatInfo(sourceId: $0["sourceId"], id: $0["id"], count: $0["itemCount"])
             }
         }
-        guard let big = chats.first else { return }
+        guard let big = chats.first else { return nil }
         let small = chats.min(by: { abs($0.count - 372) < abs($1.count - 372) }) ?? big
         // Mid-size: dense enough that FTS5 walks a frequent word's whole posting list, too sparse
         // to find a page of matches early (the hardest case for a chat token ANDed into the match).
@@ -98,77 +135,92 @@ struct QueryBench {
             "chats",
             "big \(big.sourceId) (\(big.count) items), mid \(midChat.sourceId) (\(midChat.count) items), small \(small.sourceId) (\(small.count) items), \(chats.count) chats"
         )
+        return BenchChats(big: big, mid: midChat, small: small)
+    }
 
-        func ours(_ name: String, _ ws: [Word], chat: ChatInfo?, prefixLength: Int? = nil) throws -> Latency {
-            try Latency.measure(repeats: repeats) { i in
-                var q = ws[i % ws.count].term
-                if let p = prefixLength { q = String(q.prefix(p)) }
-                return try db.read { db in
-                    try MessageSearch.search(q, options: SearchOptions(chat: chat?.sourceId, limit: 50), in: db).hits
-                        .count
-                }
+    /// Our search's latency over the words `ws`, in `chat` or globally.
+    func ours(_ name: String, _ ws: [Word], chat: ChatInfo?, prefixLength: Int? = nil) throws -> Latency {
+        let db = archive.database.writer
+        return try Latency.measure(repeats: repeats) { i in
+            var q = ws[i % ws.count].term
+            if let p = prefixLength { q = String(q.prefix(p)) }
+            return try db.read { db in
+                try MessageSearch.search(q, options: SearchOptions(chat: chat?.sourceId, limit: 50), in: db).hits
+                    .count
             }
         }
-        // SimpleX's search: a LIKE scan returning whole items (with the sender), newest first,
-        // over a copy of the items whose text is stored as it is, as SimpleX stores it (ours may
-        // be compressed: a scan through `chat_text` would time the decompression too).
-        let plain = withLike ? try Self.plainCopy(of: archive) : nil
-        func like(_ ws: [Word], chat: ChatInfo?, prefixLength: Int? = nil) throws -> Latency {
-            guard let plain else { return Latency(p50: 0, p99: 0, hits: 0) }
-            return try Latency.measure(repeats: max(5, repeats / 10)) { i in
-                var q = ws[i % ws.count].term
-                if let p = prefixLength { q = String(q.prefix(p)) }
-                return try plain.read { db in
-                    let select =
-                        "SELECT item.*, member.displayName AS memberName FROM item LEFT JOIN member ON member.id = item.memberId"
-                    if let chat {
-                        return try Row.fetchAll(
-                            db,
-                            sql:
-                                "\(select) WHERE item.chatId = ? AND item.text LIKE ? ORDER BY item.ts DESC, item.id DESC LIMIT 50",
-                            arguments: [chat.id, "%\(q)%"]
-                        ).count
-                    }
+    }
+
+    /// SimpleX's LIKE scan's latency over the words `ws` on `plain`, in `chat` or globally.
+    func like(_ ws: [Word], chat: ChatInfo?, prefixLength: Int? = nil, plain: DatabaseQueue?) throws -> Latency {
+        guard let plain else { return Latency(p50: 0, p99: 0, hits: 0) }
+        return try Latency.measure(repeats: max(5, repeats / 10)) { i in
+            var q = ws[i % ws.count].term
+            if let p = prefixLength { q = String(q.prefix(p)) }
+            return try plain.read { db in
+                let select =
+                    "SELECT item.*, member.displayName AS memberName FROM item LEFT JOIN member ON member.id = item.memberId"
+                if let chat {
                     return try Row.fetchAll(
-                        db, sql: "\(select) WHERE item.text LIKE ? ORDER BY item.ts DESC, item.id DESC LIMIT 50",
-                        arguments: ["%\(q)%"]
+                        db,
+                        sql:
+                            "\(select) WHERE item.chatId = ? AND item.text LIKE ? ORDER BY item.ts DESC, item.id DESC LIMIT 50",
+                        arguments: [chat.id, "%\(q)%"]
                     ).count
                 }
+                return try Row.fetchAll(
+                    db, sql: "\(select) WHERE item.text LIKE ? ORDER BY item.ts DESC, item.id DESC LIMIT 50",
+                    arguments: ["%\(q)%"]
+                ).count
             }
         }
+    }
+
+    /// Appends the search rows, global and per chat, ours beside the LIKE scan or the trigram index.
+    func addSearchRows(_ words: QueryWords, _ chats: BenchChats, plain: DatabaseQueue?, into report: inout BenchReport)
+        throws
+    {
         func add(_ name: String, _ ws: [Word], chat: ChatInfo?, prefixLength: Int? = nil) throws {
             guard !ws.isEmpty else { return }
             let o = try ours(name, ws, chat: chat, prefixLength: prefixLength)
-            let b = withLike ? try like(ws, chat: chat, prefixLength: prefixLength) : nil
+            let b = withLike ? try like(ws, chat: chat, prefixLength: prefixLength, plain: plain) : nil
             report.latencies.append((name, o, b, "LIKE"))
         }
+        let (frequent, mid, rare) = (words.frequent, words.mid, words.rare)
         try add("global, rare word", rare, chat: nil)
         try add("global, mid word", mid, chat: nil)
         try add("global, frequent word", frequent, chat: nil)
         try add("global, 3-letter infix/prefix", frequent, chat: nil, prefixLength: 3)
-        if let trigram, !frequent.isEmpty {
-            // The same 3-letter queries on the trigram index: ids only, no filters, no hydration.
-            let tri = try Latency.measure(repeats: repeats) { i in
-                let q = String(frequent[i % frequent.count].term.prefix(3))
-                return try trigram.read { db in
-                    try Int64.fetchAll(
-                        db, sql: "SELECT rowid FROM tri WHERE tri MATCH ? ORDER BY rowid DESC LIMIT 50",
-                        arguments: ["\"" + q + "\""]
-                    ).count
-                }
-            }
-            let ours = try ours("", frequent, chat: nil, prefixLength: 3)
-            report.latencies.append(("3-letter infix: ours (full) vs trigram (ids)", ours, tri, "trigram"))
-        }
-        try add("big chat, rare word", rare, chat: big)
-        try add("big chat, frequent word", frequent, chat: big)
-        try add("mid chat, rare word", rare, chat: midChat)
-        try add("mid chat, frequent word", frequent, chat: midChat)
-        try add("small chat, rare word", rare, chat: small)
-        try add("small chat, frequent word", frequent, chat: small)
-        try add("small chat, mid word", mid, chat: small)
+        if let row = try trigramRow(frequent) { report.latencies.append(row) }
+        try add("big chat, rare word", rare, chat: chats.big)
+        try add("big chat, frequent word", frequent, chat: chats.big)
+        try add("mid chat, rare word", rare, chat: chats.mid)
+        try add("mid chat, frequent word", frequent, chat: chats.mid)
+        try add("small chat, rare word", rare, chat: chats.small)
+        try add("small chat, frequent word", frequent, chat: chats.small)
+        try add("small chat, mid word", mid, chat: chats.small)
+    }
 
-        // Windows around random items of the big chat.
+    /// The 3-letter queries on the trigram index beside ours, when the index is built.
+    func trigramRow(_ frequent: [Word]) throws -> (String, Latency, Latency?, String)? {
+        guard let trigram, !frequent.isEmpty else { return nil }
+        // The same 3-letter queries on the trigram index: ids only, no filters, no hydration.
+        let tri = try Latency.measure(repeats: repeats) { i in
+            let q = String(frequent[i % frequent.count].term.prefix(3))
+            return try trigram.read { db in
+                try Int64.fetchAll(
+                    db, sql: "SELECT rowid FROM tri WHERE tri MATCH ? ORDER BY rowid DESC LIMIT 50",
+                    arguments: ["\"" + q + "\""]
+                ).count
+            }
+        }
+        let full = try ours("", frequent, chat: nil, prefixLength: 3)
+        return ("3-letter infix: ours (full) vs trigram (ids)", full, tri, "trigram")
+    }
+
+    /// The latency of windows around random items of the big chat.
+    func windowRow(big: ChatInfo) throws -> (String, Latency, Latency?, String) {
+        let db = archive.database.writer
         let anchors: [Int64] = try db.read { db in
             try Int64.fetchAll(db, sql: "SELECT id FROM item WHERE chatId = ? ORDER BY id", arguments: [big.id])
         }
@@ -179,10 +231,7 @@ struct QueryBench {
                 try ItemWindows.window(chat: big.sourceId, .around(id, count: 50), in: db).items.count
             }
         }
-        report.latencies.append(("window around(id, 50), big chat", around, nil, ""))
-
-        // Chat list name search.
-        if let row = try chatListRow() { report.latencies.append(row) }
+        return ("window around(id, 50), big chat", around, nil, "")
     }
 
     /// The chat-list row: 3-letter lowercase fragments of every display name, ours against a
