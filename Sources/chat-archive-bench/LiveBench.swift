@@ -39,16 +39,23 @@ struct LiveBench {
         var error: (any Error)?
     }
 
-    func run(into report: inout BenchReport) throws {
-        var rng = SplitMix(seed: seed ^ 0x11FE)
-        // The biggest chat receives the new messages (the worst case for positions and counters).
-        guard
-            let big = try writer.read({ db in
-                try String.fetchOne(db, sql: "SELECT sourceId FROM chat ORDER BY itemCount DESC LIMIT 1")
-            })
-        else { return }
-        let startTs = try writer.read { db in try Int64.fetchOne(db, sql: "SELECT max(ts) FROM item") ?? 0 } + 60_000
+    /// The state the live measurements share: the item counter, the PRNG and the log's peak.
+    private final class LiveState {
+        let seed: UInt64
+        let startTs: Int64
+        let logPath: String
+        var rng: SplitMix
         var n = 0
+        var logPeak: Int64 = 0
+
+        init(seed: UInt64, startTs: Int64, logPath: String) {
+            self.seed = seed
+            self.startTs = startTs
+            self.logPath = logPath
+            rng = SplitMix(seed: seed ^ 0x11FE)
+        }
+
+        /// The next new item of `chat`, a second after the previous one.
         func nextItem(_ chat: String, text: String, unread: Bool = true) -> Item {
             n += 1
             return Item(
@@ -58,43 +65,73 @@ struct LiveBench {
             )
         }
 
-        // The first write after opening: with page checksums it waits for no check; without, for
-        // SQLite's quick check over the whole file (a damaged archive is never written to). A
-        // one-time cost, reported apart from the steady state.
-        let firstStart = Clock.now
-        try upsert([nextItem(big, text: "first write after opening")])
-        report.note(
-            "live: first write after opening (\(archive.hasPageChecksums == true ? "page checksums" : "quick check of the file"))",
-            "\(fmt(Clock.seconds(since: firstStart) * 1_000)) ms")
-
-        // The write-ahead log's size between upserts: live writes keep it near
-        // `Checkpointer.liveFrameLimit` frames.
-        var logPeak: Int64 = 0
-        let logPath = archive.database.path + "-wal"
+        /// Samples the write-ahead log's size into its peak.
         func sampleLog() {
             let size = (try? FileManager.default.attributesOfItem(atPath: logPath)[.size]) as? NSNumber
             logPeak = max(logPeak, size?.int64Value ?? 0)
         }
-        func noteLogPeak() {
+
+        /// Notes the write-ahead log's peak in `report`.
+        func noteLogPeak(into report: inout BenchReport) {
             report.note("live: write-ahead log peak during the upserts", "\(fmt(Double(logPeak) / 1_048_576)) MiB")
         }
+    }
+
+    func run(into report: inout BenchReport) throws {
+        // The biggest chat receives the new messages (the worst case for positions and counters).
+        guard
+            let big = try writer.read({ db in
+                try String.fetchOne(db, sql: "SELECT sourceId FROM chat ORDER BY itemCount DESC LIMIT 1")
+            })
+        else { return }
+        let startTs = try writer.read { db in try Int64.fetchOne(db, sql: "SELECT max(ts) FROM item") ?? 0 } + 60_000
+        // The write-ahead log's size between upserts: live writes keep it near
+        // `Checkpointer.liveFrameLimit` frames.
+        let live = LiveState(seed: seed, startTs: startTs, logPath: archive.database.path + "-wal")
+
+        // The first write after opening: with page checksums it waits for no check; without, for
+        // SQLite's quick check over the whole file (a damaged archive is never written to). A
+        // one-time cost, reported apart from the steady state.
+        let firstStart = Clock.now
+        try upsert([live.nextItem(big, text: "first write after opening")])
+        report.note(
+            "live: first write after opening (\(archive.hasPageChecksums == true ? "page checksums" : "quick check of the file"))",
+            "\(fmt(Clock.seconds(since: firstStart) * 1_000)) ms")
 
         if upsertOnly {
-            let one = try Latency.measure(repeats: repeats, between: sampleLog) { _ in
-                try upsert([nextItem(big, text: "another new message, plain text \(rng.next() % 1000)")])
+            let one = try Latency.measure(repeats: repeats, between: live.sampleLog) { _ in
+                try upsert([live.nextItem(big, text: "another new message, plain text \(live.rng.next() % 1000)")])
                 return 1
             }
             report.latencies.append((name: "live: upsert one new message", ours: one, baseline: nil, baselineName: ""))
             let segments = try writer.read { db in try FullTextSegments.read(db)?.count ?? 0 }
             report.note("live: full-text segments after the upserts", "\(segments)")
-            noteLogPeak()
+            live.noteLogPeak(into: &report)
             return
         }
+        try measureUpserts(live, big: big, into: &report)
+        try measureIdleMerge(into: &report)
+        try measureBatches(live, big: big, into: &report)
+        try measureMarkRead(live, into: &report)
+        // 5. From a write's return to the observer's new value.
+        let observed = ObservedTimes()
+        let observer = Task {
+            for try await window in archive.observeItems(chat: big, .last(50)) {
+                observed.record(window.items.last?.sourceId ?? "")
+            }
+        }
+        defer { observer.cancel() }
+        try measureObserver(live, big: big, observed: observed, into: &report)
+        try measureAutocomplete(live, into: &report)
+    }
+
+    /// Single-message upserts, alone and with a search that finds them, and the call's own cost.
+    private func measureUpserts(_ live: LiveState, big: String, into report: inout BenchReport) throws {
         // 1. One new message per transaction; 4. found by search as soon as the call returns.
         var found = 0
         let one = try Latency.measure(repeats: repeats) { i in
-            let token = "zqlive\(seed)x\(startTs)x\(i)x\(n)"
-            try upsert([nextItem(big, text: "new message \(token) with *markdown* and 東京 😂")])
+            let token = "zqlive\(seed)x\(live.startTs)x\(i)x\(live.n)"
+            try upsert([live.nextItem(big, text: "new message \(token) with *markdown* and 東京 😂")])
             let hits = try writer.read { db in
                 try MessageSearch.search(token, options: SearchOptions(chat: big), in: db).hits.count
             }
@@ -102,8 +139,8 @@ struct LiveBench {
             return hits
         }
         // The search is inside the timed call above; time the upsert alone as well.
-        let oneAlone = try Latency.measure(repeats: repeats, between: sampleLog) { _ in
-            try upsert([nextItem(big, text: "another new message, plain text \(rng.next() % 1000)")])
+        let oneAlone = try Latency.measure(repeats: repeats, between: live.sampleLog) { _ in
+            try upsert([live.nextItem(big, text: "another new message, plain text \(live.rng.next() % 1000)")])
             return 1
         }
         report.latencies.append((name: "live: upsert one new message", ours: oneAlone, baseline: nil, baselineName: ""))
@@ -121,11 +158,14 @@ struct LiveBench {
         report.latencies.append(
             (name: "live: upsert one + search finds it", ours: one, baseline: nil, baselineName: ""))
         report.note("live: search right after upsert", "found \(found) of \(repeats + 1) new messages at once")
-        noteLogPeak()
+        live.noteLogPeak(into: &report)
         report.values["liveUpsertP50ms"] = oneAlone.p50
         report.values["liveUpsertP99ms"] = oneAlone.p99
         report.values["liveSearchFoundAll"] = found == repeats + 1 ? 1 : 0
+    }
 
+    /// The full-text segments the upserts left, and the idle steps that merge them.
+    private func measureIdleMerge(into report: inout BenchReport) throws {
         // 1b. The full-text segments the upserts left (live writes leave merging to idle time),
         // and the steps that merge them, each a transaction a live write may wait for.
         let segmentsLeft = try writer.read { db in try FullTextSegments.read(db)?.count ?? 0 }
@@ -148,20 +188,23 @@ struct LiveBench {
         report.note(
             "live: full-text segments after the upserts",
             "\(segmentsLeft), \(segmentsMerged) after the idle merge steps")
+    }
 
+    /// Upsert batches of 1,000 against the ingest writer on the same kind of items.
+    private func measureBatches(_ live: LiveState, big: String, into report: inout BenchReport) throws {
         // 2. A batch of 1,000 per item, against the ingest writer on the same kind of items.
         let batchRounds = max(3, min(10, repeats / 20))
         var batchSeconds = 0.0
         for _ in 0..<batchRounds {
             let items = (0..<1_000).map { k in
-                nextItem(big, text: "batch message \(k) über café 東京 \(rng.next() % 100_000)")
+                live.nextItem(big, text: "batch message \(k) über café 東京 \(live.rng.next() % 100_000)")
             }
             let t = Clock.now
             try upsert(items)
             batchSeconds += Clock.seconds(since: t)
         }
         let ingestItems = (0..<(batchRounds * 1_000)).map { k in
-            nextItem(big, text: "batch message \(k) über café 東京 \(rng.next() % 100_000)")
+            live.nextItem(big, text: "batch message \(k) über café 東京 \(live.rng.next() % 100_000)")
         }
         let t = Clock.now
         let ingestWriter = try ArchiveWriter(database: archive.database)
@@ -178,14 +221,17 @@ struct LiveBench {
         )
         report.values["liveBatchMicrosPerItem"] = livePerItem
         report.values["ingestWriterMicrosPerItem"] = ingestPerItem
+    }
 
+    /// Mark-read of a chat with 10,000 unread items, made unread again between runs.
+    private func measureMarkRead(_ live: LiveState, into report: inout BenchReport) throws {
         // 3. Mark-read of a chat with 10,000 unread items.
         let unreadChat = "live-unread-\(seed)"
         try writer.write { db in
             try LiveUpsert(chats: [Chat(sourceId: unreadChat, type: .group, displayName: "Busy group")]).write(
                 to: archive.database, db)
         }
-        for _ in 0..<10 { try upsert((0..<1_000).map { k in nextItem(unreadChat, text: "unread \(k)") }) }
+        for _ in 0..<10 { try upsert((0..<1_000).map { k in live.nextItem(unreadChat, text: "unread \(k)") }) }
         let markRead = try Latency.measure(repeats: max(10, repeats / 10)) { _ in
             try awaited { archive in try await archive.markRead(chat: unreadChat) }
             return 0
@@ -211,19 +257,16 @@ struct LiveBench {
         report.latencies.append(
             (name: "live: mark read 10,000 unread items", ours: markRead, baseline: nil, baselineName: ""))
         report.values["liveMarkReadP99ms"] = markRead.p99
+    }
 
-        // 5. From a write's return to the observer's new value.
-        let observed = ObservedTimes()
-        let observer = Task {
-            for try await window in archive.observeItems(chat: big, .last(50)) {
-                observed.record(window.items.last?.sourceId ?? "")
-            }
-        }
-        defer { observer.cancel() }
+    /// The delay from a write's return to the value of `observed`'s observer.
+    private func measureObserver(
+        _ live: LiveState, big: String, observed: ObservedTimes, into report: inout BenchReport
+    ) throws {
         _ = observed.wait(for: nil)
         var delays: [Double] = []
         for _ in 0..<max(20, repeats / 2) {
-            let item = nextItem(big, text: "observed message")
+            let item = live.nextItem(big, text: "observed message")
             try upsert([item])
             let returned = Clock.now
             guard let seen = observed.wait(for: item.sourceId) else { continue }
@@ -238,7 +281,10 @@ struct LiveBench {
                 (name: "live: write return → observer value (.last(50))", ours: l, baseline: nil, baselineName: ""))
             report.values["liveObserverP99ms"] = l.p99
         }
+    }
 
+    /// Mention autocomplete in a group of 10,000 members, a fifth of whom wrote.
+    private func measureAutocomplete(_ live: LiveState, into report: inout BenchReport) throws {
         // 6. Mention autocomplete in a group of 10,000 members, a fifth of whom wrote.
         let group = "live-members-\(seed)"
         let syllables = [
@@ -246,7 +292,9 @@ struct LiveBench {
         ]
         func name() -> String {
             var s = ""
-            for _ in 0..<(2 + Int(rng.next() % 3)) { s += syllables[Int(rng.next() % UInt64(syllables.count))] }
+            for _ in 0..<(2 + Int(live.rng.next() % 3)) {
+                s += syllables[Int(live.rng.next() % UInt64(syllables.count))]
+            }
             return s.prefix(1).uppercased() + s.dropFirst()
         }
         var members: [Member] = []
@@ -264,7 +312,7 @@ struct LiveBench {
         for b in 0..<2 {
             try upsert(
                 (0..<1_000).map { k in
-                    var item = nextItem(group, text: "hello \(k)")
+                    var item = live.nextItem(group, text: "hello \(k)")
                     item.senderName = nil
                     item.memberSourceId = "p\((b * 1_000 + k) * 5)"
                     return item
@@ -272,9 +320,9 @@ struct LiveBench {
         }
         let prefixes = (0..<64).map { _ -> String in
             let s =
-                syllables[Int(rng.next() % UInt64(syllables.count))]
-                + syllables[Int(rng.next() % UInt64(syllables.count))]
-            return String(s.prefix(1 + Int(rng.next() % 3)))
+                syllables[Int(live.rng.next() % UInt64(syllables.count))]
+                + syllables[Int(live.rng.next() % UInt64(syllables.count))]
+            return String(s.prefix(1 + Int(live.rng.next() % 3)))
         }
         let autocomplete = try Latency.measure(repeats: repeats) { i in
             try writer.read { db in
