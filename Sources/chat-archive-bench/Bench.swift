@@ -94,113 +94,188 @@ struct Bench: ParsableCommand {
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { if !keep && dir == nil { try? fm.removeItem(atPath: work) } }
         var report = BenchReport(messages: messages)
-        var alternativeIndex: DatabaseQueue? = nil
         if reuse, let dir, FileManager.default.fileExists(atPath: dir + "/archive.sqlite") {
-            let archive = try Archive(path: dir + "/archive.sqlite")
-            // The archive's own size, not --messages (which a reused run does not generate).
-            report.messages = try archive.database.writer.read { db in
-                try Int.fetchOne(db, sql: "SELECT sum(itemCount) FROM chat") ?? 0
-            }
-            // A big archive's quick check runs in the background after the open (tens of seconds at 10M):
-            // measure queries after it, not beside it. The live bench times what is left of it as its first
-            // write.
-            if !live && (sql == nil || timed) { try archive.database.verifyBeforeWriting() }
-            if let sql, timed {
-                // A statement that writes runs as one write transaction per repeat.
-                let writes = !sql.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("SELECT")
-                let l = try Latency.measure(repeats: repeats) { _ in
-                    writes
-                        ? try archive.database.writer.write { db in try Row.fetchAll(db, sql: sql).count }
-                        : try archive.database.writer.read { db in try Row.fetchAll(db, sql: sql).count }
+            try runReused(dir: dir, report: &report)
+            return
+        }
+        if readersDuringIngest {
+            try runReadersDuringIngest(work: work)
+            return
+        }
+        try runFull(work: work, report: &report)
+    }
+
+    /// With --reuse: measures what the flags ask for on the archive a kept run left in `dir`.
+    func runReused(dir: String, report: inout BenchReport) throws {
+        let archive = try Archive(path: dir + "/archive.sqlite")
+        // The archive's own size, not --messages (which a reused run does not generate).
+        report.messages = try archive.database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT sum(itemCount) FROM chat") ?? 0
+        }
+        // A big archive's quick check runs in the background after the open (tens of seconds at 10M):
+        // measure queries after it, not beside it. The live bench times what is left of it as its first
+        // write.
+        if !live && (sql == nil || timed) { try archive.database.verifyBeforeWriting() }
+        if try runSQL(on: archive) { return }
+        if let chatSearch {
+            let l = try Latency.measure(repeats: repeats) { _ in
+                try archive.database.writer.read { db in
+                    try ChatList.chats(matching: chatSearch, limit: 50, in: db).count
                 }
-                print("p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms, \(l.hits) rows: \(sql)")
-                return
             }
-            if let sql {
-                try archive.database.writer.writeWithoutTransaction { db in
-                    let statements = try db.allStatements(sql: sql)
-                    while let statement = try statements.next() {
-                        for row in try Row.fetchAll(statement) { print(row.description) }
-                    }
-                }
-                return
-            }
-            if let chatSearch {
-                let l = try Latency.measure(repeats: repeats) { _ in
-                    try archive.database.writer.read { db in
-                        try ChatList.chats(matching: chatSearch, limit: 50, in: db).count
-                    }
-                }
-                print("chat list \(chatSearch): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms, \(l.hits) rows")
-                return
-            }
-            if api {
-                try APIBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
-                if json { print(report.json) } else { print(report.table) }
-                return
-            }
-            if chatList {
-                if let (label, l, b, _) = try QueryBench(archive: archive, repeats: repeats, seed: seed).chatListRow() {
-                    print(
-                        "\(label): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms; LIKE p50 \(fmt(b?.p50 ?? 0)) ms, p99 \(fmt(b?.p99 ?? 0)) ms"
-                    )
-                }
-                return
-            }
-            if let windowChat {
-                let ids = try archive.database.writer.read { db in
-                    try Int64.fetchAll(
-                        db, sql: "SELECT item.id FROM item JOIN chat ON chat.id = item.chatId WHERE chat.sourceId = ?",
-                        arguments: [windowChat])
-                }
-                guard !ids.isEmpty else { throw ValidationError("no items in chat \(windowChat)") }
-                var rng = SplitMix(seed: seed)
-                let l = try Latency.measure(repeats: repeats) { _ in
-                    let id = ids[Int(rng.next() % UInt64(ids.count))]
-                    return try archive.database.writer.read { db in
-                        try ItemWindows.window(chat: windowChat, .around(id, count: 50), in: db).items.count
-                    }
-                }
-                print(
-                    "around(id, 50) in \(windowChat) (\(ids.count) items): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms")
-                return
-            }
-            if live {
-                try LiveBench(archive: archive, repeats: repeats, seed: seed, upsertOnly: upsertOnly).run(into: &report)
-                if json { print(report.json) } else { print(report.table) }
-                return
-            }
-            if let query {
-                let l = try Latency.measure(repeats: repeats) { _ in
-                    try archive.database.writer.read { db in
-                        try MessageSearch.search(query, options: SearchOptions(chat: queryChat, limit: 50), in: db).hits
-                            .count
-                    }
-                }
-                print("\(query): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms")
-                return
-            }
-            try QueryBench(archive: archive, repeats: repeats, seed: seed, withLike: !noLike).run(into: &report)
+            print("chat list \(chatSearch): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms, \(l.hits) rows")
+            return
+        }
+        if api {
             try APIBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
             if json { print(report.json) } else { print(report.table) }
             return
         }
-
-        if readersDuringIngest {
-            let corpusPath = work + "/corpus.jsonl"
-            if !(reuse && fm.fileExists(atPath: corpusPath)) {
-                let summary = try CorpusGenerator(
-                    seed: seed, messages: messages, chats: chats ?? max(20, messages / 100)
-                ).write(to: corpusPath)
-                print("corpus: \(summary.items) messages in \(summary.chats) chats")
+        if try runChatListOrWindow(on: archive) { return }
+        if live {
+            try LiveBench(archive: archive, repeats: repeats, seed: seed, upsertOnly: upsertOnly).run(into: &report)
+            if json { print(report.json) } else { print(report.table) }
+            return
+        }
+        if let query {
+            let l = try Latency.measure(repeats: repeats) { _ in
+                try archive.database.writer.read { db in
+                    try MessageSearch.search(query, options: SearchOptions(chat: queryChat, limit: 50), in: db).hits
+                        .count
+                }
             }
-            try ReadersDuringIngestBench(
-                corpusPath: corpusPath, archivePath: work + "/archive.sqlite", readers: readers,
-                pauseMicroseconds: UInt32(max(0, readerPauseMs) * 1000), seed: seed
-            ).run()
+            print("\(query): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms")
+            return
+        }
+        try QueryBench(archive: archive, repeats: repeats, seed: seed, withLike: !noLike).run(into: &report)
+        try APIBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
+        if json { print(report.json) } else { print(report.table) }
+    }
+
+    /// With --sql: runs the SQL (timed, or printing its rows); whether it did.
+    func runSQL(on archive: Archive) throws -> Bool {
+        if let sql, timed {
+            // A statement that writes runs as one write transaction per repeat.
+            let writes = !sql.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("SELECT")
+            let l = try Latency.measure(repeats: repeats) { _ in
+                writes
+                    ? try archive.database.writer.write { db in try Row.fetchAll(db, sql: sql).count }
+                    : try archive.database.writer.read { db in try Row.fetchAll(db, sql: sql).count }
+            }
+            print("p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms, \(l.hits) rows: \(sql)")
+            return true
+        }
+        if let sql {
+            try archive.database.writer.writeWithoutTransaction { db in
+                let statements = try db.allStatements(sql: sql)
+                while let statement = try statements.next() {
+                    for row in try Row.fetchAll(statement) { print(row.description) }
+                }
+            }
+            return true
+        }
+        return false
+    }
+
+    /// With --chat-list or --window-chat: measures that row alone; whether it did.
+    func runChatListOrWindow(on archive: Archive) throws -> Bool {
+        if chatList {
+            if let (label, l, b, _) = try QueryBench(archive: archive, repeats: repeats, seed: seed).chatListRow() {
+                print(
+                    "\(label): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms; LIKE p50 \(fmt(b?.p50 ?? 0)) ms, p99 \(fmt(b?.p99 ?? 0)) ms"
+                )
+            }
+            return true
+        }
+        if let windowChat {
+            let ids = try archive.database.writer.read { db in
+                try Int64.fetchAll(
+                    db, sql: "SELECT item.id FROM item JOIN chat ON chat.id = item.chatId WHERE chat.sourceId = ?",
+                    arguments: [windowChat])
+            }
+            guard !ids.isEmpty else { throw ValidationError("no items in chat \(windowChat)") }
+            var rng = SplitMix(seed: seed)
+            let l = try Latency.measure(repeats: repeats) { _ in
+                let id = ids[Int(rng.next() % UInt64(ids.count))]
+                return try archive.database.writer.read { db in
+                    try ItemWindows.window(chat: windowChat, .around(id, count: 50), in: db).items.count
+                }
+            }
+            print(
+                "around(id, 50) in \(windowChat) (\(ids.count) items): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms")
+            return true
+        }
+        return false
+    }
+
+    /// With --readers-during-ingest: read latency while the corpus is ingested.
+    func runReadersDuringIngest(work: String) throws {
+        let fm = FileManager.default
+        let corpusPath = work + "/corpus.jsonl"
+        if !(reuse && fm.fileExists(atPath: corpusPath)) {
+            let summary = try CorpusGenerator(
+                seed: seed, messages: messages, chats: chats ?? max(20, messages / 100)
+            ).write(to: corpusPath)
+            print("corpus: \(summary.items) messages in \(summary.chats) chats")
+        }
+        try ReadersDuringIngestBench(
+            corpusPath: corpusPath, archivePath: work + "/archive.sqlite", readers: readers,
+            pauseMicroseconds: UInt32(max(0, readerPauseMs) * 1000), seed: seed
+        ).run()
+    }
+
+    /// What an ingest left for the steps after it.
+    struct Ingested {
+        var archive: Archive
+        var archivePath: String
+        var textBytes: Int
+        var seconds: Double
+        var cpu: Double
+    }
+
+    /// The full bench: corpus, ingest, baselines, rebuild, queries and live writes.
+    func runFull(work: String, report: inout BenchReport) throws {
+        var alternativeIndex: DatabaseQueue? = nil
+        let ingested = try generateAndIngest(work: work, report: &report)
+        let (archive, archivePath) = (ingested.archive, ingested.archivePath)
+        let (baseQueue, texts) = try buildBaseline(work: work, ingested: ingested, report: &report)
+
+        // 3b. The infix design not kept: a trigram index of every text (SQLite's own tokenizer).
+        if alternatives {
+            try buildTrigram(baseQueue, texts: texts, textBytes: ingested.textBytes, report: &report)
+            alternativeIndex = baseQueue
+        }
+
+        // 4. Rebuild of the indexes (what a new analyser version costs).
+        let t3 = Clock.now
+        let walDuringRebuild = PeakFileSize(archivePath + "-wal")
+        try archive.database.rebuildIndexes()
+        let rebuildWALPeak = walDuringRebuild.stop()
+        report.row(
+            "rebuild FTS + vocabulary from stored text", seconds: Clock.seconds(since: t3),
+            extra: "WAL peak \(Files.mb(rebuildWALPeak)) MiB")
+        report.values["rebuildWALPeakBytes"] = Double(rebuildWALPeak)
+        report.values["rebuildSeconds"] = Clock.seconds(since: t3)
+
+        if ingestOnly {
+            if json { print(report.json) } else { print(report.table) }
             return
         }
 
+        // 5. Queries.
+        try QueryBench(archive: archive, repeats: repeats, seed: seed, trigram: alternativeIndex).run(into: &report)
+        try APIBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
+
+        // 6. Live writes, observation and mention autocomplete (after the queries: they add items).
+        try LiveBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
+
+        if json { print(report.json) } else { print(report.table) }
+        if keep || dir != nil { FileHandle.standardError.write(Data("work folder: \(work)\n".utf8)) }
+    }
+
+    /// Generates the corpus and ingests it through the whole pipeline, with their report rows.
+    func generateAndIngest(work: String, report: inout BenchReport) throws -> Ingested {
+        let fm = FileManager.default
         // 1. Corpus.
         let corpusPath = work + "/corpus.jsonl"
         let chatCount = chats ?? max(20, messages / 100)
@@ -244,6 +319,17 @@ struct Bench: ParsableCommand {
         report.values["peakRSSBytes"] = Double(rssPeak)
         report.values["ingestWALPeakBytes"] = Double(walPeak)
 
+        return Ingested(
+            archive: archive, archivePath: archivePath, textBytes: summary.textBytes, seconds: ingestSeconds,
+            cpu: ingestCPU)
+    }
+
+    /// Builds a bare FTS5 unicode61 index of the same texts, with its report rows; it and the texts.
+    func buildBaseline(work: String, ingested: Ingested, report: inout BenchReport) throws -> (
+        DatabaseQueue, [String]
+    ) {
+        let fm = FileManager.default
+        let (archive, ingestSeconds, ingestCPU) = (ingested.archive, ingested.seconds, ingested.cpu)
         // 3. Baseline: bare FTS5 unicode61 over the same texts, in the same process.
         let texts = try archive.database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT chat_text(text) FROM item ORDER BY id")
@@ -283,57 +369,32 @@ struct Bench: ParsableCommand {
             "\(fmt(ingestSeconds / baseSeconds))× the bare unicode61 build in wall time (target ≤ 2×, aim 1.5×), \(fmt(ingestCPU / baseCPU))× in CPU time (both cores; the machine's load does not inflate it)"
         )
 
-        // 3b. The infix design not kept: a trigram index of every text (SQLite's own tokenizer).
-        if alternatives {
-            try baseQueue.writeWithoutTransaction { db in
-                try db.execute(sql: "CREATE VIRTUAL TABLE tri USING fts5(text, content='', tokenize='trigram')")
-            }
-            let t = Clock.now
-            for start in stride(from: 0, to: texts.count, by: 20_000) {
-                let end = min(texts.count, start + 20_000)
-                try baseQueue.write { db in
-                    let st = try db.makeStatement(sql: "INSERT INTO tri(rowid, text) VALUES (?, ?)")
-                    for j in start..<end { try st.execute(arguments: [j + 1, texts[j]]) }
-                }
-            }
-            let triSeconds = Clock.seconds(since: t)
-            let triBytes = try baseQueue.read { db in
-                try Int64.fetchOne(db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'tri%'") ?? 0
-            }
-            report.row(
-                "alternative: FTS5 trigram index of the texts (infix design not kept)", seconds: triSeconds,
-                extra:
-                    "\(Int(Double(texts.count) / triSeconds)) msg/s, index \(Files.mb(triBytes)) MiB (\(fmt(Double(triBytes) / Double(summary.textBytes)))× text) on top of the word index"
-            )
-            report.values["trigramSeconds"] = triSeconds
-            report.values["trigramBytes"] = Double(triBytes)
-            alternativeIndex = baseQueue
-        }
+        return (baseQueue, texts)
+    }
 
-        // 4. Rebuild of the indexes (what a new analyser version costs).
-        let t3 = Clock.now
-        let walDuringRebuild = PeakFileSize(archivePath + "-wal")
-        try archive.database.rebuildIndexes()
-        let rebuildWALPeak = walDuringRebuild.stop()
+    /// Builds an FTS5 trigram index of the texts beside the baseline, with its report row.
+    func buildTrigram(_ baseQueue: DatabaseQueue, texts: [String], textBytes: Int, report: inout BenchReport) throws {
+        try baseQueue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE VIRTUAL TABLE tri USING fts5(text, content='', tokenize='trigram')")
+        }
+        let t = Clock.now
+        for start in stride(from: 0, to: texts.count, by: 20_000) {
+            let end = min(texts.count, start + 20_000)
+            try baseQueue.write { db in
+                let st = try db.makeStatement(sql: "INSERT INTO tri(rowid, text) VALUES (?, ?)")
+                for j in start..<end { try st.execute(arguments: [j + 1, texts[j]]) }
+            }
+        }
+        let triSeconds = Clock.seconds(since: t)
+        let triBytes = try baseQueue.read { db in
+            try Int64.fetchOne(db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'tri%'") ?? 0
+        }
         report.row(
-            "rebuild FTS + vocabulary from stored text", seconds: Clock.seconds(since: t3),
-            extra: "WAL peak \(Files.mb(rebuildWALPeak)) MiB")
-        report.values["rebuildWALPeakBytes"] = Double(rebuildWALPeak)
-        report.values["rebuildSeconds"] = Clock.seconds(since: t3)
-
-        if ingestOnly {
-            if json { print(report.json) } else { print(report.table) }
-            return
-        }
-
-        // 5. Queries.
-        try QueryBench(archive: archive, repeats: repeats, seed: seed, trigram: alternativeIndex).run(into: &report)
-        try APIBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
-
-        // 6. Live writes, observation and mention autocomplete (after the queries: they add items).
-        try LiveBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
-
-        if json { print(report.json) } else { print(report.table) }
-        if keep || dir != nil { FileHandle.standardError.write(Data("work folder: \(work)\n".utf8)) }
+            "alternative: FTS5 trigram index of the texts (infix design not kept)", seconds: triSeconds,
+            extra:
+                "\(Int(Double(texts.count) / triSeconds)) msg/s, index \(Files.mb(triBytes)) MiB (\(fmt(Double(triBytes) / Double(textBytes)))× text) on top of the word index"
+        )
+        report.values["trigramSeconds"] = triSeconds
+        report.values["trigramBytes"] = Double(triBytes)
     }
 }
