@@ -162,6 +162,7 @@ struct DiscordRun {
         }
     }
 
+    /// Emits one message of a channel's export as an item, with its author, mentioned users and reactors as members.
     private mutating func message(
         _ bytes: [UInt8], at: JSONStreamReader.Location, channelID: String, fileIndex: Int, folder: String,
         location: SourceLocation
@@ -169,28 +170,7 @@ struct DiscordRun {
         // Take the channel out while working on it, so that its id map is not copied.
         guard var c = channels.removeValue(forKey: channelID) else { return }
         defer { channels[channelID] = c }
-        let m: JSONValue
-        do { m = try JSONParser.parse(bytes) } catch {
-            try sink.report(.skipped(location, "message is not valid JSON: \(error.message); skipped"))
-            return
-        }
-        guard case .object = m, let id = JSONField.idString(m["id"]), !id.isEmpty else {
-            try sink.report(.skipped(location, "message without an id; skipped"))
-            return
-        }
-        if let content = m["content"], content.stringValue == nil, !content.isNull {
-            try sink.report(.skipped(location, "message \(id): content is not a string; skipped"))
-            return
-        }
-        // Dedupe: files run newest first, so an id already taken came from a newer (or the same) export.
-        let previous = Int64(id).map { c.emitted[$0] } ?? c.otherIDs[id]
-        if let previous {
-            if previous == fileIndex {
-                try sink.report(.warning(location, "message \(id) appears again in this file; the first copy was kept"))
-            }
-            return
-        }
-        if let n = Int64(id) { c.emitted[n] = fileIndex } else { c.otherIDs[id] = fileIndex }
+        guard let (m, id) = try newMessage(bytes, in: &c, fileIndex: fileIndex, location: location) else { return }
 
         let (timestamp, isTimeUnknown) = try c.clock.time(
             m["timestamp"]?.stringValue.flatMap { Timestamp.parse($0) }, location: location, sink: sink,
@@ -198,12 +178,7 @@ struct DiscordRun {
 
         let author = Self.user(m["author"])
         if let author { try member(author, in: &c) }
-        var users: [DiscordMarkdown.User] = []
-        for v in m["mentions"]?.arrayValue ?? [] {
-            guard let u = Self.user(v) else { continue }
-            try member(u, in: &c)
-            users.append(DiscordMarkdown.User(id: u.id, names: u.nickname == u.name ? [u.name] : [u.nickname, u.name]))
-        }
+        let users = try mentionedUsers(m, in: &c)
 
         let type = m["type"]?.stringValue ?? "Default"
         let isSystem = !Self.normalTypes.contains(type)
@@ -227,8 +202,83 @@ struct DiscordRun {
             if md.isFormatted { markup = .formatted(md.pieces) }
         }
 
-        var files: [FileRef] = []
         let attachments = m["attachments"]?.arrayValue ?? []
+        let files = try self.files(attachments, id: id, folder: folder, location: location)
+        let file = files.first
+        if let file, !isSystem { content.type = Self.contentType(ofFile: file.name) }
+        if let embed = (m["embeds"]?.arrayValue ?? []).first(where: { $0["title"] != nil || $0["description"] != nil })
+        {
+            content.preview = LinkPreview(
+                uri: embed["url"]?.stringValue ?? "", title: embed["title"]?.stringValue ?? "",
+                description: embed["description"]?.stringValue ?? "")
+            if !isSystem, attachments.isEmpty { content.type = .link }
+        }
+        if !isSystem { Self.appendStickers(m, to: &content, markup: &markup) }
+        let reactions = try self.reactions(m, in: &c)
+        var quote: Quote?
+        if let reference, reference["type"]?.stringValue != "Forward",
+            let target = JSONField.idString(reference["messageId"])
+        {
+            let sameChannel = JSONField.idString(reference["channelId"]).map { $0 == channelID } ?? true
+            quote = Quote(itemSourceId: sameChannel ? target : nil, text: "")
+        }
+        let isEdited = m["timestampEdited"].map { !$0.isNull } ?? false
+
+        let raw = try rawText(bytes, id: id, location: location)
+        let item = Item(
+            chatSourceId: c.sourceId, sourceId: id, timestamp: timestamp,
+            direction: isSystem ? .event : isOwner ? .snd : .rcv, memberSourceId: author?.id, content: content,
+            markup: markup, mentions: mentions, quote: quote, file: file, reactions: reactions, isEdited: isEdited,
+            isPinned: m["isPinned"]?.boolValue ?? false, raw: raw, isTimeUnknown: isTimeUnknown,
+            moreFiles: Array(files.dropFirst()))
+        try sink.emit(.item(item))
+    }
+
+    /// The parsed message and its id, or nil (reported) when it is unreadable or a copy of one already taken.
+    private func newMessage(_ bytes: [UInt8], in c: inout Channel, fileIndex: Int, location: SourceLocation) throws
+        -> (message: JSONValue, id: String)?
+    {
+        let m: JSONValue
+        do { m = try JSONParser.parse(bytes) } catch {
+            try sink.report(.skipped(location, "message is not valid JSON: \(error.message); skipped"))
+            return nil
+        }
+        guard case .object = m, let id = JSONField.idString(m["id"]), !id.isEmpty else {
+            try sink.report(.skipped(location, "message without an id; skipped"))
+            return nil
+        }
+        if let content = m["content"], content.stringValue == nil, !content.isNull {
+            try sink.report(.skipped(location, "message \(id): content is not a string; skipped"))
+            return nil
+        }
+        // Dedupe: files run newest first, so an id already taken came from a newer (or the same) export.
+        let previous = Int64(id).map { c.emitted[$0] } ?? c.otherIDs[id]
+        if let previous {
+            if previous == fileIndex {
+                try sink.report(.warning(location, "message \(id) appears again in this file; the first copy was kept"))
+            }
+            return nil
+        }
+        if let n = Int64(id) { c.emitted[n] = fileIndex } else { c.otherIDs[id] = fileIndex }
+        return (m, id)
+    }
+
+    /// The users a message mentions, each emitted as a member of the channel.
+    private func mentionedUsers(_ m: JSONValue, in c: inout Channel) throws -> [DiscordMarkdown.User] {
+        var users: [DiscordMarkdown.User] = []
+        for v in m["mentions"]?.arrayValue ?? [] {
+            guard let u = Self.user(v) else { continue }
+            try member(u, in: &c)
+            users.append(DiscordMarkdown.User(id: u.id, names: u.nickname == u.name ? [u.name] : [u.nickname, u.name]))
+        }
+        return users
+    }
+
+    /// The files of a message's attachments, with paths inside the export folder (or none, reported).
+    private func files(_ attachments: [JSONValue], id: String, folder: String, location: SourceLocation) throws
+        -> [FileRef]
+    {
+        var files: [FileRef] = []
         for attachment in attachments {
             let url = attachment["url"]?.stringValue ?? ""
             var name = attachment["fileName"]?.stringValue ?? ""
@@ -245,25 +295,24 @@ struct DiscordRun {
             }
             files.append(FileRef(name: name, size: JSONField.int(attachment["fileSizeBytes"]), path: path))
         }
-        let file = files.first
-        if let file, !isSystem { content.type = Self.contentType(ofFile: file.name) }
-        if let embed = (m["embeds"]?.arrayValue ?? []).first(where: { $0["title"] != nil || $0["description"] != nil })
-        {
-            content.preview = LinkPreview(
-                uri: embed["url"]?.stringValue ?? "", title: embed["title"]?.stringValue ?? "",
-                description: embed["description"]?.stringValue ?? "")
-            if !isSystem, attachments.isEmpty { content.type = .link }
-        }
+        return files
+    }
+
+    /// Appends the names of a message's stickers to its text (and to its markup when formatted).
+    private static func appendStickers(_ m: JSONValue, to content: inout MessageContent, markup: inout Markup) {
         let stickers = (m["stickers"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }.filter { !$0.isEmpty }
-        if !stickers.isEmpty, !isSystem {
-            let names = stickers.joined(separator: ", ")
-            let extra = content.text.isEmpty ? names : "\n" + names
-            content.text += extra
-            if case .formatted(var pieces) = markup {
-                pieces.append(FormattedText(extra))
-                markup = .formatted(pieces)
-            }
+        guard !stickers.isEmpty else { return }
+        let names = stickers.joined(separator: ", ")
+        let extra = content.text.isEmpty ? names : "\n" + names
+        content.text += extra
+        if case .formatted(var pieces) = markup {
+            pieces.append(FormattedText(extra))
+            markup = .formatted(pieces)
         }
+    }
+
+    /// The reactions to a message, with the users who reacted emitted as members of the channel.
+    private func reactions(_ m: JSONValue, in c: inout Channel) throws -> [Reaction] {
         var reactions: [Reaction] = []
         for r in m["reactions"]?.arrayValue ?? [] {
             for v in r["users"]?.arrayValue ?? [] {
@@ -273,29 +322,14 @@ struct DiscordRun {
             let custom = JSONField.idString(r["emoji"]?["id"]).map { !$0.isEmpty } ?? false
             reactions.append(Reaction(emoji: custom ? ":\(name):" : name, count: Int(JSONField.int(r["count"]) ?? 1)))
         }
-        var quote: Quote?
-        if let reference, reference["type"]?.stringValue != "Forward",
-            let target = JSONField.idString(reference["messageId"])
-        {
-            let sameChannel = JSONField.idString(reference["channelId"]).map { $0 == channelID } ?? true
-            quote = Quote(itemSourceId: sameChannel ? target : nil, text: "")
-        }
-        let isEdited = m["timestampEdited"].map { !$0.isNull } ?? false
+        return reactions
+    }
 
-        let raw: String
-        if let valid = String(validating: bytes, as: UTF8.self) {
-            raw = valid
-        } else {
-            raw = String(decoding: bytes, as: UTF8.self)
-            try sink.report(.warning(location, "message \(id) contains invalid UTF-8, read as U+FFFD"))
-        }
-        let item = Item(
-            chatSourceId: c.sourceId, sourceId: id, timestamp: timestamp,
-            direction: isSystem ? .event : isOwner ? .snd : .rcv, memberSourceId: author?.id, content: content,
-            markup: markup, mentions: mentions, quote: quote, file: file, reactions: reactions, isEdited: isEdited,
-            isPinned: m["isPinned"]?.boolValue ?? false, raw: raw, isTimeUnknown: isTimeUnknown,
-            moreFiles: Array(files.dropFirst()))
-        try sink.emit(.item(item))
+    /// The message's JSON text, with invalid UTF-8 replaced (and reported).
+    private func rawText(_ bytes: [UInt8], id: String, location: SourceLocation) throws -> String {
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        try sink.report(.warning(location, "message \(id) contains invalid UTF-8, read as U+FFFD"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Text for a system message whose `content` is empty.

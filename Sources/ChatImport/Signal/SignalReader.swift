@@ -152,6 +152,7 @@ struct SignalReader {
 
     // MARK: Items
 
+    /// Emits one chat item frame as an item of its chat, with its author as a member.
     private mutating func item(_ frame: JSONValue, value: JSONValue, bytes: ArraySlice<UInt8>, location: SourceLocation)
         throws
     {
@@ -160,21 +161,55 @@ struct SignalReader {
             try sink.report(.skipped(location, "chat item of chat \(id), which the file does not hold; skipped"))
             return
         }
-        // The author.
-        var authorKey = "unknown"
-        var authorName = "Unknown"
-        var authorIsMe = false
-        if let authorId = JSONField.idString(frame["authorId"]), let r = recipients[authorId] {
-            authorKey = r.key
-            authorName = recipients.name(of: r)
-            authorIsMe = r.kind == .me
-        } else {
-            try sink.report(.warning(location, "chat item without a known author; kept as from an unknown sender"))
-        }
+        let author = try itemAuthor(frame, location: location)
+        let revisions = frame["revisions"]?.arrayValue ?? []
+        let (timestamp, isTimeUnknown, key) = try itemTimeAndKey(
+            frame, revisions: revisions, authorKey: author.key, chat: chat.sourceId, location: location)
 
+        // Direction and read state.
+        let incoming = frame["incoming"]
+        let outgoing = frame["outgoing"]
+        var direction: ItemDirection =
+            incoming != nil
+            ? .rcv : outgoing != nil ? .snd : frame["directionless"] != nil ? .event : author.isMe ? .snd : .rcv
+        let isUnread = incoming.map { !($0["read"]?.boolValue ?? false) } ?? false
+        let status = outgoing.flatMap { Self.status($0) }
+
+        let body = try itemBody(frame, chat: chat.sourceId, authorName: author.name, location: location)
+        if body.isEvent { direction = .event }
+
+        if author.key != "unknown" {
+            try member(key: author.key, name: author.name, isUser: author.isMe, chat: chat.sourceId)
+        }
+        let raw = try rawText(value, bytes: bytes, location: location)
+        let item = Item(
+            chatSourceId: chat.sourceId, sourceId: key, timestamp: timestamp, direction: direction,
+            memberSourceId: author.key == "unknown" ? nil : author.key,
+            senderName: author.key == "unknown" ? nil : author.name,
+            content: body.content, markup: body.markup, mentions: body.mentions, quote: body.quote,
+            file: body.fileRefs.first, reactions: Self.counted(body.reactions), isEdited: !revisions.isEmpty,
+            isDeleted: body.isDeleted, isUnread: isUnread, isPinned: frame["pinDetails"] != nil, status: status,
+            raw: raw, isTimeUnknown: isTimeUnknown, moreFiles: Array(body.fileRefs.dropFirst()))
+        try sink.emit(.item(item))
+    }
+
+    /// The author of a chat item, or an unknown sender (with a warning) when it has none the file knows.
+    private func itemAuthor(_ frame: JSONValue, location: SourceLocation) throws -> (
+        key: String, name: String, isMe: Bool
+    ) {
+        if let authorId = JSONField.idString(frame["authorId"]), let r = recipients[authorId] {
+            return (r.key, recipients.name(of: r), r.kind == .me)
+        }
+        try sink.report(.warning(location, "chat item without a known author; kept as from an unknown sender"))
+        return ("unknown", "Unknown", false)
+    }
+
+    /// The time and key of a chat item, noting its revisions' keys as aliases of that key.
+    private mutating func itemTimeAndKey(
+        _ frame: JSONValue, revisions: [JSONValue], authorKey: String, chat: String, location: SourceLocation
+    ) throws -> (timestamp: Timestamp, isTimeUnknown: Bool, key: String) {
         // Time and key: the author and the sent time of the first version (an edit neither
         // moves a message nor changes its identity).
-        let revisions = frame["revisions"]?.arrayValue ?? []
         let sentTimes = ([frame] + revisions).compactMap { JSONField.int($0["dateSent"]).flatMap { $0 > 0 ? $0 : nil } }
         let sent =
             sentTimes.min() ?? JSONField.int(frame["incoming"]?["dateReceived"])
@@ -184,116 +219,103 @@ struct SignalReader {
             location: location, sink: sink, warning: "chat item without a sent time; it takes the previous item's time")
         let firstSent = timestamp.milliseconds
         var key = authorKey + ":" + String(firstSent)
-        key = try uniqueKey(key, chat: chat.sourceId, location: location, isEvent: frame["updateMessage"] != nil)
+        key = try uniqueKey(key, chat: chat, location: location, isEvent: frame["updateMessage"] != nil)
         for sent in sentTimes where sent != firstSent {
-            revisionAliases[chat.sourceId + "\u{1}" + authorKey + ":" + String(sent)] = key
+            revisionAliases[chat + "\u{1}" + authorKey + ":" + String(sent)] = key
         }
+        return (timestamp, isTimeUnknown, key)
+    }
 
-        // Direction and read state.
-        let incoming = frame["incoming"]
-        let outgoing = frame["outgoing"]
-        var direction: ItemDirection =
-            incoming != nil
-            ? .rcv : outgoing != nil ? .snd : frame["directionless"] != nil ? .event : authorIsMe ? .snd : .rcv
-        let isUnread = incoming.map { !($0["read"]?.boolValue ?? false) } ?? false
-        let status = outgoing.flatMap { Self.status($0) }
-
-        var content = MessageContent(type: .text, text: "")
-        var markup: Markup = .plain
-        var mentions: [String: MentionTarget] = [:]
-        var fileRefs: [FileRef] = []
-        var quote: Quote?
-        var reactions: [JSONValue] = []
-        var isDeleted = false
-
+    /// The content of a chat item, by the kind of message it holds.
+    private func itemBody(_ frame: JSONValue, chat: String, authorName: String, location: SourceLocation) throws
+        -> SignalItemBody
+    {
+        var body = SignalItemBody()
         if let m = frame["standardMessage"] {
-            var body = m["text"]?["body"]?.stringValue ?? ""
-            if let long = files.file(m["longText"]), let text = try longText(long, location: location) { body = text }
-            let text = bodyText(body, ranges: m["text"]?["bodyRanges"]?.arrayValue ?? [])
-            content.text = text.text
-            mentions = text.mentions
-            if text.isFormatted || !mentions.isEmpty { markup = .formatted(text.pieces) }
-            let attachments = m["attachments"]?.arrayValue ?? []
-            fileRefs = attachments.compactMap { files.file($0["pointer"]) }
-            if let first = attachments.first { content.type = SignalFileLocator.contentType(of: first) }
-            if let p = m["linkPreview"]?.arrayValue?.first {
-                content.preview = LinkPreview(
-                    uri: p["url"]?.stringValue ?? "", title: p["title"]?.stringValue ?? "",
-                    description: p["description"]?.stringValue ?? "")
-                if attachments.isEmpty { content.type = .link }
-            }
-            quote = self.quote(m["quote"], chat: chat.sourceId)
-            reactions = m["reactions"]?.arrayValue ?? []
+            body = try standardBody(m, chat: chat, location: location)
         } else if let m = frame["stickerMessage"] {
-            content.type = .image
-            content.text = m["sticker"]?["emoji"]?.stringValue ?? ""
+            body.content.type = .image
+            body.content.text = m["sticker"]?["emoji"]?.stringValue ?? ""
             if var f = files.file(m["sticker"]?["data"]) {
                 if f.name.hasPrefix("attachment") { f.name = "sticker" + f.name.dropFirst("attachment".count) }
-                fileRefs = [f]
+                body.fileRefs = [f]
             }
-            reactions = m["reactions"]?.arrayValue ?? []
+            body.reactions = m["reactions"]?.arrayValue ?? []
         } else if let m = frame["contactMessage"] {
-            content.text = Self.contactText(m["contact"])
-            reactions = m["reactions"]?.arrayValue ?? []
+            body.content.text = Self.contactText(m["contact"])
+            body.reactions = m["reactions"]?.arrayValue ?? []
         } else if frame["remoteDeletedMessage"] != nil {
-            isDeleted = true
+            body.isDeleted = true
         } else if let m = frame["viewOnceMessage"] {
-            content.text = "View-once media"
-            reactions = m["reactions"]?.arrayValue ?? []
+            body.content.text = "View-once media"
+            body.reactions = m["reactions"]?.arrayValue ?? []
         } else if let m = frame["directStoryReplyMessage"] {
             if let emoji = m["emoji"]?.stringValue {
-                content.text = "Reacted \(emoji) to a story"
+                body.content.text = "Reacted \(emoji) to a story"
             } else {
                 let reply = m["textReply"]
-                let text = bodyText(
-                    reply?["text"]?["body"]?.stringValue ?? "", ranges: reply?["text"]?["bodyRanges"]?.arrayValue ?? [])
-                content.text = text.text
-                mentions = text.mentions
-                if text.isFormatted || !mentions.isEmpty { markup = .formatted(text.pieces) }
+                body.setText(
+                    bodyText(
+                        reply?["text"]?["body"]?.stringValue ?? "",
+                        ranges: reply?["text"]?["bodyRanges"]?.arrayValue ?? []))
             }
-            reactions = m["reactions"]?.arrayValue ?? []
+            body.reactions = m["reactions"]?.arrayValue ?? []
         } else if let m = frame["poll"] {
-            content.text = Self.pollText(m)
-            reactions = m["reactions"]?.arrayValue ?? []
-        } else if let m = frame["updateMessage"] {
-            direction = .event
-            content.type = .event
-            let directory = recipients
-            content.text = SignalEventText.update(m, author: authorName) { aci in
-                SignalRecipients.uuid(aci).map { directory.person(aci: $0).name }
-            }
-        } else if let m = frame["paymentNotification"] {
-            direction = .event
-            content.type = .event
-            let amount = m["amountMob"]?.stringValue.map { " of \($0) MOB" } ?? ""
-            let note = m["note"]?.stringValue.map { ": " + $0 } ?? ""
-            content.text = "Payment\(amount)\(note)"
-        } else if frame["giftBadge"] != nil {
-            direction = .event
-            content.type = .event
-            content.text = "\(authorName) sent a gift badge"
+            body.content.text = Self.pollText(m)
+            body.reactions = m["reactions"]?.arrayValue ?? []
+        } else if let event = eventBody(frame, authorName: authorName) {
+            body = event
         } else {
             let kind = Self.itemKind(frame) ?? "unknown"
-            content.type = .unknown
-            content.text = "Unsupported Signal message (\(kind))"
+            body.content.type = .unknown
+            body.content.text = "Unsupported Signal message (\(kind))"
             try sink.report(
                 .warning(location, "chat item of a kind this version does not know (\(kind)); kept without its content")
             )
         }
+        return body
+    }
 
-        if authorKey != "unknown" {
-            try member(key: authorKey, name: authorName, isUser: authorIsMe, chat: chat.sourceId)
+    /// The content of a standard message: its text, attachments, link preview, quote and reactions.
+    private func standardBody(_ m: JSONValue, chat: String, location: SourceLocation) throws -> SignalItemBody {
+        var body = SignalItemBody()
+        var text = m["text"]?["body"]?.stringValue ?? ""
+        if let long = files.file(m["longText"]), let full = try longText(long, location: location) { text = full }
+        body.setText(bodyText(text, ranges: m["text"]?["bodyRanges"]?.arrayValue ?? []))
+        let attachments = m["attachments"]?.arrayValue ?? []
+        body.fileRefs = attachments.compactMap { files.file($0["pointer"]) }
+        if let first = attachments.first { body.content.type = SignalFileLocator.contentType(of: first) }
+        if let p = m["linkPreview"]?.arrayValue?.first {
+            body.content.preview = LinkPreview(
+                uri: p["url"]?.stringValue ?? "", title: p["title"]?.stringValue ?? "",
+                description: p["description"]?.stringValue ?? "")
+            if attachments.isEmpty { body.content.type = .link }
         }
-        let raw = try rawText(value, bytes: bytes, location: location)
-        let item = Item(
-            chatSourceId: chat.sourceId, sourceId: key, timestamp: timestamp, direction: direction,
-            memberSourceId: authorKey == "unknown" ? nil : authorKey,
-            senderName: authorKey == "unknown" ? nil : authorName,
-            content: content, markup: markup, mentions: mentions, quote: quote, file: fileRefs.first,
-            reactions: Self.counted(reactions), isEdited: !revisions.isEmpty, isDeleted: isDeleted, isUnread: isUnread,
-            isPinned: frame["pinDetails"] != nil, status: status, raw: raw, isTimeUnknown: isTimeUnknown,
-            moreFiles: Array(fileRefs.dropFirst()))
-        try sink.emit(.item(item))
+        body.quote = quote(m["quote"], chat: chat)
+        body.reactions = m["reactions"]?.arrayValue ?? []
+        return body
+    }
+
+    /// The content of an event item (a chat update, a payment, a gift badge), or nil for any other kind.
+    private func eventBody(_ frame: JSONValue, authorName: String) -> SignalItemBody? {
+        var body = SignalItemBody()
+        body.isEvent = true
+        body.content.type = .event
+        if let m = frame["updateMessage"] {
+            let directory = recipients
+            body.content.text = SignalEventText.update(m, author: authorName) { aci in
+                SignalRecipients.uuid(aci).map { directory.person(aci: $0).name }
+            }
+        } else if let m = frame["paymentNotification"] {
+            let amount = m["amountMob"]?.stringValue.map { " of \($0) MOB" } ?? ""
+            let note = m["note"]?.stringValue.map { ": " + $0 } ?? ""
+            body.content.text = "Payment\(amount)\(note)"
+        } else if frame["giftBadge"] != nil {
+            body.content.text = "\(authorName) sent a gift badge"
+        } else {
+            return nil
+        }
+        return body
     }
 
     /// `key`, or `key#2`, `key#3`… when a recent item of the chat already has it.
@@ -443,5 +465,25 @@ struct SignalReader {
         if let valid = String(validating: bytes, as: UTF8.self) { return valid }
         try sink.report(.warning(location, "chat item contains invalid UTF-8, read as U+FFFD"))
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// What a Signal chat item holds besides its author, time and key.
+private struct SignalItemBody {
+    var content = MessageContent(type: .text, text: "")
+    var markup: Markup = .plain
+    var mentions: [String: MentionTarget] = [:]
+    var fileRefs: [FileRef] = []
+    var quote: Quote?
+    var reactions: [JSONValue] = []
+    var isDeleted = false
+    /// Whether the item is an event whatever its direction.
+    var isEvent = false
+
+    /// Takes the text, mentions and (when formatted or mentioning) the markup of `text`.
+    mutating func setText(_ text: SignalBodyText) {
+        content.text = text.text
+        mentions = text.mentions
+        if text.isFormatted || !mentions.isEmpty { markup = .formatted(text.pieces) }
     }
 }

@@ -58,93 +58,23 @@ package struct WhatsAppImporter: Sendable {
                         chatSourceId: chatSourceId, sourceId: author, displayName: author, isUser: author == ownerKey)))
         }
 
-        var builder = WhatsAppItemBuilder(
-            chatKey: key, chatSourceId: chatSourceId, zone: zone, ownerKey: ownerKey, knownAuthors: Set(plan.authors),
-            mediaFolder: entry.split(separator: "/").dropLast().joined(separator: "/"))
+        var run = WhatsAppRun(
+            sink: sink, fileName: fileName, plan: plan, chatSourceId: chatSourceId, ownerKey: ownerKey,
+            builder: WhatsAppItemBuilder(
+                chatKey: key, chatSourceId: chatSourceId, zone: zone, ownerKey: ownerKey,
+                knownAuthors: Set(plan.authors),
+                mediaFolder: entry.split(separator: "/").dropLast().joined(separator: "/")),
+            emittedMembers: emittedMembers)
         var file = try WhatsAppTextFile(container, entry: entry)
-        var pending: WhatsAppPendingItem?
-        var skipping = false
-        var hoursReadAs24 = 0
-        var firstHourReadAs24: Int?
-        func reportHoursReadAs24() throws {
-            guard hoursReadAs24 > 0 else { return }
-            let noun = hoursReadAs24 == 1 ? "header has" : "headers have"
-            try sink.report(
-                .warning(
-                    SourceLocation(file: fileName, line: firstHourReadAs24),
-                    "\(hoursReadAs24) message \(noun) AM or PM with an hour that cannot be a 12-hour one (such as 23:59 PM "
-                        + "or 00:04 AM); read as 24-hour times and kept"))
-        }
-        func flush() throws {
-            guard let p = pending else { return }
-            pending = nil
-            let item = builder.item(from: p)
-            if let author = item.memberSourceId, emittedMembers.insert(author).inserted {
-                try sink.emit(
-                    .member(
-                        Member(
-                            chatSourceId: chatSourceId, sourceId: author, displayName: author,
-                            isUser: author == ownerKey)))
-            }
-            try sink.emit(.item(item))
-        }
         while let line = try file.next() {
-            let location = SourceLocation(file: fileName, line: line.number)
             if line.number % 4096 == 0 {
                 let (read, total) = file.progress
                 sink.progress(bytesRead: read, totalBytes: total)
             }
-            if line.isTruncated {
-                try sink.report(.skipped(location, "line longer than 64 MiB; skipped"))
-                continue
-            }
-            if line.hadInvalidBytes {
-                try sink.report(.warning(location, "invalid UTF-8 replaced by U+FFFD"))
-            }
-            if let header = WhatsAppHeaderParser.parse(line.scalars),
-                let order = plan.order(for: header.shape, line: line.number)
-            {
-                try flush()
-                let date = header.date(order: order)
-                guard let hour = header.hour,
-                    Timestamp(
-                        year: date.year, month: date.month, day: date.day, hour: hour, minute: header.minute,
-                        second: header.second ?? 0)
-                        != nil
-                else {
-                    skipping = true
-                    try sink.report(
-                        .skipped(
-                            location,
-                            "impossible date or time under the template \(header.shape) read as \(order.rawValue); message skipped"
-                        ))
-                    continue
-                }
-                skipping = false
-                if header.hourIgnoresMeridiem {
-                    hoursReadAs24 += 1
-                    if firstHourReadAs24 == nil { firstHourReadAs24 = line.number }
-                }
-                pending = WhatsAppPendingItem(
-                    line: line.number, header: header, hour: hour, date: date, firstLine: line.scalars, raw: [line.text]
-                )
-            } else if var p = pending {
-                pending = nil
-                p.continuation.append(line.text)
-                p.raw.append(line.text)
-                pending = p
-            } else if !skipping, !line.text.isEmpty {
-                try sink.report(.skipped(location, "text before the first message header; skipped"))
-            }
-            if line.hasNUL {
-                try flush()
-                try reportHoursReadAs24()
-                try sink.report(.fatal(location, "NUL byte: the file is binary from here on; stopped reading it"))
-                return
-            }
+            guard try run.read(line) else { return }
         }
-        try flush()
-        try reportHoursReadAs24()
+        try run.flush()
+        try run.reportHoursReadAs24()
         let (read, total) = file.progress
         sink.progress(bytesRead: read, totalBytes: total)
     }
@@ -177,5 +107,108 @@ package struct WhatsAppImporter: Sendable {
             }
         }
         return name.isEmpty ? "chat" : name
+    }
+}
+
+/// One text export being read, line by line, into a sink: the message being gathered and what is left to report.
+private struct WhatsAppRun {
+    let sink: any ImportSink
+    let fileName: String
+    let plan: WhatsAppPlan
+    let chatSourceId: String
+    let ownerKey: String?
+    var builder: WhatsAppItemBuilder
+    var emittedMembers: Set<String>
+    var pending: WhatsAppPendingItem?
+    var skipping = false
+    var hoursReadAs24 = 0
+    var firstHourReadAs24: Int?
+
+    /// Reads one line: a message header, a continuation or stray text; false when the file must end here.
+    mutating func read(_ line: WhatsAppTextFile.Line) throws -> Bool {
+        let location = SourceLocation(file: fileName, line: line.number)
+        if line.isTruncated {
+            try sink.report(.skipped(location, "line longer than 64 MiB; skipped"))
+            return true
+        }
+        if line.hadInvalidBytes {
+            try sink.report(.warning(location, "invalid UTF-8 replaced by U+FFFD"))
+        }
+        if let header = WhatsAppHeaderParser.parse(line.scalars),
+            let order = plan.order(for: header.shape, line: line.number)
+        {
+            try flush()
+            guard try start(line, header: header, order: order, location: location) else { return true }
+        } else if var p = pending {
+            pending = nil
+            p.continuation.append(line.text)
+            p.raw.append(line.text)
+            pending = p
+        } else if !skipping, !line.text.isEmpty {
+            try sink.report(.skipped(location, "text before the first message header; skipped"))
+        }
+        if line.hasNUL {
+            try flush()
+            try reportHoursReadAs24()
+            try sink.report(.fatal(location, "NUL byte: the file is binary from here on; stopped reading it"))
+            return false
+        }
+        return true
+    }
+
+    /// Starts gathering the message a header line opens; false (reported) when its date or time is impossible.
+    private mutating func start(
+        _ line: WhatsAppTextFile.Line, header: WhatsAppHeader, order: WhatsAppDateOrder, location: SourceLocation
+    ) throws -> Bool {
+        let date = header.date(order: order)
+        guard let hour = header.hour,
+            Timestamp(
+                year: date.year, month: date.month, day: date.day, hour: hour, minute: header.minute,
+                second: header.second ?? 0)
+                != nil
+        else {
+            skipping = true
+            try sink.report(
+                .skipped(
+                    location,
+                    "impossible date or time under the template \(header.shape) read as \(order.rawValue); message skipped"
+                ))
+            return false
+        }
+        skipping = false
+        if header.hourIgnoresMeridiem {
+            hoursReadAs24 += 1
+            if firstHourReadAs24 == nil { firstHourReadAs24 = line.number }
+        }
+        pending = WhatsAppPendingItem(
+            line: line.number, header: header, hour: hour, date: date, firstLine: line.scalars, raw: [line.text]
+        )
+        return true
+    }
+
+    /// Emits the message being gathered, if any, with its author as a member when new.
+    mutating func flush() throws {
+        guard let p = pending else { return }
+        pending = nil
+        let item = builder.item(from: p)
+        if let author = item.memberSourceId, emittedMembers.insert(author).inserted {
+            try sink.emit(
+                .member(
+                    Member(
+                        chatSourceId: chatSourceId, sourceId: author, displayName: author,
+                        isUser: author == ownerKey)))
+        }
+        try sink.emit(.item(item))
+    }
+
+    /// Reports the headers whose AM or PM was ignored for an hour that cannot be a 12-hour one.
+    func reportHoursReadAs24() throws {
+        guard hoursReadAs24 > 0 else { return }
+        let noun = hoursReadAs24 == 1 ? "header has" : "headers have"
+        try sink.report(
+            .warning(
+                SourceLocation(file: fileName, line: firstHourReadAs24),
+                "\(hoursReadAs24) message \(noun) AM or PM with an hour that cannot be a 12-hour one (such as 23:59 PM "
+                    + "or 00:04 AM); read as 24-hour times and kept"))
     }
 }
