@@ -11,7 +11,7 @@ extension ArchiveDatabase {
         return try ArchiveError.mapping(path: path) { try writer.read(body) }
     }
 
-    /// Runs a read on a connection of the pool, as ``reading(_:)-(((Database)throws->T))`` does
+    /// Runs a read on a connection of the pool, as the synchronous `reading(_:)` does
     /// on the calling thread.
     package func reading<T: Sendable>(_ body: @escaping Access<T>) async throws -> T {
         if let damage { throw damage }
