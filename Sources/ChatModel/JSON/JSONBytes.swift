@@ -165,8 +165,8 @@ package struct JSONBytes {
         raw("]")
     }
 
-    /// `n` (0 ≤ n < 10^width) in `width` digits, zero-padded.
-    private mutating func digits(_ n: Int, _ width: Int) {
+    /// Appends `n` (0 ≤ n < 10^width) in `width` digits, zero-padded.
+    package mutating func digits(_ n: Int, _ width: Int) {
         var divisor = 1
         for _ in 1..<width { divisor *= 10 }
         var n = n

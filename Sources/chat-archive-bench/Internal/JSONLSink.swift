@@ -46,16 +46,7 @@ final class JSONLSink {
     func int(_ value: Int) { buffer.int(value) }
 
     /// Appends `n` in decimal, zero-padded to `width` digits.
-    @inline(__always) func padded(_ n: Int, _ width: Int) {
-        var div = 1
-        for _ in 1..<width { div *= 10 }
-        var v = n
-        while div > 0 {
-            buffer.byte(UInt8(48 + (v / div) % 10))
-            v %= div
-            div /= 10
-        }
-    }
+    @inline(__always) func padded(_ n: Int, _ width: Int) { buffer.digits(n, width) }
 
     /// Appends UTF-8 bytes as a JSON string literal.
     func string(_ bytes: [UInt8]) { buffer.string(utf8: bytes) }
