@@ -98,7 +98,9 @@ let package = Package(
             exclude: ["BenchmarkLog.md"]),
         .target(
             name: "ChatTestSupport",
-            dependencies: ["ChatModel", "ChatArchive", "ChatIndex", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "ChatModel", "ChatImport", "ChatArchive", "ChatIndex", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Sources/ChatTestSupport"),
         .testTarget(name: "ChatModelTests", dependencies: ["ChatModel"]),
         // Each test target declares every module its files import.

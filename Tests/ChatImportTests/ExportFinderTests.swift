@@ -1,3 +1,4 @@
+import ChatTestSupport
 import Foundation
 import Testing
 

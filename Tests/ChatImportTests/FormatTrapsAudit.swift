@@ -8,7 +8,7 @@
 // `TelegramMoreTypesTests.swift`, `W` = `WhatsAppImporterTests.swift`, `WL` =
 // `WhatsAppLocaleVariantTests.swift`, `S` = `SimplexImporterTests.swift`, `D` =
 // `DiscordImporterTests.swift`, `SL` = `SlackImporterTests.swift`, `P` =
-// `IngestPipelineTests.swift`, `F` = `FormatDetectorTests.swift`, `Z` = `ZipContainerTests.swift`,
+// `ChatArchiveTests/IngestPipelineTests.swift`, `F` = `FormatDetectorTests.swift`, `Z` = `ZipContainerTests.swift`,
 // `SG` = `SignalImporterTests.swift`.
 //
 // ## Cross-format (ImportRules article)

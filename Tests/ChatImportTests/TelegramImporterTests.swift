@@ -1,12 +1,12 @@
 import ChatModel
+import ChatTestSupport
 import Foundation
 import Testing
 
 @testable import ChatImport
 
 /// The repository's `Corpus/` folder.
-let corpusRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Corpus").path
+let corpusRoot = TestArchive.corpusPath
 
 private func importTelegram(_ relative: String, zone: String? = nil) throws -> CollectingSink {
     try readExport(corpusRoot + "/telegram/" + relative, options: ImportOptions(timeZoneIdentifier: zone))

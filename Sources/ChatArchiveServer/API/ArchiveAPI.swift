@@ -111,8 +111,7 @@ package struct ArchiveAPI: Sendable {
         case .aroundSource(let source, let count):
             // A quote names the item by its source id: the window around it, or 404.
             guard let id = try await archive.itemId(chat: chat, sourceId: source) else {
-                return .error(
-                    404, "notFound", "the message \(source) is not in this archive (the export did not contain it)")
+                throw ArchiveError.unknownItem(sourceId: source, chat: chat)
             }
             request = .around(id, count: count)
         }

@@ -271,67 +271,12 @@ struct SlackConversationReader {
             subtype.map { !SlackConversationReader.messageSubtypes.contains($0) && $0 != "tombstone" } ?? false
         let isTombstone = subtype == "tombstone"
         let userId = m["user"]?.stringValue ?? m["bot_id"]?.stringValue
-        let profile = m["user_profile"]
-        let botName = [m["username"]?.stringValue, m["bot_profile"]?["name"]?.stringValue].compactMap { $0 }.first {
-            !$0.isEmpty
-        }
-        var senderName: String?
-        if let userId {
-            senderName = directory.userName(userId)
-            if senderName == nil {
-                let profileName = [
-                    profile?["display_name"]?.stringValue, profile?["real_name"]?.stringValue,
-                    profile?["name"]?.stringValue,
-                ]
-                .compactMap { $0 }.first { !$0.isEmpty }
-                senderName = profileName ?? botName
-            }
-            if m["subtype"]?.stringValue == "bot_message", let botName { senderName = botName }
-            if !isEvent, !isTombstone { try emitMember(userId, fallbackName: senderName) }
-        } else {
-            senderName = botName
-        }
+        let senderName = self.senderName(of: m, userId: userId)
+        if let userId, !isEvent, !isTombstone { try emitMember(userId, fallbackName: senderName) }
 
-        // What the message shows, once: its blocks (else its mrkdwn text, unless that only
-        // repeats an attachment's fallback), then what its bot attachments show.
-        let attachments = m["attachments"]?.arrayValue ?? []
-        var body = SlackBlocks.render(m["blocks"], directory: directory)
-        if body == nil {
-            let text = SlackMrkdwn.parse(m["text"]?.stringValue ?? "", directory: directory)
-            let repeatsFallback = SlackAttachments.fallbacks(attachments, directory: directory)
-                .contains(SlackAttachments.comparable(text.text))
-            body = repeatsFallback ? SlackRichText() : text
-        }
-        let shown = attachments.filter { !SlackAttachments.isUnfurl($0) }.map {
-            SlackAttachments.render($0, directory: directory)
-        }
-        var rich =
-            shown.isEmpty ? body ?? SlackRichText() : SlackAttachments.joinedOnce([body ?? SlackRichText()] + shown)
+        var rich = shownText(of: m)
+        let (files, fileTitles) = SlackConversationReader.files(of: m)
         var contentType: ContentType = isEvent ? .event : .text
-        // Slack exports link files (with tokens) rather than include them: names only, no paths.
-        var files: [FileRef] = []
-        var fileTitles: [String] = []
-        for f in m["files"]?.arrayValue ?? [] {
-            if let title = f["title"]?.stringValue.map(SlackMrkdwn.unescape), !title.isEmpty,
-                title != f["name"]?.stringValue
-            {
-                fileTitles.append(title)
-            }
-            let mode = f["mode"]?.stringValue
-            if mode == "hidden_by_limit" {
-                files.append(FileRef(name: "(file unavailable)"))
-            } else if mode == "tombstone" {
-                files.append(FileRef(name: "(file deleted)"))
-            } else {
-                let name =
-                    [f["name"]?.stringValue, f["title"]?.stringValue, f["id"]?.stringValue]
-                    .compactMap { $0 }.first { !$0.isEmpty } ?? "file"
-                files.append(
-                    FileRef(
-                        name: name, size: f["size"]?.numberValue.flatMap { Int64(exactly: $0.rounded(.towardZero)) }))
-            }
-        }
-        let file = files.first
         if let first = m["files"]?.arrayValue?.first, !isEvent {
             contentType = SlackConversationReader.contentType(mimetype: first["mimetype"]?.stringValue)
         }
@@ -341,19 +286,8 @@ struct SlackConversationReader {
             if !rich.pieces.isEmpty { rich.append("\n") }
             rich.append(title)
         }
-        var preview: LinkPreview?
-        if let a = attachments.first(where: SlackAttachments.isUnfurl) {
-            let uri = a["from_url"]?.stringValue ?? a["title_link"]?.stringValue ?? a["original_url"]?.stringValue ?? ""
-            let title = a["title"]?.stringValue ?? a["service_name"]?.stringValue ?? ""
-            let description = a["text"]?.stringValue ?? a["fallback"]?.stringValue ?? ""
-            if !uri.isEmpty || !title.isEmpty || !description.isEmpty {
-                // Slack markup resolved: `<url|label>` shows its label, `<@U…>` the member's name.
-                preview = LinkPreview(
-                    uri: uri, title: SlackMrkdwn.parse(title, directory: directory).text,
-                    description: SlackMrkdwn.parse(description, directory: directory).text)
-                if contentType == .text, !uri.isEmpty { contentType = .link }
-            }
-        }
+        let preview = linkPreview(of: m)
+        if let preview, contentType == .text, !preview.uri.isEmpty { contentType = .link }
         if isTombstone { rich = SlackRichText() }
         let text = rich.text
 
@@ -367,21 +301,98 @@ struct SlackConversationReader {
         }
         let direction: ItemDirection =
             isEvent ? .event : (userId.map { directory.ownerIds.contains($0) } ?? false) ? .snd : .rcv
-        let reactions = (m["reactions"]?.arrayValue ?? []).compactMap { r -> Reaction? in
+        let item = Item(
+            chatSourceId: chatSourceId, sourceId: ts, timestamp: timestamp, direction: direction,
+            memberSourceId: isEvent || isTombstone ? nil : userId, senderName: isTombstone ? nil : senderName,
+            content: MessageContent(type: contentType, text: text, preview: preview), markup: .formatted(rich.pieces),
+            mentions: rich.mentions, quote: quote, file: files.first, reactions: SlackConversationReader.reactions(of: m),
+            isEdited: m["edited"] != nil, isDeleted: isTombstone,
+            isPinned: !(m["pinned_to"]?.arrayValue?.isEmpty ?? true), raw: raw, moreFiles: Array(files.dropFirst()))
+        try sink.emit(.item(item))
+    }
+
+    /// The name a message is shown under: the workspace's name for its user, else the profile it
+    /// carries, else its bot's name (a bot message always shows its bot's name).
+    private func senderName(of m: JSONValue, userId: String?) -> String? {
+        let botName = [m["username"]?.stringValue, m["bot_profile"]?["name"]?.stringValue].compactMap { $0 }.first {
+            !$0.isEmpty
+        }
+        guard let userId else { return botName }
+        if m["subtype"]?.stringValue == "bot_message", let botName { return botName }
+        if let known = directory.userName(userId) { return known }
+        let profile = m["user_profile"]
+        let profileName = [
+            profile?["display_name"]?.stringValue, profile?["real_name"]?.stringValue, profile?["name"]?.stringValue,
+        ]
+        .compactMap { $0 }.first { !$0.isEmpty }
+        return profileName ?? botName
+    }
+
+    /// What the message shows, once: its blocks (else its mrkdwn text, unless that only repeats an
+    /// attachment's fallback), then what its bot attachments show.
+    private func shownText(of m: JSONValue) -> SlackRichText {
+        let attachments = m["attachments"]?.arrayValue ?? []
+        var body = SlackBlocks.render(m["blocks"], directory: directory)
+        if body == nil {
+            let text = SlackMrkdwn.parse(m["text"]?.stringValue ?? "", directory: directory)
+            let repeatsFallback = SlackAttachments.fallbacks(attachments, directory: directory)
+                .contains(SlackAttachments.comparable(text.text))
+            body = repeatsFallback ? SlackRichText() : text
+        }
+        let shown = attachments.filter { !SlackAttachments.isUnfurl($0) }.map {
+            SlackAttachments.render($0, directory: directory)
+        }
+        return shown.isEmpty ? body ?? SlackRichText() : SlackAttachments.joinedOnce([body ?? SlackRichText()] + shown)
+    }
+
+    /// The first unfurled link's preview, its Slack markup resolved (`<url|label>` shows its
+    /// label, `<@U…>` the member's name).
+    private func linkPreview(of m: JSONValue) -> LinkPreview? {
+        guard let a = (m["attachments"]?.arrayValue ?? []).first(where: SlackAttachments.isUnfurl) else { return nil }
+        let uri = a["from_url"]?.stringValue ?? a["title_link"]?.stringValue ?? a["original_url"]?.stringValue ?? ""
+        let title = a["title"]?.stringValue ?? a["service_name"]?.stringValue ?? ""
+        let description = a["text"]?.stringValue ?? a["fallback"]?.stringValue ?? ""
+        guard !uri.isEmpty || !title.isEmpty || !description.isEmpty else { return nil }
+        return LinkPreview(
+            uri: uri, title: SlackMrkdwn.parse(title, directory: directory).text,
+            description: SlackMrkdwn.parse(description, directory: directory).text)
+    }
+
+    /// A message's files, by name only (Slack exports link files, with tokens, rather than
+    /// include them), and the titles that differ from their names.
+    static func files(of m: JSONValue) -> (files: [FileRef], titles: [String]) {
+        var files: [FileRef] = []
+        var titles: [String] = []
+        for f in m["files"]?.arrayValue ?? [] {
+            if let title = f["title"]?.stringValue.map(SlackMrkdwn.unescape), !title.isEmpty,
+                title != f["name"]?.stringValue
+            {
+                titles.append(title)
+            }
+            switch f["mode"]?.stringValue {
+            case "hidden_by_limit": files.append(FileRef(name: "(file unavailable)"))
+            case "tombstone": files.append(FileRef(name: "(file deleted)"))
+            default:
+                let name =
+                    [f["name"]?.stringValue, f["title"]?.stringValue, f["id"]?.stringValue]
+                    .compactMap { $0 }.first { !$0.isEmpty } ?? "file"
+                files.append(
+                    FileRef(
+                        name: name, size: f["size"]?.numberValue.flatMap { Int64(exactly: $0.rounded(.towardZero)) }))
+            }
+        }
+        return (files, titles)
+    }
+
+    /// Reactions with their emoji from Slack's shortcode table (unknown names stay `:name:`).
+    static func reactions(of m: JSONValue) -> [Reaction] {
+        (m["reactions"]?.arrayValue ?? []).compactMap { r -> Reaction? in
             guard let name = r["name"]?.stringValue else { return nil }
             let count =
                 r["count"]?.numberValue.flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? r["users"]?.arrayValue?
                 .count ?? 1
             return Reaction(emoji: SlackEmoji.emoji(named: name) ?? ":\(name):", count: count)
         }
-        let item = Item(
-            chatSourceId: chatSourceId, sourceId: ts, timestamp: timestamp, direction: direction,
-            memberSourceId: isEvent || isTombstone ? nil : userId, senderName: isTombstone ? nil : senderName,
-            content: MessageContent(type: contentType, text: text, preview: preview), markup: .formatted(rich.pieces),
-            mentions: rich.mentions, quote: quote, file: file, reactions: reactions, isEdited: m["edited"] != nil,
-            isDeleted: isTombstone, isPinned: !(m["pinned_to"]?.arrayValue?.isEmpty ?? true), raw: raw,
-            moreFiles: Array(files.dropFirst()))
-        try sink.emit(.item(item))
     }
 
     /// `"1726299665.004100"` → milliseconds, as two integers (never via `Double`).

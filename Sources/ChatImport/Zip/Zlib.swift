@@ -66,7 +66,7 @@ final class RawInflater {
 }
 
 /// Updates a CRC-32 (the zip polynomial) with `bytes`.
-func zipCRC32(_ crc: UInt32, _ bytes: [UInt8]) -> UInt32 {
+package func zipCRC32(_ crc: UInt32, _ bytes: [UInt8]) -> UInt32 {
     bytes.withUnsafeBufferPointer { buf in
         guard let base = buf.baseAddress, !buf.isEmpty else { return crc }
         return UInt32(truncatingIfNeeded: crc32(UInt(crc), base, UInt32(buf.count)))
@@ -74,7 +74,7 @@ func zipCRC32(_ crc: UInt32, _ bytes: [UInt8]) -> UInt32 {
 }
 
 /// Compresses `bytes` as raw deflate (for tests that build zips).
-func rawDeflate(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8]? {
+package func rawDeflate(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8]? {
     let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     stream.initialize(to: z_stream())
     defer {

@@ -16,11 +16,6 @@ import GRDB
 /// stays listed, and a query word expanding to it ORs one posting list that matches nothing.
 /// Results stay exact; ``ArchiveDatabase/rebuildIndexes(progress:chunk:)`` drops such terms.
 package enum LiveEdits {
-    /// The error for an item the chat does not hold.
-    package static func unknownItem(_ item: String, chat: String) -> ArchiveError {
-        ArchiveError(.unknownItem, "no item with id \"\(item)\" in chat \"\(chat)\"")
-    }
-
     /// The archive id of a chat, by source id.
     package static func chatId(_ chat: String, _ db: Database) throws -> Int64 {
         guard
@@ -60,7 +55,7 @@ package enum LiveEdits {
         var seen = Set<String>()
         for s in sourceIds where seen.insert(s).inserted {
             guard let r = try Row.fetchOne(lookup, arguments: [chat, s.storable]) else {
-                throw unknownItem(s, chat: chatSource)
+                throw ArchiveError.unknownItem(sourceId: s, chat: chatSource)
             }
             let (ts, id): (Int64, Int64) = (r[1], r[0])
             out.append(
@@ -328,5 +323,13 @@ package enum LiveEdits {
         ).execute(arguments: [
             "c": chat, "items": d.items, "unread": d.unread, "mentions": d.unreadMentions, "reports": d.reports,
         ])
+    }
+}
+
+extension ArchiveError {
+    /// The error for an item, named by its source id, that the chat does not hold: one wording
+    /// for live writes, the command line and the web API.
+    package static func unknownItem(sourceId: String, chat: String) -> ArchiveError {
+        ArchiveError(.unknownItem, "no item with source id \"\(sourceId)\" in chat \"\(chat)\"")
     }
 }

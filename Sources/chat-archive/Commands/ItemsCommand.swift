@@ -74,7 +74,7 @@ struct ItemsRequest: Equatable {
             case .request(let r): request = r
             case .aroundSource(let source, let count):
                 guard let id = try archive.itemId(chat: chat, sourceId: source) else {
-                    throw ArchiveError(.unknownItem, "no item with source id \"\(source)\" in chat \"\(chat)\"")
+                    throw ArchiveError.unknownItem(sourceId: source, chat: chat)
                 }
                 request = .around(id, count: count)
                 anchor = id

@@ -11,17 +11,17 @@ import Testing
 enum FormatSamples {
     static func path(_ format: String) throws -> String {
         switch format {
-        case "jsonl": return corpusRoot + "/sample/chats-1.jsonl"
-        case "telegram": return corpusRoot + "/telegram/single-chat"
-        case "whatsapp": return corpusRoot + "/whatsapp/android-en-GB"
-        case "simplex-json": return corpusRoot + "/simplex/android-group.json"
+        case "jsonl": return TestArchive.corpusPath + "/sample/chats-1.jsonl"
+        case "telegram": return TestArchive.corpusPath + "/telegram/single-chat"
+        case "whatsapp": return TestArchive.corpusPath + "/whatsapp/android-en-GB"
+        case "simplex-json": return TestArchive.corpusPath + "/simplex/android-group.json"
         case "simplex-db": return try SimplexTestDatabase.zip()
-        case "discord": return corpusRoot + "/discord/guild"
-        case "slack": return corpusRoot + "/slack"
-        case "matrix": return corpusRoot + "/matrix/with-attachments"
-        case "signal": return corpusRoot + "/signal/desktop"
-        case "meta": return corpusRoot + "/meta/facebook-2024"
-        case "imessage": return corpusRoot + "/imessage/Messages"
+        case "discord": return TestArchive.corpusPath + "/discord/guild"
+        case "slack": return TestArchive.corpusPath + "/slack"
+        case "matrix": return TestArchive.corpusPath + "/matrix/with-attachments"
+        case "signal": return TestArchive.corpusPath + "/signal/desktop"
+        case "meta": return TestArchive.corpusPath + "/meta/facebook-2024"
+        case "imessage": return TestArchive.corpusPath + "/imessage/Messages"
         default: throw ImportError("no sample for \(format)")
         }
     }
@@ -94,7 +94,7 @@ enum FormatSamples {
     @Test func strictStopsTelegramAtTheRepeatedMessageKeepingTheEleventhBefore() throws {
         let archive = try Archive(path: TestArchive.temporaryPath())
         let report = try IngestPipeline.run(
-            [corpusRoot + "/telegram/single-chat"], options: IngestOptions(strict: true), database: archive.database)
+            [TestArchive.corpusPath + "/telegram/single-chat"], options: IngestOptions(strict: true), database: archive.database)
         #expect(report.stoppedEarly)
         #expect(report.errors.map(\.severity) == [.warning])
         #expect(report.errors.first?.message.contains("311 appears again") == true)
@@ -105,7 +105,7 @@ enum FormatSamples {
     }
 
     @Test func whatsAppIdsDoNotDependOnTheZone() throws {
-        let path = corpusRoot + "/whatsapp/android-de-DE"
+        let path = TestArchive.corpusPath + "/whatsapp/android-de-DE"
         let archive = try Archive(path: TestArchive.temporaryPath())
         let utc = try IngestPipeline.run([path], options: IngestOptions(), database: archive.database)
         let berlin = try IngestPipeline.run(
@@ -117,7 +117,7 @@ enum FormatSamples {
     }
 
     @Test func whatsAppFromAnIOSZipMatchesTheFolder() throws {
-        let folder = corpusRoot + "/whatsapp/ios-en-US/WhatsApp Chat - Allotment"
+        let folder = TestArchive.corpusPath + "/whatsapp/ios-en-US/WhatsApp Chat - Allotment"
         var zip = TestZip()
         for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() {
             zip.add(name, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))))
@@ -162,19 +162,19 @@ enum FormatSamples {
 
     @Test func warningsAreNotSkippedItems() throws {
         // 311 repeated (kept the first: warning); 323 has a numeric text and one message has no id (skipped).
-        let r = try run(corpusRoot + "/telegram/single-chat")
+        let r = try run(TestArchive.corpusPath + "/telegram/single-chat")
         #expect(r.errors.count == 3)
         #expect(r.warnings == 1)
         #expect(r.itemsSkipped == 2)
         #expect(r.filesStopped == 0)
         #expect(r.itemsAdded == 14)
-        let kept = try run(corpusRoot + "/telegram/more-types")
+        let kept = try run(TestArchive.corpusPath + "/telegram/more-types")
         #expect(kept.warnings == 2 && kept.itemsSkipped == 0 && kept.itemsAdded == 16)
     }
 
     @Test func badJSONLinesCountTheSkippedLinesOnly() throws {
         // bad.jsonl: 11 bad lines, of which line 9 (invalid UTF-8) keeps its item.
-        let r = try run(corpusRoot + "/sample-bad/bad.jsonl")
+        let r = try run(TestArchive.corpusPath + "/sample-bad/bad.jsonl")
         #expect(r.itemsAdded == 4)
         #expect(r.errors.count == 10)
         #expect(r.warnings == 1)
@@ -184,7 +184,7 @@ enum FormatSamples {
 
     @Test func aTruncatedFileIsAStoppedFileNotASkippedItem() throws {
         let text = try String(
-            contentsOfFile: corpusRoot + "/discord/dm/Direct Messages - vee_k [771230000000000042].json",
+            contentsOfFile: TestArchive.corpusPath + "/discord/dm/Direct Messages - vee_k [771230000000000042].json",
             encoding: .utf8)
         // Cut inside the last message, after the one whose content is not a string.
         let cut = try #require(text.range(of: "\"id\": \"1206406600000000000\""))
