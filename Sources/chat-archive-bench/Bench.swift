@@ -366,7 +366,7 @@ struct Bench: ParsableCommand {
         report.values["baselineCPUSeconds"] = baseCPU
         report.note(
             "ingest ratio",
-            "\(fmt(ingestSeconds / baseSeconds))× the bare unicode61 build in wall time (target ≤ 2×, aim 1.5×), \(fmt(ingestCPU / baseCPU))× in CPU time (both cores; the machine's load does not inflate it)"
+            "\(fmt(ingestSeconds / baseSeconds))× the bare unicode61 build in wall time (target ≤ 4×, issue #38), \(fmt(ingestCPU / baseCPU))× in CPU time (both cores; the machine's load does not inflate it)"
         )
 
         return (baseQueue, texts)
