@@ -147,10 +147,10 @@ public final class Archive: Sendable {
     /// options as ``search(_:options:)`` (its limit, cursor and order do not apply), counted from
     /// the full-text index without reading the items.
     ///
-    /// A query with at most 8,192 matches is counted exactly; for one with more, the periods
-    /// older than its newest 8,192 matches are estimated from samples unless `exact` is true
-    /// (``SearchHistogram/estimate`` says how; <doc:ServingPerformance> has what each costs).
-    /// An empty query is the activity of the archive, or of ``SearchOptions/chat``, over time.
+    /// A query with at most 4,096 matches is counted exactly; for one with more, the periods
+    /// older than its newest 4,096 matches are estimated from samples unless `exact` is true
+    /// (`SearchHistogram/estimate` says how; <doc:ServingPerformance> has what each costs).
+    /// An empty query is the activity of the archive, or of `SearchOptions/chat`, over time.
     /// Throws only for an unknown chat (`ArchiveError/Code/unknownChat`).
     public func histogram(
         _ query: String, by period: HistogramPeriod, options: SearchOptions = SearchOptions(), exact: Bool = false

@@ -71,12 +71,18 @@ struct APIBench {
             ("api histogram?q=&period=month (1% word)", "histogram", { ["q": word, "period": "month"] }),
             ("api histogram?q=&period=week (1% word)", "histogram", { ["q": word, "period": "week"] }),
             ("api histogram?q=&period=month (every message)", "histogram", { ["q": "", "period": "month"] }),
-            ("api histogram?q=&period=month&exact=true (1% word)", "histogram", {
-                ["q": word, "period": "month", "exact": "true"]
-            }),
-            ("api histogram?chat=&period=month (biggest chat's activity)", "histogram", {
-                ["q": "", "chat": big, "period": "month"]
-            }),
+            (
+                "api histogram?q=&period=month&exact=true (1% word)", "histogram",
+                {
+                    ["q": word, "period": "month", "exact": "true"]
+                }
+            ),
+            (
+                "api histogram?chat=&period=month (biggest chat's activity)", "histogram",
+                {
+                    ["q": "", "chat": big, "period": "month"]
+                }
+            ),
             ("api stats", "stats", { [:] }),
         ]
         for (label, route, params) in routes {

@@ -212,8 +212,9 @@ import Testing
                 let v = try JSONParser.parse(Array(r.body.text.utf8))
                 #expect((v["items"]?.numberValue ?? 0) > 400)
             }
-            try await client.execute(uri: "/api/histogram?q=&period=month&chat=media", method: .get, headers: authorised())
-            { r in
+            try await client.execute(
+                uri: "/api/histogram?q=&period=month&chat=media", method: .get, headers: authorised()
+            ) { r in
                 #expect(r.status == .ok)
                 let v = try JSONParser.parse(Array(r.body.text.utf8))
                 #expect(v["exact"]?.boolValue == true)

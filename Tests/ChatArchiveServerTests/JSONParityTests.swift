@@ -57,8 +57,14 @@ import Testing
                 "/api/search?q=script&chat=hostile&includeDeleted=true"
             ),
             (["search", "trip", "--histogram", "month"], "/api/histogram?q=trip&period=month"),
-            (["search", "東京", "--histogram", "week", "--exact"], "/api/histogram?q=\(Self.q("東京"))&period=week&exact=true"),
-            (["search", "", "--histogram", "month", "--chat", "g-hiking"], "/api/histogram?q=&period=month&chat=g-hiking"),
+            (
+                ["search", "東京", "--histogram", "week", "--exact"],
+                "/api/histogram?q=\(Self.q("東京"))&period=week&exact=true"
+            ),
+            (
+                ["search", "", "--histogram", "month", "--chat", "g-hiking"],
+                "/api/histogram?q=&period=month&chat=g-hiking"
+            ),
             (
                 ["search", "script", "--histogram", "week", "--chat", "hostile", "--include-deleted"],
                 "/api/histogram?q=script&period=week&chat=hostile&includeDeleted=true"

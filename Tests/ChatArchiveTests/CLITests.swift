@@ -114,7 +114,8 @@ import Testing
 
     @Test func searchHistogramPrintsBarsOrTheJSONDocument() throws {
         let archive = TestArchive.temporaryPath()
-        #expect(try run(["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"]).status == 0)
+        #expect(
+            try run(["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"]).status == 0)
         let doc = try json(try run(["search", "--archive", archive, "--histogram", "month", "--json", ""]).out)
         #expect(doc["period"]?.stringValue == "month")
         #expect(doc["exact"]?.boolValue == true)

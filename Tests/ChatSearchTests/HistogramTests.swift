@@ -60,12 +60,15 @@ import Testing
     static func counts(_ h: SearchHistogram) -> [Int64: Int] {
         for (a, b) in zip(h.buckets, h.buckets.dropFirst()) { #expect(a.end == b.start, "contiguous periods") }
         for b in h.buckets { #expect(periodStart(b.start, h.period) == b.start.milliseconds, "starts a period") }
-        return Dictionary(uniqueKeysWithValues: h.buckets.filter { $0.count > 0 }.map { ($0.start.milliseconds, $0.count) })
+        return Dictionary(
+            uniqueKeysWithValues: h.buckets.filter { $0.count > 0 }.map { ($0.start.milliseconds, $0.count) })
     }
 
-    static let queries = ["", "tide", "spring", "edge", "-spring tide", "\"tide 1\"", "ti"] + TextSamples.scripts.map {
-        String($0.split(separator: " ").first ?? "")
-    }
+    static let queries =
+        ["", "tide", "spring", "edge", "-spring tide", "\"tide 1\"", "ti"]
+        + TextSamples.scripts.map {
+            String($0.split(separator: " ").first ?? "")
+        }
 
     @Test(arguments: queries, [nil, "h1", "h2"] as [String?])
     func countsEqualTheFetchedHitsPerPeriod(_ query: String, chat: String?) async throws {
@@ -87,7 +90,10 @@ import Testing
     @Test func periodsAreUTCMonthsAndMondayWeeks() async throws {
         let archive = try Self.fixture.get()
         let months = try await archive.histogram("edge", by: .month)
-        #expect(months.buckets.map(\.start.rfc3339) == ["2024-01-01T00:00:00Z", "2024-02-01T00:00:00Z", "2024-03-01T00:00:00Z"])
+        #expect(
+            months.buckets.map(\.start.rfc3339) == [
+                "2024-01-01T00:00:00Z", "2024-02-01T00:00:00Z", "2024-03-01T00:00:00Z",
+            ])
         #expect(months.buckets.map(\.count) == [1, 2, 2], "the 23:59:59.999 item in January, 01:00+02:00 in February")
         let weeks = try await archive.histogram("edge", by: .week)
         let sunday = try #require(weeks.buckets.first { $0.start.rfc3339 == "2024-02-26T00:00:00Z" })
@@ -154,7 +160,10 @@ import Testing
 
     @Test(arguments: [
         (Int64(0), "1970-01-01T00:00:00Z", "1969-12-29T00:00:00Z"),
-        (Timestamp(year: 2024, month: 12, day: 31, hour: 23)?.milliseconds ?? 0, "2024-12-01T00:00:00Z", "2024-12-30T00:00:00Z"),
+        (
+            Timestamp(year: 2024, month: 12, day: 31, hour: 23)?.milliseconds ?? 0, "2024-12-01T00:00:00Z",
+            "2024-12-30T00:00:00Z"
+        ),
         (Timestamp(year: 2024, month: 2, day: 29)?.milliseconds ?? 0, "2024-02-01T00:00:00Z", "2024-02-26T00:00:00Z"),
     ])
     func periodArithmetic(_ ms: Int64, month: String, week: String) {

@@ -6,11 +6,11 @@ extension MessageSearch {
     /// How many of the newest matches a histogram counts one by one before it estimates the
     /// older periods (see ``SearchHistogram/Estimate``): about what the API's budget per request
     /// affords (SearchPerformance.md in ChatSearch.docc).
-    package static let histogramCountedMatches = 8_192
+    package static let histogramCountedMatches = 4_096
     /// The most matches read in one sampled span of the older periods.
     package static let histogramMatchesPerSpan = 32
     /// The most spans the older periods are sampled in (one per period up to this many).
-    static let histogramSpans = 48
+    static let histogramSpans = 32
 
     /// The matches of a search per period, oldest period first: exact when `exact` or when the
     /// query has at most ``histogramCountedMatches`` matches, otherwise the older periods are
@@ -75,7 +75,8 @@ extension SearchRun {
         }
         let buckets = starts.indices.map { p in
             SearchHistogram.Bucket(
-                start: Timestamp(milliseconds: starts[p]), end: Timestamp(milliseconds: period.end(ofPeriodAt: starts[p])),
+                start: Timestamp(milliseconds: starts[p]),
+                end: Timestamp(milliseconds: period.end(ofPeriodAt: starts[p])),
                 count: Int(counts[p].rounded()), isExact: isExact[p])
         }
         return SearchHistogram(period: period, buckets: buckets, estimate: estimate)
