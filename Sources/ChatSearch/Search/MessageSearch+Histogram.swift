@@ -106,8 +106,15 @@ extension SearchRun {
             if let last = bounds.last, b > last, b < upper { bounds.append(b) }
         }
         bounds.append(upper)
-        /// The period that holds id `x`.
-        func index(_ x: Int64) -> Int { max(0, (ranges.lastIndex { $0.lowerBound <= x }) ?? 0) }
+        /// The period that holds id `x` (the first when `x` is below them all), by binary search.
+        func index(_ x: Int64) -> Int {
+            var (lo, hi) = (0, ranges.count - 1)
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if ranges[mid].lowerBound <= x { lo = mid } else { hi = mid - 1 }
+            }
+            return lo
+        }
         var read = 0
         for j in 0..<(bounds.count - 1) {
             let (a, b) = (bounds[j], bounds[j + 1])
