@@ -405,6 +405,62 @@ def round_two(driver, url, base, token, archive):
     driver.execute_script("arguments[0].value = ''; arguments[0].dispatchEvent(new Event('input'))", g)
     time.sleep(0.4)
 
+    # 14. A histogram of the hits above the results; clicking a bar narrows the search to its period.
+    everything = len(json.loads(http(base + "/api/search?limit=1000&q=trip", token)[1])["hits"])
+    driver.execute_script("arguments[0].value = 'trip'; arguments[0].dispatchEvent(new Event('input'))", g)
+    wait.until(lambda d: d.find_element(By.ID, "search-results").is_displayed() and d.find_element(By.ID, "global-histogram").is_displayed())
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#search-results .hit")) == min(50, everything))
+    bars = driver.execute_script(
+        "return [...document.querySelectorAll('#global-histogram .period-bar')].map(b => [b.dataset.start, Number(b.dataset.count), b.title])")
+    check(sum(b[1] for b in bars) == everything and all(b[2] for b in bars),
+          "the histogram counts all %d hits of trip, each bar titled with its period and count: %s" % (everything, bars[:2]))
+    shot(driver, "21-search-histogram")
+    pick = max((b for b in bars if 0 < b[1] < everything), key=lambda b: b[1])
+    driver.execute_script("document.querySelector(\"#global-histogram .period-bar[data-start='%s']\").click()" % pick[0])
+    wait.until(lambda d: "after:" in d.execute_script("return document.getElementById('global-search').value"))
+    narrowed = driver.execute_script("return document.getElementById('global-search').value")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#search-results .hit")) == pick[1])
+    time.sleep(0.5)
+    shown = len(driver.find_elements(By.CSS_SELECTOR, "#search-results .hit"))
+    check("after:" + pick[0][:10] in narrowed and shown == pick[1] < everything,
+          "a bar narrows the search to its period: %r shows %d of %d" % (narrowed, shown, everything))
+    check("after%3A" + pick[0][:10] in driver.current_url, "the address carries the narrowed search: %s" % driver.current_url)
+    shot(driver, "22-search-narrowed")
+    driver.execute_script("arguments[0].value = ''; arguments[0].dispatchEvent(new Event('input'))", g)
+    time.sleep(0.4)
+
+    # 14. The chat info panel: facts and the chat's activity; a month's bar opens the chat there.
+    open_chat(driver, wait, "long", "Long chat")
+    driver.find_element(By.ID, "info-button").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#info-histogram .period-bar"))
+    facts = driver.execute_script("return [...document.querySelectorAll('#info-facts dt, #info-facts dd')].map(n => n.textContent)")
+    check("Messages" in facts and "600" in facts and "First message" in facts and "Members" in facts,
+          "the info panel lists type, members, messages and dates: %s" % facts)
+    months = driver.execute_script("return [...document.querySelectorAll('#info-histogram .period-bar')].map(b => [b.dataset.start, Number(b.dataset.count)])")
+    check(sum(m[1] for m in months) == 600 and len(months) == 2, "the chat's activity per month: %s" % months)
+    shot(driver, "23-chat-info")
+    target = json.loads(http(base + "/api/items?chat=long&at=2024-02-01&count=0", token)[1])["items"][0]["id"]
+    driver.execute_script("document.querySelector(\"#info-histogram .period-bar[data-start='2024-02-01T00:00:00Z']\").click()")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#item-list .item[data-id='%s']" % target))
+    check(driver.find_element(By.ID, "chat-info").get_attribute("hidden") is not None,
+          "a month's bar closes the panel and opens the chat at its first message (%s)" % target)
+    # In-chat search has the histogram too.
+    driver.find_element(By.ID, "toggle-search").click()
+    driver.execute_script("const s = document.getElementById('in-chat-search'); s.value = 'message'; s.dispatchEvent(new Event('input'))")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#chat-histogram .period-bar"))
+    check(True, "in-chat search shows its histogram")
+    driver.set_window_size(390, 844)
+    time.sleep(0.5)
+    shot(driver, "24-phone-chat-histogram")
+    check(not driver.find_element(By.ID, "info-button").is_displayed(), "on a phone the chat's name opens the info (no button)")
+    driver.find_element(By.ID, "chat-title").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#info-histogram .period-bar"))
+    shot(driver, "25-phone-chat-info")
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    driver.set_window_size(1400, 900)
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    time.sleep(0.3)
+
     # 13. Autocomplete for from: lists the open chat's members; Enter takes one.
     open_chat(driver, wait, "g-hiking", "Hiking")
     g = driver.find_element(By.ID, "global-search")

@@ -17,6 +17,13 @@ extension Archive {
             try archive.database.reading(ArchiveQuery.search(query, options: options))
         }
 
+        /// ``Archive/histogram(_:by:options:exact:)``.
+        package func histogram(_ query: String, by period: HistogramPeriod, options: SearchOptions, exact: Bool)
+            throws -> SearchHistogram
+        {
+            try archive.database.reading(ArchiveQuery.histogram(query, by: period, options: options, exact: exact))
+        }
+
         /// ``Archive/chats(matching:filter:limit:after:)``.
         package func chats(matching query: String?, filter: ChatFilter, limit: Int, after cursor: String?) throws
             -> ChatListPage

@@ -143,6 +143,21 @@ public final class Archive: Sendable {
         try await database.reading(ArchiveQuery.search(query, options: options))
     }
 
+    /// How many items a search matches per month or week (UTC): the same query language and
+    /// options as ``search(_:options:)`` (its limit, cursor and order do not apply), counted from
+    /// the full-text index without reading the items.
+    ///
+    /// A query with at most 4,096 matches is counted exactly; for one with more, the periods
+    /// older than its newest 4,096 matches are estimated from samples unless `exact` is true
+    /// (`SearchHistogram/estimate` says how; <doc:ServingPerformance> has what each costs).
+    /// An empty query is the activity of the archive, or of `SearchOptions/chat`, over time.
+    /// Throws only for an unknown chat (`ArchiveError/Code/unknownChat`).
+    public func histogram(
+        _ query: String, by period: HistogramPeriod, options: SearchOptions = SearchOptions(), exact: Bool = false
+    ) async throws -> SearchHistogram {
+        try await database.reading(ArchiveQuery.histogram(query, by: period, options: options, exact: exact))
+    }
+
     /// A window of a chat's items.
     public func items(chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil)
         async throws

@@ -31,6 +31,13 @@ enum ArchiveQuery {
         { db in try MessageSearch.search(query, options: options, in: db) }
     }
 
+    /// ``Archive/histogram(_:by:options:exact:)``.
+    static func histogram(_ query: String, by period: HistogramPeriod, options: SearchOptions, exact: Bool)
+        -> ArchiveDatabase.Access<SearchHistogram>
+    {
+        { db in try MessageSearch.histogram(query, period: period, exact: exact, options: options, in: db) }
+    }
+
     /// ``Archive/items(chat:_:content:search:)``.
     static func items(chat: String, _ request: WindowRequest, content: ContentFilter?, search: String?)
         -> ArchiveDatabase.Access<ItemWindow>

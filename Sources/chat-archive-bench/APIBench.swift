@@ -68,6 +68,21 @@ struct APIBench {
             ("api items?around=ID&count=40", "items", { ["chat": big, "around": randomId(), "count": "40"] }),
             ("api items?before=ID&count=40", "items", { ["chat": big, "before": randomId(), "count": "40"] }),
             ("api items?at=DATE&count=40", "items", { ["chat": big, "at": "2023-06-01", "count": "40"] }),
+            ("api histogram?q=&period=month (1% word)", "histogram", { ["q": word, "period": "month"] }),
+            ("api histogram?q=&period=week (1% word)", "histogram", { ["q": word, "period": "week"] }),
+            ("api histogram?q=&period=month (every message)", "histogram", { ["q": "", "period": "month"] }),
+            (
+                "api histogram?q=&period=month&exact=true (1% word)", "histogram",
+                {
+                    ["q": word, "period": "month", "exact": "true"]
+                }
+            ),
+            (
+                "api histogram?chat=&period=month (biggest chat's activity)", "histogram",
+                {
+                    ["q": "", "chat": big, "period": "month"]
+                }
+            ),
             ("api stats", "stats", { [:] }),
         ]
         for (label, route, params) in routes {

@@ -212,6 +212,16 @@ import Testing
                 let v = try JSONParser.parse(Array(r.body.text.utf8))
                 #expect((v["items"]?.numberValue ?? 0) > 400)
             }
+            try await client.execute(
+                uri: "/api/histogram?q=&period=month&chat=media", method: .get, headers: authorised()
+            ) { r in
+                #expect(r.status == .ok)
+                let v = try JSONParser.parse(Array(r.body.text.utf8))
+                #expect(v["exact"]?.boolValue == true)
+                #expect(v["timeZone"]?.stringValue == "UTC")
+                #expect(v["buckets"]?.arrayValue?.map { $0["start"]?.stringValue } == ["2024-05-01T00:00:00Z"])
+                #expect(v["buckets"]?.arrayValue?.first?["count"]?.numberValue == 6)
+            }
         }
     }
 
@@ -229,6 +239,9 @@ import Testing
         ("/api/chats?ids=a&cursor=c0.1.1", 400), ("/api/chats?ids=a&filter=groups", 400),
         ("/api/chats?ids=" + (0...200).map { "c\($0)" }.joined(separator: ","), 400), ("/api/nothing", 404),
         ("/api/media/abc", 400), ("/api/media/1?n=-1", 400),
+        ("/api/histogram?q=trip", 400), ("/api/histogram?q=trip&period=day", 400),
+        ("/api/histogram?q=trip&period=month&exact=maybe", 400), ("/api/histogram?q=trip&period=week&chat=nope", 404),
+        ("/api/histogram?q=trip&period=month&content=gif", 400),
     ])
     func badRequestsAnswerAnErrorDocument(uri: String, status: Int) async throws {
         let f = try ServerFixture()

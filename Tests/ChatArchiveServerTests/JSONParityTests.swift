@@ -56,6 +56,19 @@ import Testing
                 ["search", "script", "--chat", "hostile", "--include-deleted"],
                 "/api/search?q=script&chat=hostile&includeDeleted=true"
             ),
+            (["search", "trip", "--histogram", "month"], "/api/histogram?q=trip&period=month"),
+            (
+                ["search", "東京", "--histogram", "week", "--exact"],
+                "/api/histogram?q=\(Self.q("東京"))&period=week&exact=true"
+            ),
+            (
+                ["search", "", "--histogram", "month", "--chat", "g-hiking"],
+                "/api/histogram?q=&period=month&chat=g-hiking"
+            ),
+            (
+                ["search", "script", "--histogram", "week", "--chat", "hostile", "--include-deleted"],
+                "/api/histogram?q=script&period=week&chat=hostile&includeDeleted=true"
+            ),
             (
                 ["items", "--chat", hit.item.chatId, "--around", around, "--count", "3"],
                 "/api/items?chat=\(hit.item.chatId)&around=\(around)&count=3"

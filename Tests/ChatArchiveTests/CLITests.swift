@@ -112,6 +112,28 @@ import Testing
         #expect(try run(["items", "--archive", archive, "--chat", "bad-1", "--around", "1"]).status == 1)
     }
 
+    @Test func searchHistogramPrintsBarsOrTheJSONDocument() throws {
+        let archive = TestArchive.temporaryPath()
+        #expect(
+            try run(["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"]).status == 0)
+        let doc = try json(try run(["search", "--archive", archive, "--histogram", "month", "--json", ""]).out)
+        #expect(doc["period"]?.stringValue == "month")
+        #expect(doc["exact"]?.boolValue == true)
+        let buckets = doc["buckets"]?.arrayValue ?? []
+        #expect(!buckets.isEmpty)
+        let total = buckets.compactMap { $0["count"]?.numberValue }.reduce(0, +)
+        #expect(doc["total"]?.numberValue == total)
+        let all = try json(try run(["search", "--archive", archive, "--limit", "10000", "--json", ""]).out)
+        #expect(Double(all["hits"]?.arrayValue?.count ?? -1) == total, "the histogram counts what search finds")
+        let text = try run(["search", "--archive", archive, "--histogram", "week", ""])
+        #expect(text.status == 0)
+        #expect(text.out.contains("█"))
+        #expect(text.out.contains("per week (UTC)"))
+        #expect(try run(["search", "--archive", archive, "--histogram", "day", "x"]).status == 2)
+        #expect(try run(["search", "--archive", archive, "--exact", "x"]).status == 2)
+        #expect(try run(["search", "--archive", archive, "--histogram", "month", "--chat", "nope", "x"]).status == 1)
+    }
+
     /// Ingests one message into a new archive and returns the archive and the human output of `search query`.
     func searchOneMessage(_ text: String, for query: String) throws -> (archive: String, out: String) {
         let file = try TestArchive.writeFile(

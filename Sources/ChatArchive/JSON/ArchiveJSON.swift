@@ -23,6 +23,9 @@ package enum ArchiveJSON {
     /// A page of search hits: `{"hits": [...], "nextCursor": ...}`.
     package static func search(_ page: SearchPage) -> String { bytes(page, capacity: 768 * page.hits.count) }
 
+    /// A search's matches per period: `{"period", "timeZone", "exact", "total", "estimate", "buckets"}`.
+    package static func histogram(_ h: SearchHistogram) -> String { text(h) }
+
     /// A window of items: `{"items": [...], "navInfo": ...}`.
     package static func items(_ window: ItemWindow) -> String { bytes(window, capacity: 768 * window.items.count) }
 

@@ -100,3 +100,40 @@ extension SkippedFile: Encodable {
         try c.encode(reason, forKey: .reason)
     }
 }
+
+extension SearchHistogram: Encodable {
+    private enum Key: String, CodingKey {
+        case period, timeZone, exact, total, estimate, buckets
+        case method, countedMatches, sampledMatches, sampledSpans, matchesPerSpan
+        case start, end, count
+    }
+
+    /// The `search --histogram --json` document: the period (`month` or `week`), the time zone
+    /// of its bounds (always `UTC`), whether every count is exact, their sum, how they were
+    /// estimated (`null` when exact), and the periods oldest first.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(period.rawValue, forKey: .period)
+        try c.encode("UTC", forKey: .timeZone)
+        try c.encode(isExact, forKey: .exact)
+        try c.encode(total, forKey: .total)
+        if let estimate {
+            var e = c.nestedContainer(keyedBy: Key.self, forKey: .estimate)
+            try e.encode("newestCountedOlderSampled", forKey: .method)
+            try e.encode(estimate.countedMatches, forKey: .countedMatches)
+            try e.encode(estimate.sampledMatches, forKey: .sampledMatches)
+            try e.encode(estimate.sampledSpans, forKey: .sampledSpans)
+            try e.encode(estimate.matchesPerSpan, forKey: .matchesPerSpan)
+        } else {
+            try c.encodeNil(forKey: .estimate)
+        }
+        var list = c.nestedUnkeyedContainer(forKey: .buckets)
+        for bucket in buckets {
+            var b = list.nestedContainer(keyedBy: Key.self)
+            try b.encode(bucket.start.rfc3339, forKey: .start)
+            try b.encode(bucket.end.rfc3339, forKey: .end)
+            try b.encode(bucket.count, forKey: .count)
+            try b.encode(bucket.isExact, forKey: .exact)
+        }
+    }
+}

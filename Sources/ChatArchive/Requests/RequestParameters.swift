@@ -69,6 +69,23 @@ package enum RequestParameters {
             chat: chat, content: content, limit: limit, cursor: cursor, order: order, includeDeleted: includeDeleted)
     }
 
+    /// The period named `name` of a histogram (`--histogram` on the command line, `period` in
+    /// the web API): `month` or `week`.
+    package static func histogramPeriod(_ name: String, spelling: ParameterSpelling) throws -> HistogramPeriod {
+        guard let period = HistogramPeriod(rawValue: name) else {
+            throw ParameterError(message: "\(spelling.callName(histogramPeriodName(spelling))) must be month or week")
+        }
+        return period
+    }
+
+    /// What each door calls a histogram's period.
+    private static func histogramPeriodName(_ spelling: ParameterSpelling) -> String {
+        switch spelling {
+        case .commandLine: return "histogram"
+        case .api: return "period"
+        }
+    }
+
     /// The order named `name`: ``searchOrder`` (newest first) when `nil`.
     package static func order(_ name: String?, spelling: ParameterSpelling) throws -> SearchOrder {
         guard let name else { return searchOrder }

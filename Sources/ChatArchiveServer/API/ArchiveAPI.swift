@@ -36,6 +36,7 @@ package struct ArchiveAPI: Sendable {
             case "counts":
                 return APIResponse(status: 200, body: ArchiveJSON.chatCounts(try await archive.chatFilterCounts()))
             case "search": return try await search(query)
+            case "histogram": return try await histogram(query)
             case "items": return try await items(query)
             case "members": return try await members(query)
             case "stats": return APIResponse(status: 200, body: ArchiveJSON.stats(try await archive.stats()))
@@ -92,6 +93,19 @@ package struct ArchiveAPI: Sendable {
             limit: try number(q, "limit", default: RequestParameters.searchLimit), cursor: nonEmpty(q["cursor"]),
             order: nonEmpty(q["order"]), includeDeleted: try flag(q, "includeDeleted"), spelling: .api)
         return APIResponse(status: 200, body: ArchiveJSON.search(try await archive.search(text, options: options)))
+    }
+
+    /// `GET /api/histogram?q=&period=month|week&chat=&content=&includeDeleted=&exact=`:
+    /// `chat-archive search Q --histogram P --json` (`q` may be empty: a chat's activity).
+    func histogram(_ q: [String: String]) async throws -> APIResponse {
+        let text = q["q"] ?? ""
+        guard let name = nonEmpty(q["period"]) else { throw BadRequest(message: "period (month or week) is missing") }
+        let period = try RequestParameters.histogramPeriod(name, spelling: .api)
+        let options = try RequestParameters.search(
+            chat: nonEmpty(q["chat"]), content: nonEmpty(q["content"]), limit: RequestParameters.searchLimit,
+            cursor: nil, order: nil, includeDeleted: try flag(q, "includeDeleted"), spelling: .api)
+        let histogram = try await archive.histogram(text, by: period, options: options, exact: try flag(q, "exact"))
+        return APIResponse(status: 200, body: ArchiveJSON.histogram(histogram))
     }
 
     /// `GET /api/items?chat=ID&last=N` (or `before`, `after`, `around`, `aroundSource`, `initial`, `at`):

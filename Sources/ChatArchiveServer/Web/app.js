@@ -469,11 +469,12 @@
     $('messages').hidden = false;
     $('chat-name').textContent = chatName(c);
     avatar($('chat-avatar'), chatName(c));
-    const kinds = { direct: 'contact', group: 'group', local: 'notes', contactRequest: 'contact request', contactConnection: 'pending contact' };
     $('jump-date').value = '';
-    $('chat-sub').textContent = (c.business ? 'business' : (kinds[c.type] || c.type)) + (c.itemCount ? ' · ' + count(c.itemCount, 'message') : '');
+    $('chat-sub').textContent = chatKind(c) + (c.itemCount ? ' · ' + count(c.itemCount, 'message') : '');
     for (const b of document.querySelectorAll('.chat-row')) b.setAttribute('aria-current', String(b.dataset.chat === c.chatId));
   }
+  const CHAT_KINDS = { direct: 'contact', group: 'group', local: 'notes', contactRequest: 'contact request', contactConnection: 'pending contact' };
+  function chatKind(c) { return c.business ? 'business' : (CHAT_KINDS[c.type] || c.type); }
   // Shows a window: `anchor` (an item id) is scrolled into view; else the new-messages marker or the bottom.
   function showWindow(body, anchor, newMarker) {
     state.items = body.items;
@@ -505,6 +506,7 @@
     showView('chat');
     setHeader(c);
     if (changed) closeInChatSearch();
+    if (changed) closeInfo();
     if (history !== 'none') {
       navigate({ q: state.global.query, chat: c.chatId, msg: around }, history === 'replace' || history === true || (!changed && !around));
     }
@@ -657,7 +659,9 @@
     state.inChat = { query: '', content: null, hits: [], index: -1, more: false };
     $('in-chat-search').value = '';
     $('hit-position').textContent = '';
-    $('chat-search-bar').hidden = true;
+    $('chat-search-bar').hidden = true;    $('chat-histogram').hidden = true;
+    $('chat-histogram').replaceChildren();
+
     $('toggle-search').setAttribute('aria-pressed', 'false');
     renderChips();
     return filtered;
@@ -668,6 +672,8 @@
     state.inChat.query = q;
     const seq = ++inChatSeq;
     state.inChat.filterWindow = null;
+    if (!q) { $('chat-histogram').hidden = true; $('chat-histogram').replaceChildren(); }
+    else showChatHistogram(seq, state.chat).catch(() => {});
     if (!q && !state.inChat.content) { $('hit-position').textContent = ''; state.inChat.hits = []; return; }
     if (!q) {
       // A content filter alone: the chat shows only those items.
@@ -813,7 +819,8 @@
       navigate(place, !!had === !!q);
       if (q || state.view === 'results') { state.chat = null; showView(q ? 'results' : 'none'); }
     }
-    if (!q) return;
+    if (!q) { $('global-histogram').hidden = true; $('global-histogram').replaceChildren(); return; }
+    showGlobalHistogram(seq).catch(() => {});
     $('search-summary').textContent = 'Searching…';
     await moreHits(seq);
   }
@@ -853,6 +860,137 @@
       $('hit-list').append(frag);
       summarise();
     } finally { g.loading = false; }
+  }
+
+  // ---------- histograms ----------
+  // The query with its after:/before: replaced by one period's bounds: UTC days, `before:`
+  // exclusive, as the period's own bounds are.
+  function withPeriod(q, b) {
+    const rest = q.replace(/(^|\s)-?(after|before):("[^"]*"|\S*)/gi, ' ').replace(/\s+/g, ' ').trim();
+    return (rest ? rest + ' ' : '') + 'after:' + b.start.slice(0, 10) + ' before:' + b.end.slice(0, 10);
+  }
+  const monthFmt = lazyFormat({ year: 'numeric', month: 'short', timeZone: 'UTC' });
+  const weekFmt = lazyFormat({ year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+  function periodLabel(doc, b) {
+    const d = new Date(b.start);
+    return doc.period === 'week' ? 'week of ' + weekFmt.format(d) : monthFmt.format(d);
+  }
+  // The bars of a `/api/histogram` document, each a button titled with its period and count;
+  // an estimated count is drawn hatched and reads "about". `pick(bucket)` runs on a click.
+  function renderHistogram(box, doc, pick) {
+    box.replaceChildren();
+    const buckets = doc.buckets || [];
+    box.hidden = !buckets.length;
+    if (!buckets.length) return;
+    const most = Math.max(1, ...buckets.map((b) => b.count));
+    box.append(el('div', 'histogram-caption muted', (doc.exact ? '' : 'about ') + count(doc.total, 'message') + ' · per ' +
+      doc.period + ' (UTC)' + (doc.exact ? '' : ' · hatched bars are estimates')));
+    const bars = el('div', 'period-bars');
+    bars.setAttribute('role', 'group');
+    bars.setAttribute('aria-label', 'Messages per ' + doc.period + '; a bar narrows to its ' + doc.period);
+    for (const b of buckets) {
+      const label = periodLabel(doc, b) + ': ' + (b.exact ? '' : 'about ') + count(b.count, 'message');
+      const bar = el('button', 'period-bar' + (b.exact ? '' : ' estimate'));
+      bar.type = 'button';
+      bar.title = label;
+      bar.setAttribute('aria-label', label);
+      bar.dataset.start = b.start;
+      bar.dataset.count = String(b.count);
+      const fill = el('span', 'fill');
+      fill.style.setProperty('--h', (b.count ? Math.max(4, Math.round(b.count / most * 100)) : 0) + '%');
+      bar.append(fill);
+      bar.addEventListener('click', () => pick(b));
+      bars.append(bar);
+    }
+    const axis = el('div', 'axis muted');
+    axis.append(el('span', null, periodLabel(doc, buckets[0])), el('span', null, periodLabel(doc, buckets[buckets.length - 1])));
+    box.append(bars, axis);
+  }
+  // A search's histogram per month, or per week when its matches span three months or fewer.
+  async function histogramOf(params) {
+    const doc = await api('histogram', Object.assign({ period: 'month' }, params));
+    if (doc.buckets.length > 0 && doc.buckets.length <= 3) return api('histogram', Object.assign({}, params, { period: 'week' }));
+    return doc;
+  }
+  async function showGlobalHistogram(seq) {
+    const g = state.global, box = $('global-histogram');
+    const doc = await histogramOf({ q: g.query, content: g.content }).catch(() => null);
+    if (seq !== g.seq) return;
+    if (!doc) { box.hidden = true; return; }
+    renderHistogram(box, doc, (b) => {
+      const q = withPeriod(g.query, b);
+      $('global-search').value = q;
+      navigate({ q: q }, false);
+      runGlobalSearch().catch(() => {});
+    });
+  }
+  async function showChatHistogram(seq, chat) {
+    const box = $('chat-histogram');
+    const doc = await histogramOf({ q: state.inChat.query, chat: chat.chatId, content: state.inChat.content }).catch(() => null);
+    if (seq !== inChatSeq || state.chat !== chat) return;
+    if (!doc) { box.hidden = true; return; }
+    renderHistogram(box, doc, (b) => {
+      $('in-chat-search').value = withPeriod(state.inChat.query, b);
+      runInChatSearch().catch(() => {});
+    });
+  }
+
+  // ---------- chat info ----------
+  let infoSeq = 0;
+  async function openInfo() {
+    const c = state.chat;
+    if (!c) return;
+    const seq = ++infoSeq;
+    $('chat-info').hidden = false;
+    $('info-button').setAttribute('aria-expanded', 'true');
+    $('info-name').textContent = chatName(c);
+    const facts = $('info-facts');
+    facts.replaceChildren();
+    const fact = (label, value) => facts.append(el('dt', null, label), el('dd', null, value));
+    const box = $('info-histogram');
+    box.hidden = false;
+    box.replaceChildren(el('span', 'muted', 'Loading…'));
+    const [members, first, last, doc] = await Promise.all([
+      api('members', { chat: c.chatId, limit: 1000 }).catch(() => null),
+      api('items', { chat: c.chatId, at: '1970-01-01', count: 0 }).catch(() => null),
+      api('items', { chat: c.chatId, last: 1 }).catch(() => null),
+      api('histogram', { chat: c.chatId, period: 'month' }).catch(() => null)]);
+    if (seq !== infoSeq || state.chat !== c) return;
+    fact('Type', chatKind(c));
+    const people = members && members.members;
+    if (people) fact('Members', people.length >= 1000 ? '1,000+' : people.length.toLocaleString());
+    fact('Messages', (c.itemCount || 0).toLocaleString());
+    if (first && first.items.length) fact('First message', dayFmt.format(new Date(first.items[0].ts)));
+    if (last && last.items.length) fact('Last message', dayFmt.format(new Date(last.items[last.items.length - 1].ts)));
+    if (!doc) { box.replaceChildren(el('span', 'muted', 'The activity could not be loaded.')); return; }
+    renderHistogram(box, doc, (b) => {
+      closeInfo();
+      const day = b.start.slice(0, 10);
+      $('jump-date').value = day;
+      jumpToDate(day).catch(() => {});
+    });
+  }
+  function closeInfo() {
+    infoSeq++;
+    $('chat-info').hidden = true;
+    $('info-button').setAttribute('aria-expanded', 'false');
+  }
+  // Opens the chat around its first item at or after a day (YYYY-MM-DD); a failed answer
+  // leaves the chat as it was.
+  let jumpSeq = 0;
+  async function jumpToDate(v) {
+    const chat = state.chat;
+    if (!chat || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return;
+    const year = Number(v.slice(0, 4));
+    if (year < 1970 || year > 2200 || isNaN(new Date(v + 'T00:00:00Z'))) return;
+    const seq = ++jumpSeq;
+    try {
+      const body = await api('items', { chat: chat.chatId, at: v, count: PAGE });
+      if (seq !== jumpSeq || state.chat !== chat) return;
+      state.marks = null; state.windowSeq++;
+      const first = body.items.find((i) => i.ts >= v) || body.items[body.items.length - 1];
+      showWindow(body, first ? first.id : null, null);
+    } catch (e) { /* a date the archive cannot read: nothing to show */ }
   }
 
   // ---------- wiring ----------
@@ -896,21 +1034,11 @@
     });
     // Typing a year sends a change per digit: only a whole, plausible date is asked for, once
     // the typing pauses, and a failed answer leaves the chat as it was.
-    let jumpSeq = 0;
-    const jump = debounce(async () => {
-      const v = $('jump-date').value, chat = state.chat;
-      if (!chat || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return;
-      const year = Number(v.slice(0, 4));
-      if (year < 1970 || year > 2200 || isNaN(new Date(v + 'T00:00:00Z'))) return;
-      const seq = ++jumpSeq;
-      try {
-        const body = await api('items', { chat: chat.chatId, at: v, count: PAGE });
-        if (seq !== jumpSeq || state.chat !== chat) return;
-        state.marks = null; state.windowSeq++;
-        const first = body.items.find((i) => i.ts >= v) || body.items[body.items.length - 1];
-        showWindow(body, first ? first.id : null, null);
-      } catch (e) { /* a date the archive cannot read: nothing to show */ }
-    }, 450);
+    const jump = debounce(() => { jumpToDate($('jump-date').value).catch(() => {}); }, 450);
+    $('info-button').addEventListener('click', () => { if ($('chat-info').hidden) openInfo().catch(() => {}); else closeInfo(); });
+    $('chat-title').addEventListener('click', () => { openInfo().catch(() => {}); });
+    $('chat-title').addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); openInfo().catch(() => {}); } });
+    $('info-close').addEventListener('click', closeInfo);
     $('jump-date').addEventListener('change', jump);
     $('back').addEventListener('click', () => {
       if (state.global.query) { state.chat = null; showView('results'); navigate({ q: state.global.query }, false); }
@@ -934,8 +1062,11 @@
         } else if (!$('chat-search-bar').hidden) {
           if (closeInChatSearch() && state.chat) { state.marks = null; openChat(state.chat, null, null, true); }
         } else if ($('help') && !$('help').hidden) { toggleHelp(false); }
+        else if (!$('chat-info').hidden) { closeInfo(); }
         return;
       }
+      // A focused button (a histogram's bar, a chat row) takes Enter and Space itself.
+      if (t instanceof HTMLButtonElement && (e.key === 'Enter' || e.key === ' ')) return;
       const g = state.global;
       if (e.key === 'Enter' && t === $('global-search') && t.value.trim() && (!g.hits.length || g.query !== t.value.trim())) {
         // Enter before the results came: search now, then open the first.

@@ -49,6 +49,21 @@ struct KeyedChat {
         return lo
     }
 
+    /// ``keyBound(id:_:)`` in one lookup, for `x` an item of the chat or the first id of a
+    /// millisecond's slot (as period bounds are): the key of the chat's first item at or after
+    /// that millisecond by the `(chat, ts, id)` index. Within a keyed chat, order by `(ts, id)`
+    /// is order by id; an item whose id was pushed past a slot's start by others sharing its
+    /// millisecond may fall on the wrong side, which only a histogram's estimated spans accept.
+    func slotKeyBound(id x: Int64, scale: Int64, _ db: Database) throws -> Int64 {
+        if x == Int64.max { return range.upperBound + 1 }
+        if x == Int64.min { return range.lowerBound }
+        if let k = try key(ofItem: x, db) { return k }
+        let ms = x / scale + (x % scale == 0 ? 0 : 1)
+        return try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT chatKey FROM item WHERE chatId = ? AND ts >= ? ORDER BY ts, id LIMIT 1"),
+            arguments: [id, ms]) ?? range.upperBound + 1
+    }
+
     /// The key of item `x` when it is an item of this chat.
     func key(ofItem x: Int64, _ db: Database) throws -> Int64? {
         try Int64.fetchOne(

@@ -82,7 +82,7 @@ package enum MessageSearch {
 }
 
 /// One search's compiled query and scope, and the pages read with them.
-private struct SearchRun {
+struct SearchRun {
     let options: SearchOptions
     let compiled: CompiledQuery
     let scope: SearchScope

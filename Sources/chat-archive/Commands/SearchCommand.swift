@@ -31,13 +31,19 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Include deleted items.")
     var includeDeleted = false
 
+    @Option(help: "Count the matches per month or week (UTC) instead of listing them.")
+    var histogram: String?
+
+    @Flag(help: "With --histogram: count every match, even where an estimate would be quicker.")
+    var exact = false
+
     @Argument(help: "What to search for.")
     var query: String
 
     var request: SearchRequest {
         SearchRequest(
             global: global.values, chat: chat, content: content, limit: limit, cursor: cursor, order: order,
-            includeDeleted: includeDeleted, query: query)
+            includeDeleted: includeDeleted, histogram: histogram, exact: exact, query: query)
     }
 
     func validate() throws { try request.validate() }
@@ -57,6 +63,8 @@ struct SearchRequest: Equatable {
     var cursor: String?
     var order = RequestParameters.searchOrder.rawValue
     var includeDeleted = false
+    var histogram: String?
+    var exact = false
     var query = ""
 
     /// The search's options (``RequestParameters/search(chat:content:limit:cursor:order:includeDeleted:spelling:)``).
@@ -69,11 +77,28 @@ struct SearchRequest: Equatable {
         }
     }
 
-    func validate() throws { _ = try options() }
+    /// The histogram's period, when `--histogram` asks for one.
+    func period() throws -> HistogramPeriod? {
+        guard let histogram else {
+            if exact { throw ValidationError("--exact applies to --histogram only") }
+            return nil
+        }
+        return try usage { try RequestParameters.histogramPeriod(histogram, spelling: .commandLine) }
+    }
+
+    func validate() throws {
+        _ = try options()
+        _ = try period()
+    }
 
     func run() throws {
         try reportingErrors(json: global.json) {
             let archive = try global.open(.readOnly).blocking
+            if let period = try period() {
+                let histogram = try archive.histogram(query, by: period, options: try options(), exact: exact)
+                print(global.json ? ArchiveJSON.histogram(histogram) : HumanFormat.histogram(histogram))
+                return
+            }
             let page = try archive.search(query, options: try options())
             if global.json {
                 print(ArchiveJSON.search(page))

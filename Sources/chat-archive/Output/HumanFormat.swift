@@ -131,4 +131,25 @@ enum HumanFormat {
         default: return t
         }
     }
+
+    /// A histogram as text bars, one line per period (`2024-05` or the week's Monday,
+    /// `2024-05-06`), the longest bar 40 cells; an estimated count reads `~123`.
+    static func histogram(_ h: SearchHistogram) -> String {
+        guard !h.buckets.isEmpty else { return "no matches" }
+        let most = max(1, h.buckets.map(\.count).max() ?? 1)
+        var lines: [String] = []
+        for b in h.buckets {
+            let day = time(b.start).prefix(10)
+            let label = h.period == .month ? String(day.prefix(7)) + "   " : String(day)
+            let cells = b.count == 0 ? 0 : max(1, b.count * 40 / most)
+            let bar = String(repeating: "█", count: cells)
+            lines.append("\(label)  \(bar) \(b.isExact ? "" : "~")\(b.count)")
+        }
+        var footer = "total \(h.isExact ? "" : "about ")\(h.total), per \(h.period.rawValue) (UTC)"
+        if let e = h.estimate {
+            footer += "; the newest \(e.countedMatches) matches counted, older counts (~) estimated: --exact counts all"
+        }
+        lines.append(Terminal.dim(footer))
+        return lines.joined(separator: "\n")
+    }
 }
