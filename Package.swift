@@ -95,7 +95,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["BenchmarkLog.md"]),
+            exclude: ["BenchmarkLog.md", "compare.py"]),
         .target(
             name: "ChatTestSupport",
             dependencies: [

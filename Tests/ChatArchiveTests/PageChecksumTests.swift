@@ -144,6 +144,31 @@ import Testing
         #expect(Self.bytes(damaged) == bytes, "the damaged archive was written to")
     }
 
+    /// A pool's readers verify a page whichever way they read it: into their cache (the default)
+    /// or through the memory map (each fetch verified), which the bench can still choose.
+    @Test(arguments: [false, true])
+    func aPoolReaderMeetsDamageMappedOrNot(mapped: Bool) async throws {
+        let path = TestArchive.temporaryPath()
+        _ = try Archive(path: path).ingestSync([Self.first])
+        let pages = try await TestArchive.rawQueue(path).read { db in
+            try Int.fetchAll(db, sql: "SELECT pageno FROM dbstat WHERE name = 'itemFts_data' AND pagetype = 'leaf'")
+        }
+        let h = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        for page in pages {
+            try h.seek(toOffset: UInt64((page - 1) * 8192 + 2000))
+            try h.write(contentsOf: [0x5A, 0xA5, 0x5A])
+        }
+        try h.close()
+        if mapped { ArchivePages.mapsPages(true) }
+        defer { if mapped { ArchivePages.mapsPages(false) } }
+        let archive = try Archive(path: path, mode: .readOnly)
+        await #expect {
+            _ = try await archive.search("the", options: SearchOptions(limit: 500))
+        } throws: { e in
+            (e as? ArchiveError)?.code == .corrupt
+        }
+    }
+
     // MARK: - Random damage
 
     /// The answers of every read the command line makes, as JSON, or nil for "damaged".
