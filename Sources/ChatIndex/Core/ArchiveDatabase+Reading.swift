@@ -23,12 +23,13 @@ extension ArchiveDatabase {
     /// Values not taken yet are replaced by newer ones.
     package func observe<T: Sendable & Equatable>(_ fetch: @escaping Access<T>) -> AsyncThrowingStream<T, any Error> {
         let writer = self.writer
+        let path = self.path
         return AsyncThrowingStream<T, any Error>(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let cancellable = ValueObservation.tracking { db in try fetch(db) }
                 .removeDuplicates()
                 .start(
                     in: writer, scheduling: .task,
-                    onError: { continuation.finish(throwing: $0) },
+                    onError: { continuation.finish(throwing: ArchiveError.wrapping($0, path: path)) },
                     onChange: { continuation.yield($0) })
             continuation.onTermination = { _ in cancellable.cancel() }
         }
