@@ -205,6 +205,31 @@ public final class Archive: Sendable {
         try await database.reading(ArchiveQuery.search(query, options: options))
     }
 
+    /// How many items a search matches, and the place of one of them among them: the "k of N"
+    /// of a search in one chat (``SearchOptions/chat``).
+    ///
+    /// ```swift
+    /// let options = SearchOptions(chat: "g1")
+    /// let page = try await archive.search("café", options: options)
+    /// let count = try await archive.searchCount("café", options: options, positionOf: page.hits[0].item.id)
+    /// print("\(count.position ?? 0) of \(count.total)")   // 1 of 37
+    /// ```
+    ///
+    /// The count follows the options' chat, content filter and `includeDeleted`; their
+    /// cursor, limit and order do not change it. The position is the item's place newest first
+    /// (as `SearchOrder/newest` pages list the hits), from 1; `nil` when `item` is `nil` or
+    /// does not match.
+    ///
+    /// - Complexity: O(matches) in the chat searched (each match's posting once, those newer
+    ///   than `item` twice); over all chats, O(matches) in the archive.
+    ///   <doc:ServingPerformance> has what it costs.
+    /// - Throws: `ArchiveError` `.unknownChat` for an unknown chat; never for the query's text.
+    public func searchCount(_ query: String, options: SearchOptions = SearchOptions(), positionOf item: Int64? = nil)
+        async throws -> SearchCount
+    {
+        try await database.reading(ArchiveQuery.searchCount(query, options: options, positionOf: item))
+    }
+
     /// A window of a chat's items.
     public func items(chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil)
         async throws

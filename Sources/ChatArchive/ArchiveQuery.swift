@@ -31,6 +31,13 @@ enum ArchiveQuery {
         { db in try MessageSearch.search(query, options: options, in: db) }
     }
 
+    /// ``Archive/searchCount(_:options:positionOf:)``.
+    static func searchCount(_ query: String, options: SearchOptions, positionOf item: Int64?)
+        -> ArchiveDatabase.Access<SearchCount>
+    {
+        { db in try MessageSearch.count(query, options: options, positionOf: item, in: db) }
+    }
+
     /// ``Archive/items(chat:_:content:search:)``.
     static func items(chat: String, _ request: WindowRequest, content: ContentFilter?, search: String?)
         -> ArchiveDatabase.Access<ItemWindow>

@@ -114,7 +114,25 @@ package enum ItemWindows {
         }
         var result = ItemWindow(items: items, navInfo: info)
         result.spans = try spans(of: items.map(\.id), db)
+        if let oldest = items.first, let newest = items.last {
+            result.counts = try counts(chat: chatId, oldest: oldest.id, newest: newest.id, db)
+        }
         return result
+    }
+
+    /// How many of the chat's items lie before `oldest` and after `newest`, from their positions.
+    static func counts(chat: Int64, oldest: Int64, newest: Int64, _ db: Database) throws -> WindowCounts {
+        let position = try db.cachedStatement(sql: "SELECT pos FROM item WHERE id = ?")
+        let first = try Int.fetchOne(position, arguments: [oldest]) ?? 1
+        let here = try Int.fetchOne(position, arguments: [newest]) ?? 0
+        return WindowCounts(before: max(0, first - 1), after: max(0, try lastPosition(chat: chat, db) - here))
+    }
+
+    /// The position of the chat's newest item (its item count), 0 for an empty chat.
+    private static func lastPosition(chat: Int64, _ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
+            arguments: [chat]) ?? 0
     }
 
     /// What lies after the newest item a window shows: all items, and the unread ones.
@@ -125,10 +143,7 @@ package enum ItemWindows {
     ///   on the shorter side: after the shown item, or between the read mark and it (then
     ///   subtracted from the chat's unread count).
     static func navigationInfo(chat: Int64, newest shown: ReadMark, _ db: Database) throws -> NavigationInfo {
-        let last =
-            try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
-                arguments: [chat]) ?? 0
+        let last = try lastPosition(chat: chat, db)
         let here =
             try Int.fetchOne(db.cachedStatement(sql: "SELECT pos FROM item WHERE id = ?"), arguments: [shown.id]) ?? 0
         let afterTotal = max(0, last - here)
