@@ -45,6 +45,18 @@ enum ArchiveQuery {
         { db in try ItemWindows.window(chat: chat, request, content: content, search: search, in: db) }
     }
 
+    /// ``Archive/observeItems(chat:_:content:search:growing:)``: the window grown by what the
+    /// observer loaded since.
+    static func items(
+        chat: String, _ request: WindowRequest, content: ContentFilter?, search: String?, growth: WindowGrowth
+    ) -> ArchiveDatabase.Access<ItemWindow> {
+        { db in
+            let (older, newer) = growth.extents
+            return try ItemWindows.window(
+                chat: chat, request, content: content, search: search, older: older, newer: newer, in: db)
+        }
+    }
+
     /// ``Archive/itemId(chat:sourceId:)``.
     static func itemId(chat: String, sourceId: String) -> ArchiveDatabase.Access<Int64?> {
         { db in try ItemWindows.itemId(chat: chat, sourceId: sourceId, in: db) }

@@ -120,6 +120,35 @@ package enum ItemWindows {
         return result
     }
 
+    /// The window `request` asks for, grown by up to `older` items before it and `newer`
+    /// items after it (with the same filters): a chat view that the user scrolled both ways.
+    /// Its navigation info, when the request gives one, is about its newest item.
+    package static func window(
+        chat: String, _ request: WindowRequest, content: ContentFilter?, search: String?, older: Int, newer: Int,
+        in db: Database
+    ) throws -> ItemWindow {
+        var grown = try window(chat: chat, request, content: content, search: search, in: db)
+        guard older > 0 || newer > 0, let first = grown.items.first, let last = grown.items.last else { return grown }
+        func part(_ request: WindowRequest) throws -> ItemWindow {
+            let part = try window(chat: chat, request, content: content, search: search, in: db)
+            grown.spans.merge(part.spans) { shown, _ in shown }
+            return part
+        }
+        if older > 0 { grown.items = try part(.before(first.id, count: older)).items + grown.items }
+        if newer > 0 { grown.items += try part(.after(last.id, count: newer)).items }
+        guard
+            let chatId = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat]),
+            let oldest = grown.items.first, let newest = grown.items.last
+        else { return grown }
+        grown.counts = try counts(chat: chatId, oldest: oldest.id, newest: newest.id, db)
+        if grown.navInfo != nil, newest.id != last.id {
+            grown.navInfo = try navigationInfo(
+                chat: chatId, newest: ReadMark(ts: newest.timestamp.milliseconds, id: newest.id), db)
+        }
+        return grown
+    }
+
     /// How many of the chat's items lie before `oldest` and after `newest`, from their positions.
     static func counts(chat: Int64, oldest: Int64, newest: Int64, _ db: Database) throws -> WindowCounts {
         let position = try db.cachedStatement(sql: "SELECT pos FROM item WHERE id = ?")
