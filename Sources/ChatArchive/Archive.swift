@@ -102,7 +102,8 @@ public final class Archive: Sendable {
         onRebuildProgress: (@Sendable (MaintenanceProgress) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil
     ) async throws -> Archive {
         try await offPool(path: path, doing: "open") { isCancelled in
-            try Archive(
+            if isCancelled() { throw CancellationError() }
+            return try Archive(
                 path: path, mode: mode, busyTimeout: busyTimeout, rebuildsStaleIndexes: rebuildsStaleIndexes,
                 rebuildProgress: onRebuildProgress.map { report in { @Sendable done, total in report(MaintenanceProgress(completed: done, total: total)) } },
                 onWait: onWait, isCancelled: isCancelled)

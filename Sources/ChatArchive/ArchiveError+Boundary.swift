@@ -17,12 +17,12 @@ extension Archive {
     /// Runs `body` on a thread of its own, off the cooperative pool, and suspends the caller
     /// until it ends: how work that blocks (an open that rebuilds an index, an ingest, a check,
     /// a repair) leaves the pool's threads to the app's other tasks. `body` is handed a
-    /// question it asks at its safe points: whether the awaiting task has been cancelled.
+    /// question it asks at its safe points: whether the awaiting task has been cancelled (yes
+    /// from the start when it was cancelled before the call).
     /// Its errors come out as ``ArchiveError/atBoundary(_:path:doing:)`` words them.
     static func offPool<T: Sendable>(
         path: String, doing: String, _ body: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> T
     ) async throws -> T {
-        try Task.checkCancellation()
         let cancelled = CancelFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { done in
