@@ -9,6 +9,10 @@ import Foundation
 /// Each iteration starts its own observation; values an observer has not taken yet are
 /// replaced by newer ones, so a slow observer sees the latest state, not a backlog.
 ///
+/// Writes through this ``Archive`` are seen as they commit; writes by another `Archive` on
+/// the same file or by another program a moment later: while an observation runs, the
+/// archive asks the file whether another connection committed.
+///
 /// The first value is read on the pool, like every later one; a screen that must draw it
 /// before it returns asks for it at once with ``startingImmediately()`` or ``currentValue()``.
 public struct ArchiveObservation<Element: Sendable & Equatable>: AsyncSequence, Sendable {

@@ -1,4 +1,5 @@
 import ChatArchive
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -127,6 +128,42 @@ import Testing
         await #expect(throws: ArchiveError.self) {
             for try await _ in archive.observeChats(limit: 2, after: "not a cursor") {}
         }
+    }
+
+    @Test func writesByAnotherConnectionAndAnotherProcessReachAnObserver() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scroll-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/archive.sqlite"
+        let archive = try await Archive.open(path: path)
+        try await archive.upsert(chats: [Chat(sourceId: "g1", type: .group, displayName: "Hiking")])
+        try await archive.upsert(items: (0..<3).map { Self.item("g1", $0) })
+        let other = try await Archive.open(path: path, mode: .readWrite)
+        let export = folder + "/export.jsonl"
+        let lines = [
+            #"{"kind":"chat","chatId":"p1","type":"direct","displayName":"Процесс 进程"}"#,
+            #"{"kind":"item","chatId":"p1","id":"1","ts":"2030-01-01T00:00:00Z","dir":"rcv","content":{"type":"text","text":"مرحبا"}}"#,
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: export, atomically: true, encoding: .utf8)
+        let seen = try await Self.follow(archive.observeItemWindow(chat: "g1", .last(2))) { window, n in
+            guard n > 0 else {
+                // Another connection pool on the same file.
+                try await other.upsert(items: [Self.item("g1", 3)])
+                return true
+            }
+            #expect(window.items.map(\.sourceId) == ["2", "3"])
+            return false
+        }
+        #expect(seen)
+        let listed = try await Self.follow(archive.observeChats()) { rows, n in
+            guard n > 0 else {
+                // Another process: the command line's ingest.
+                let run = try ChildProcess.run(ChildProcess.chatArchiveBinary, ["ingest", "--archive", path, export])
+                #expect(run.status == 0)
+                return true
+            }
+            return rows.first?.chatId != "p1"
+        }
+        #expect(listed)
     }
 
     @Test func aFirstValueCanComeAtOnce() async throws {

@@ -23,6 +23,9 @@ extension ArchiveDatabase {
     /// that changes it (never a repeat), until the stream's consumer stops; an error ends it
     /// (as an `ArchiveError`). Values not taken yet are replaced by newer ones.
     ///
+    /// Writes by other connections to the file (another `Archive`, another program) reach it
+    /// too, within `OtherWriters.interval`.
+    ///
     /// Each time `refresh` fires, the observation starts over: `fetch` runs again at once
     /// (for a fetch whose question changed: a window that grew), and its value follows unless
     /// it repeats the last one.
@@ -31,6 +34,7 @@ extension ArchiveDatabase {
     {
         let writer = self.writer
         let path = self.path
+        let otherWriters = self.otherWriters
         return AsyncThrowingStream<T, any Error>(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let running = RunningObservation()
             let start: @Sendable () -> Void = {
@@ -43,9 +47,11 @@ extension ArchiveDatabase {
                             onChange: { continuation.yield($0) }))
             }
             let key = refresh?.add(start)
+            let otherKey = otherWriters?.add(start)
             start()
             continuation.onTermination = { _ in
                 if let key { refresh?.remove(key) }
+                if let otherKey { otherWriters?.remove(otherKey) }
                 running.cancel()
             }
         }
@@ -76,6 +82,9 @@ package final class ObservationRefresh: @unchecked Sendable {
     }
 
     func remove(_ key: Int) { _ = lock.withLock { starts.removeValue(forKey: key) } }
+
+    /// Whether no observation is registered.
+    var isEmpty: Bool { lock.withLock { starts.isEmpty } }
 }
 
 /// The GRDB observation an ``ArchiveDatabase/observe(_:refresh:)`` stream runs now.

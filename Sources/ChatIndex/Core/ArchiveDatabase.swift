@@ -35,6 +35,9 @@ package final class ArchiveDatabase: Sendable {
     package let liveStore = LiveStoreSlot()
     /// Merges the full-text segments live writes leave, once they pause (see `IdleMerger`).
     let idleMerger = IdleMerger()
+    /// Tells observations of writes by other connections (`nil` in memory, and for a read-only
+    /// archive read as immutable, which nothing changes).
+    let otherWriters: OtherWriters?
 
     /// Opens or creates the archive at `path` (created readable by its owner only).
     ///
@@ -76,6 +79,7 @@ package final class ArchiveDatabase: Sendable {
         writer = opened.writer
         readOnlyAccess = opened.access
         damage = opened.damage
+        otherWriters = opened.access == .immutable ? nil : OtherWriters(path: path)
         if opened.checkDeferred {
             backgroundCheck = BackgroundCheck(writer: opened.writer, path: path)
         } else {
@@ -106,6 +110,7 @@ package final class ArchiveDatabase: Sendable {
         damage = nil
         backgroundCheck = nil
         liveCheckpointer = nil
+        otherWriters = nil
         writer = try ArchiveOpening.openInMemory()
         try ArchiveError.mapping(path: path, doing: "open") { try ensureAnalyzerVersion(progress: nil) }
     }
@@ -121,6 +126,7 @@ package final class ArchiveDatabase: Sendable {
         let opened = try ArchiveOpening.openReadOnly(path, forcing: access)
         writer = opened.writer
         readOnlyAccess = opened.access
+        otherWriters = opened.access == .immutable ? nil : OtherWriters(path: path)
         damage = opened.damage
         try ArchiveError.mapping(path: path, doing: "open") { try checkAnalyzerVersion() }
     }
