@@ -176,7 +176,9 @@ extension Archive {
 
     /// One page of the chat list (as ``chats(matching:filter:limit:after:)``), again whenever
     /// it changes. A cursor no page returned ends it with `ArchiveError/Code/invalidCursor`.
-    public func observeChats(matching query: String? = nil, filter: ChatFilter = .all, limit: Int = 100, after cursor: String?)
+    public func observeChats(
+        matching query: String? = nil, filter: ChatFilter = .all, limit: Int = 100, after cursor: String?
+    )
         -> ArchiveObservation<ChatListPage>
     {
         let position = Result { try Archive.chatListPosition(cursor) }

@@ -69,7 +69,7 @@ public final class Archive: Sendable {
     /// - Parameters:
     ///   - busyTimeout: how long a write waits for another program writing to the archive
     ///     before it throws `ArchiveError/Code/busy`, which an app can offer as "try again";
-    ///     `nil`: the command line's patience (ten minutes), for an ingest behind another one.
+    ///     `nil`: the command line's patience, enough for an ingest to wait for another one.
     ///   - isCancelled: asked between the transactions of an index rebuild; once it says yes,
     ///     the open throws `CancellationError` and the rebuild starts over at the next open.
     /// - Throws: `ArchiveError`, or `CancellationError`.
@@ -89,9 +89,9 @@ public final class Archive: Sendable {
     /// a big archive: <doc:ServingPerformance>) holds no thread of the cooperative pool.
     ///
     /// ```swift
-    /// let archive = try await Archive.open(path: path, busyTimeout: .seconds(2)) { progress in
-    ///     print("indexing \(progress.completed) of \(progress.total)")
-    /// }
+    /// let archive = try await Archive.open(
+    ///     path: path, busyTimeout: .seconds(2),
+    ///     onRebuildProgress: { progress in print("indexing \(progress.completed) of \(progress.total)") })
     /// ```
     ///
     /// Cancelling the task stops an index rebuild after its current transaction: the open then
@@ -105,7 +105,9 @@ public final class Archive: Sendable {
             if isCancelled() { throw CancellationError() }
             return try Archive(
                 path: path, mode: mode, busyTimeout: busyTimeout, rebuildsStaleIndexes: rebuildsStaleIndexes,
-                rebuildProgress: onRebuildProgress.map { report in { @Sendable done, total in report(MaintenanceProgress(completed: done, total: total)) } },
+                rebuildProgress: onRebuildProgress.map { report in
+                    { @Sendable done, total in report(MaintenanceProgress(completed: done, total: total)) }
+                },
                 onWait: onWait, isCancelled: isCancelled)
         }
     }
@@ -132,7 +134,9 @@ public final class Archive: Sendable {
 
     /// A new, empty archive in memory with the real schema and tokenizer, for tests and previews.
     public static func inMemory() throws -> Archive {
-        try ArchiveError.mapping(path: ":memory:", doing: "open") { Archive(database: try ArchiveDatabase(inMemory: ())) }
+        try ArchiveError.mapping(path: ":memory:", doing: "open") {
+            Archive(database: try ArchiveDatabase(inMemory: ()))
+        }
     }
 
     /// The default archive path: `$CHAT_ARCHIVE`, else `$XDG_DATA_HOME/chat-archive/archive.sqlite`
@@ -301,7 +305,10 @@ public final class Archive: Sendable {
         let database = self.database
         return try await Archive.offPool(path: database.path, doing: "repair") { isCancelled in
             try ArchiveMaintenance.repair(
-                database, progress: onProgress.map { report in { @Sendable done, total in report(MaintenanceProgress(completed: done, total: total)) } },
+                database,
+                progress: onProgress.map { report in
+                    { @Sendable done, total in report(MaintenanceProgress(completed: done, total: total)) }
+                },
                 isCancelled: isCancelled)
         }
     }

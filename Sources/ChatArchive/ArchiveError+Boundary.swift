@@ -21,7 +21,8 @@ extension Archive {
     /// from the start when it was cancelled before the call).
     /// Its errors come out as ``ArchiveError/atBoundary(_:path:doing:)`` words them.
     static func offPool<T: Sendable>(
-        path: String, doing: String, _ body: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> T
+        path: String, doing: String,
+        _ body: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> T
     ) async throws -> T {
         let cancelled = CancelFlag()
         return try await withTaskCancellationHandler {

@@ -218,8 +218,10 @@ struct QueryBench {
         }
         return try Latency.measure(repeats: repeats) { i in
             try db.read { db in
-                try MessageSearch.count(ws[i % ws.count].term, options: options, positionOf: oldest[i % ws.count], in: db)
-                    .total
+                try MessageSearch.count(
+                    ws[i % ws.count].term, options: options, positionOf: oldest[i % ws.count], in: db
+                )
+                .total
             }
         }
     }

@@ -6,7 +6,9 @@ import Testing
 /// at a point where nothing is lost.
 @Suite struct AsyncArchiveTests {
     static let messages = 20_000
-    static let scripts = ["山の上で会おう", "พบกันบนภูเขา", "نلتقي على الجبل", "ניפגש על ההר", "встретимся на горе", "🏔️ e\u{301}te"]
+    static let scripts = [
+        "山の上で会おう", "พบกันบนภูเขา", "نلتقي على الجبل", "ניפגש על ההר", "встретимся на горе", "🏔️ e\u{301}te",
+    ]
 
     /// An export of one group with `messages` items in several scripts.
     static func export(messages: Int = messages) throws -> String {

@@ -12,12 +12,14 @@ import Testing
     static func item(_ chat: String, _ i: Int) -> Item {
         Item(
             chatSourceId: chat, sourceId: String(i), timestamp: Timestamp(milliseconds: t0 + Int64(i) * 60_000),
-            direction: .rcv, content: MessageContent(type: .text, text: texts[i % texts.count] + " \(i)"), isUnread: true)
+            direction: .rcv, content: MessageContent(type: .text, text: texts[i % texts.count] + " \(i)"),
+            isUnread: true)
     }
 
     /// An archive on disk with a group of `count` items.
     static func archive(count: Int) async throws -> Archive {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("scroll-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("scroll-\(UUID().uuidString).sqlite")
+            .path
         let archive = try await Archive.open(path: path)
         try await archive.upsert(chats: [Chat(sourceId: "g1", type: .group, displayName: "Hiking")])
         try await archive.upsert(items: (0..<count).map { item("g1", $0) })
@@ -102,7 +104,8 @@ import Testing
 
     @Test func chatListPagesAndTabCountsAreObserved() async throws {
         let archive = try await Self.archive(count: 3)
-        try await archive.upsert(chats: (0..<5).map { Chat(sourceId: "c\($0)", type: .direct, displayName: "Чат \($0)") })
+        try await archive.upsert(
+            chats: (0..<5).map { Chat(sourceId: "c\($0)", type: .direct, displayName: "Чат \($0)") })
         let pages = archive.observeChats(limit: 2, after: nil)
         let sawPage = try await Self.follow(pages) { page, n in
             if n == 0 {

@@ -211,6 +211,16 @@ extension ItemWindow: JSONBytesWritable {
         } else {
             o.raw("null")
         }
+        o.raw(",\"counts\":")
+        if let counts {
+            o.raw("{\"before\":")
+            o.int(counts.before)
+            o.raw(",\"after\":")
+            o.int(counts.after)
+            o.raw("}")
+        } else {
+            o.raw("null")
+        }
         o.raw("}")
     }
 }

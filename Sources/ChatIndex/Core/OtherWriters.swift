@@ -54,10 +54,12 @@ final class OtherWriters: @unchecked Sendable {
         do {
             if connection == nil {
                 connection = try DatabaseQueue(
-                    path: ArchiveOpening.uri(path, .walReader), configuration: ArchiveOpening.configuration(readOnly: true))
+                    path: ArchiveOpening.uri(path, .walReader),
+                    configuration: ArchiveOpening.configuration(readOnly: true))
             }
             let version = try connection?.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
-            if let lastVersion, version != lastVersion { changes.fire() }
+            // The first answer is no baseline for what was committed before it: fetched again.
+            if version != lastVersion { changes.fire() }
             lastVersion = version
         } catch {
             // The file cannot be read now (moved, locked in recovery): asked again at the next tick.

@@ -18,7 +18,8 @@ struct CompiledQuery {
     var matchCountSQL: String { matchesSQL(select: "SELECT count(*)") }
     private func matchesSQL(select: String) -> String {
         if excludesDeleted || requiresUnread {
-            return "\(select) FROM itemFts f JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
+            return
+                "\(select) FROM itemFts f JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
                 + itemConditions
         }
         return "\(select) FROM itemFts f WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
