@@ -107,10 +107,11 @@ extension Archive {
     }
 
     /// One live write: refused on a read-only or damaged archive, run in one transaction, with
-    /// SQLite's failures (busy, full disk, corruption) turned into `ArchiveError` codes.
+    /// SQLite's failures (busy, full disk, corruption) turned into `ArchiveError` codes. The
+    /// first one after a big archive's open suspends until its background check has passed.
     private func liveWrite(_ body: @escaping ArchiveDatabase.Access<Void>) async throws {
         let database = self.database
-        try database.verifyBeforeWriting()
+        try await database.verifyBeforeWritingSuspending()
         try await ArchiveError.mapping(path: database.path, doing: "write") { try await database.liveWrite(body) }
     }
 }

@@ -32,7 +32,7 @@ public final class Archive: Sendable {
     ///   - mode: `ArchiveOpenMode/create`, `ArchiveOpenMode/readWrite` (must exist) or
     ///     `ArchiveOpenMode/readOnly` (must exist; never creates, never writes).
     ///   - rebuildsStaleIndexes: rebuild the full-text indexes now if another analyser version
-    ///     built them or a rebuild was interrupted (`false`: leave them for ``repair(progress:)``,
+    ///     built them or a rebuild was interrupted (`false`: leave them for ``repair(onProgress:)``,
     ///     as `chat-archive check` does; a read-only archive is never rebuilt).
     ///   - rebuildProgress: called while indexes are rebuilt for a new analyser version, or
     ///     built once for an archive written before them (the index of searches in one chat,
@@ -51,13 +51,70 @@ public final class Archive: Sendable {
     /// <doc:ServingPerformance> has what the open and the check take.
     /// - Throws: `ArchiveError` (`ArchiveError/Code/notFound`, `ArchiveError/Code/notAnArchive`,
     ///   `ArchiveError/Code/newerVersion`, `ArchiveError/Code/corrupt`…).
-    public init(
+    ///
+    /// An app opens with ``open(path:mode:busyTimeout:rebuildsStaleIndexes:onRebuildProgress:onWait:)``
+    /// instead, which does this off the cooperative thread pool; this form is the command line's.
+    public convenience init(
         path: String, mode: OpenMode = .create, rebuildsStaleIndexes: Bool = true,
         rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil
     ) throws {
+        try self.init(
+            path: path, mode: mode, busyTimeout: nil, rebuildsStaleIndexes: rebuildsStaleIndexes,
+            rebuildProgress: rebuildProgress, onWait: onWait)
+    }
+
+    /// Opens the archive at `path` as ``init(path:mode:rebuildsStaleIndexes:rebuildProgress:onWait:)``
+    /// does, with writes that wait at most `busyTimeout` for another program's write.
+    ///
+    /// - Parameters:
+    ///   - busyTimeout: how long a write waits for another program writing to the archive
+    ///     before it throws `ArchiveError/Code/busy`, which an app can offer as "try again";
+    ///     `nil`: the command line's patience, enough for an ingest to wait for another one.
+    ///   - isCancelled: asked between the transactions of an index rebuild; once it says yes,
+    ///     the open throws `CancellationError` and the rebuild starts over at the next open.
+    /// - Throws: `ArchiveError`, or `CancellationError`.
+    public init(
+        path: String, mode: OpenMode = .create, busyTimeout: Duration?, rebuildsStaleIndexes: Bool = true,
+        rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) throws {
         database = try ArchiveDatabase(
             path: path, mode: mode, rebuildsStaleIndexes: rebuildsStaleIndexes, rebuildProgress: rebuildProgress,
-            onWait: onWait)
+            onWait: onWait, busyTimeout: busyTimeout.map(Archive.seconds) ?? ArchiveDatabase.writeWaitSeconds,
+            isCancelled: isCancelled)
+    }
+
+    /// Opens the archive at `path` (as ``init(path:mode:busyTimeout:rebuildsStaleIndexes:rebuildProgress:onWait:isCancelled:)``)
+    /// on a thread of its own, so that an open that rebuilds the full-text indexes (minutes for
+    /// a big archive: <doc:ServingPerformance>) holds no thread of the cooperative pool.
+    ///
+    /// ```swift
+    /// let archive = try await Archive.open(
+    ///     path: path, busyTimeout: .seconds(2),
+    ///     onRebuildProgress: { progress in print("indexing \(progress.completed) of \(progress.total)") })
+    /// ```
+    ///
+    /// Cancelling the task stops an index rebuild after its current transaction: the open then
+    /// throws `CancellationError`, and the next writable open rebuilds the index again.
+    /// - Throws: `ArchiveError`, or `CancellationError`.
+    public static func open(
+        path: String, mode: OpenMode = .create, busyTimeout: Duration? = nil, rebuildsStaleIndexes: Bool = true,
+        onRebuildProgress: (@Sendable (MaintenanceProgress) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil
+    ) async throws -> Archive {
+        try await offPool(path: path, doing: "open") { isCancelled in
+            if isCancelled() { throw CancellationError() }
+            return try Archive(
+                path: path, mode: mode, busyTimeout: busyTimeout, rebuildsStaleIndexes: rebuildsStaleIndexes,
+                rebuildProgress: onRebuildProgress.map { report in
+                    { @Sendable done, total in report(MaintenanceProgress(completed: done, total: total)) }
+                },
+                onWait: onWait, isCancelled: isCancelled)
+        }
+    }
+
+    /// `duration` in seconds.
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private init(database: ArchiveDatabase) { self.database = database }
@@ -76,7 +133,11 @@ public final class Archive: Sendable {
     }
 
     /// A new, empty archive in memory with the real schema and tokenizer, for tests and previews.
-    public static func inMemory() throws -> Archive { Archive(database: try ArchiveDatabase(inMemory: ())) }
+    public static func inMemory() throws -> Archive {
+        try ArchiveError.mapping(path: ":memory:", doing: "open") {
+            Archive(database: try ArchiveDatabase(inMemory: ()))
+        }
+    }
 
     /// The default archive path: `$CHAT_ARCHIVE`, else `$XDG_DATA_HOME/chat-archive/archive.sqlite`
     /// (`~/.local/share/chat-archive/archive.sqlite`).
@@ -89,30 +150,34 @@ public final class Archive: Sendable {
 
     // MARK: Ingest
 
-    /// Imports exports (files, folders, zips) into the archive.
+    /// Imports exports (files, folders, zips) into the archive, on a thread of its own (it
+    /// holds no thread of the cooperative pool).
     ///
     /// Bad records are reported and skipped (or stop the run when `options.strict`); everything
-    /// committed before an error stays. Cancelling the task stops at the next record; what was
-    /// committed stays.
+    /// committed before an error stays. Cancelling the task stops the reading at the next
+    /// record: what was read is committed in whole batches and indexed, and the report says
+    /// so (`IngestReport/interrupted`); ingesting the same exports again completes the archive.
+    ///
+    /// - Throws: `ArchiveError`: ``ArchiveError/Code/unreadableExport`` or
+    ///   ``ArchiveError/Code/notAnExport`` when the only export given could not be read at all,
+    ///   the archive's codes for the archive's failures.
     public func ingest(
         _ paths: [String], options: IngestOptions = IngestOptions(),
         progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) async throws -> IngestReport {
-        let cancelFlag = CancelFlag()
-        return try await withTaskCancellationHandler {
-            try ingestSync(paths, options: options, isCancelled: { cancelFlag.isSet }, progress: progress)
-        } onCancel: {
-            cancelFlag.set()
+        try await Archive.offPool(path: database.path, doing: "write to") { [self] isCancelled in
+            try ingestSync(paths, options: options, isCancelled: isCancelled, progress: progress)
         }
     }
 
-    /// The synchronous form of ``ingest(_:options:progress:)``.
+    /// The synchronous form of ``ingest(_:options:progress:)``: it runs on the calling thread
+    /// (the command line's).
     public func ingestSync(
         _ paths: [String], options: IngestOptions = IngestOptions(),
         isCancelled: @escaping @Sendable () -> Bool = { false },
         progress: (@Sendable (IngestProgress) -> Void)? = nil
     ) throws -> IngestReport {
-        try ArchiveError.mapping(path: database.path, doing: "write to") {
+        do {
             if database.isCheckingBeforeWriting {
                 progress?(
                     IngestProgress(
@@ -121,6 +186,8 @@ public final class Archive: Sendable {
             try database.verifyBeforeWriting()
             return try IngestPipeline.run(
                 paths, options: options, database: database, isCancelled: isCancelled, progress: progress)
+        } catch {
+            throw ArchiveError.atBoundary(error, path: database.path, doing: "write to")
         }
     }
 
@@ -158,6 +225,31 @@ public final class Archive: Sendable {
         try await database.reading(ArchiveQuery.histogram(query, by: period, options: options, exact: exact))
     }
 
+    /// How many items a search matches, and the place of one of them among them: the "k of N"
+    /// of a search in one chat (``SearchOptions/chat``).
+    ///
+    /// ```swift
+    /// let options = SearchOptions(chat: "g1")
+    /// let page = try await archive.search("café", options: options)
+    /// let count = try await archive.searchCount("café", options: options, positionOf: page.hits[0].item.id)
+    /// print("\(count.position ?? 0) of \(count.total)")   // 1 of 37
+    /// ```
+    ///
+    /// The count follows the options' chat, content filter and `includeDeleted`; their
+    /// cursor, limit and order do not change it. The position is the item's place newest first
+    /// (as `SearchOrder/newest` pages list the hits), from 1; `nil` when `item` is `nil` or
+    /// does not match.
+    ///
+    /// - Complexity: O(matches) in the chat searched (each match's posting once, those newer
+    ///   than `item` twice); over all chats, O(matches) in the archive.
+    ///   <doc:ServingPerformance> has what it costs.
+    /// - Throws: `ArchiveError` `.unknownChat` for an unknown chat; never for the query's text.
+    public func searchCount(_ query: String, options: SearchOptions = SearchOptions(), positionOf item: Int64? = nil)
+        async throws -> SearchCount
+    {
+        try await database.reading(ArchiveQuery.searchCount(query, options: options, positionOf: item))
+    }
+
     /// A window of a chat's items.
     public func items(chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil)
         async throws
@@ -188,18 +280,22 @@ public final class Archive: Sendable {
         // Its reads are synchronous: run them off the cooperative threads, which concurrent async
         // reads (a web server's) need free to hand their connections back.
         let blocking = self.blocking
-        return try await withCheckedThrowingContinuation { done in
-            DispatchQueue.global(qos: .userInitiated).async { done.resume(with: Result { try blocking.stats() }) }
-        }
+        return try await Archive.offPool(path: database.path, doing: "read") { _ in try blocking.stats() }
     }
 
     /// Full integrity check of the archive and its indexes: SQLite's, FTS5's, and the archive's
     /// own (index row counts, interrupted rebuilds, analyser version, chat-list counters).
     ///
     /// Returns every problem found, each in one sentence a user can act on (empty when healthy).
-    /// Changes nothing.
+    /// Changes nothing. It runs on a thread of its own; cancelling the task stops it between
+    /// its steps with `CancellationError`.
+    ///
+    /// - Complexity: reads the whole file.
     public func check() async throws -> [String] {
-        try ArchiveError.mapping(path: database.path) { try ArchiveMaintenance.check(database) }
+        let database = self.database
+        return try await Archive.offPool(path: database.path, doing: "check") { isCancelled in
+            try ArchiveMaintenance.check(database, isCancelled: isCancelled)
+        }
     }
 
     /// Rebuilds what ``check()`` finds broken and can be rebuilt from the stored items: SQLite's
@@ -207,18 +303,35 @@ public final class Archive: Sendable {
     /// members and chats are never changed.
     ///
     /// Returns the problems left, which only a backup or a new ingest can fix (empty when healthy).
-    public func repair(progress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> [String] {
+    /// It runs on a thread of its own; cancelling the task stops it after its current
+    /// transaction with `CancellationError` (an index it had not finished stays marked for a
+    /// rebuild, which the next writable open or repair does).
+    ///
+    /// - Parameter onProgress: called as the full-text index is rebuilt (items indexed of all).
+    public func repair(onProgress: (@Sendable (MaintenanceProgress) -> Void)? = nil) async throws -> [String] {
         // A damaged file is not written to: its problems are reported as they are (for a big
         // archive, the quick check that ran in the background since the open says whether).
         if database.damage != nil { return try await check() }
         do {
-            try database.verifyBeforeWriting()
-        } catch let e as ArchiveError where e.code == .corrupt {
+            try await database.verifyBeforeWritingSuspending()
+        } catch ArchiveError.corrupt {
             return try await check()
         }
-        return try ArchiveError.mapping(path: database.path, doing: "repair") {
-            try ArchiveMaintenance.repair(database, progress: progress)
+        let database = self.database
+        return try await Archive.offPool(path: database.path, doing: "repair") { isCancelled in
+            try ArchiveMaintenance.repair(
+                database,
+                progress: onProgress.map { report in
+                    { @Sendable done, total in report(MaintenanceProgress(completed: done, total: total)) }
+                },
+                isCancelled: isCancelled)
         }
+    }
+
+    /// ``repair(onProgress:)`` with unlabelled (done, total) progress.
+    @available(*, deprecated, renamed: "repair(onProgress:)")
+    public func repair(progress: (@Sendable (Int64, Int64) -> Void)?) async throws -> [String] {
+        try await repair(onProgress: progress.map { report in { @Sendable p in report(p.completed, p.total) } })
     }
 
     /// Whether every page of the archive file carries a checksum, verified whenever it is read
@@ -236,19 +349,22 @@ public final class Archive: Sendable {
     public func addPageChecksums() async throws -> Bool {
         if let damage = database.damage { throw damage }
         let database = self.database
-        return try await withCheckedThrowingContinuation { done in
-            DispatchQueue.global(qos: .userInitiated).async {
-                done.resume(with: Result { try database.addPageChecksums() })
-            }
+        return try await Archive.offPool(path: database.path, doing: "write to") { _ in
+            try database.addPageChecksums()
         }
     }
-
 }
 
-/// A flag set once from another thread.
-final class CancelFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+/// How far a long piece of maintenance has come: an index rebuild at open or in a repair.
+public struct MaintenanceProgress: Sendable, Hashable {
+    /// The units done so far (items indexed).
+    public var completed: Int64
+    /// The units in all.
+    public var total: Int64
+
+    /// Progress of `completed` units of `total`.
+    public init(completed: Int64, total: Int64) {
+        self.completed = completed
+        self.total = total
+    }
 }

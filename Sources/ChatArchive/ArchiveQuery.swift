@@ -38,11 +38,30 @@ enum ArchiveQuery {
         { db in try MessageSearch.histogram(query, period: period, exact: exact, options: options, in: db) }
     }
 
+    /// ``Archive/searchCount(_:options:positionOf:)``.
+    static func searchCount(_ query: String, options: SearchOptions, positionOf item: Int64?)
+        -> ArchiveDatabase.Access<SearchCount>
+    {
+        { db in try MessageSearch.count(query, options: options, positionOf: item, in: db) }
+    }
+
     /// ``Archive/items(chat:_:content:search:)``.
     static func items(chat: String, _ request: WindowRequest, content: ContentFilter?, search: String?)
         -> ArchiveDatabase.Access<ItemWindow>
     {
         { db in try ItemWindows.window(chat: chat, request, content: content, search: search, in: db) }
+    }
+
+    /// ``Archive/observeItems(chat:_:content:search:growing:)``: the window grown by what the
+    /// observer loaded since.
+    static func items(
+        chat: String, _ request: WindowRequest, content: ContentFilter?, search: String?, growth: WindowGrowth
+    ) -> ArchiveDatabase.Access<ItemWindow> {
+        { db in
+            let (older, newer) = growth.extents
+            return try ItemWindows.window(
+                chat: chat, request, content: content, search: search, older: older, newer: newer, in: db)
+        }
     }
 
     /// ``Archive/itemId(chat:sourceId:)``.

@@ -207,6 +207,7 @@ import Testing
                 let v = try JSONParser.parse(Array(r.body.text.utf8))
                 #expect(v["items"]?.arrayValue?.map { $0["sourceId"]?.stringValue } == ["3", "4", "5"])
                 #expect(v["navInfo"]?["afterTotal"]?.numberValue == 1)
+                #expect(v["counts"]?["after"]?.numberValue == 1)
             }
             try await client.execute(uri: "/api/stats", method: .get, headers: authorised()) { r in
                 let v = try JSONParser.parse(Array(r.body.text.utf8))

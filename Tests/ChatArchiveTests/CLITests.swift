@@ -64,6 +64,7 @@ import Testing
         #expect(items.count == 5)
         #expect(items[2]["id"]?.numberValue == id)
         #expect(window["navInfo"]?["afterTotal"]?.numberValue != nil)
+        #expect(window["counts"]?["after"]?.numberValue == window["navInfo"]?["afterTotal"]?.numberValue)
 
         let chats = try json(try run(["chats", "--archive", archive, "--json", "--filter", "business"]).out)
         #expect(chats["chats"]?.arrayValue?.map { $0["chatId"]?.stringValue } == ["b-cafe"])

@@ -320,7 +320,8 @@ import Testing
         z.add("bomb.jsonl", bytes: Array((Self.header + "\n").utf8) + [UInt8](repeating: 0x20, count: 32 << 20))
         let zip = try Self.write(z.bytes(), name: "bomb.zip")
         #expect(try Data(contentsOf: URL(fileURLWithPath: zip)).count < 200 << 10)
-        let error = #expect(throws: ImportError.self) { try f.ingest(zip) }
+        let error = #expect(throws: ArchiveError.self) { try f.ingest(zip) }
+        #expect(error?.code == .unreadableExport)
         #expect(error?.description.contains(zip) == true)
         #expect(error?.description.contains("zip bomb") == true)
         try await f.expectIntact(extra: 0)

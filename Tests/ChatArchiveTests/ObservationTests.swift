@@ -13,27 +13,17 @@ import Testing
         _ observation: ArchiveObservation<T>, where done: @escaping @Sendable (T) -> Bool,
         after change: @escaping @Sendable () async throws -> Void
     ) async throws -> T? {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                var changed = false
-                for try await value in observation {
-                    if !changed {
-                        changed = true
-                        try await change()
-                        continue
-                    }
-                    if done(value) { return value }
-                }
-                return nil
+        let accepted = Recorder<T>()
+        _ = try await ScrollingObservationTests.follow(observation) { value, n in
+            if n == 0 {
+                try await change()
+                return true
             }
-            group.addTask {
-                try await Task.sleep(nanoseconds: 120_000_000_000)
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            return first
+            guard done(value) else { return true }
+            accepted.append(value)
+            return false
         }
+        return accepted.values.first
     }
 
     @Test func theChatListIsObservedAsMessagesArrive() async throws {

@@ -117,8 +117,19 @@ extension NavigationInfo: Encodable {
     }
 }
 
+extension WindowCounts: Encodable {
+    private enum Key: String, CodingKey { case before, after }
+
+    /// `{"before": n, "after": n}`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(before, forKey: .before)
+        try c.encode(after, forKey: .after)
+    }
+}
+
 extension ItemWindow: Encodable {
-    private enum Key: String, CodingKey { case items, navInfo }
+    private enum Key: String, CodingKey { case items, navInfo, counts }
 
     /// An item and its spans, as a window lists it.
     private struct WindowItem: Encodable {
@@ -129,11 +140,12 @@ extension ItemWindow: Encodable {
         }
     }
 
-    /// `{"items": [...], "navInfo": {"afterTotal", "afterUnread"} or null}`; each item carries
-    /// its markdown `spans`.
+    /// `{"items": [...], "navInfo": {"afterTotal", "afterUnread"} or null, "counts": {"before",
+    /// "after"} or null}`; each item carries its markdown `spans`.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(items.map { WindowItem(item: $0, spans: spans[$0.id]) }, forKey: .items)
         try c.encode(navInfo, forKey: .navInfo)
+        try c.encode(counts, forKey: .counts)
     }
 }

@@ -202,14 +202,24 @@ extension ItemWindow: JSONBytesWritable {
         o.raw("{\"items\":")
         o.array(items) { $1.write(to: &$0, ranges: nil, snippet: nil, spans: spans[$1.id]) }
         o.raw(",\"navInfo\":")
-        if let navInfo {
-            o.raw("{\"afterTotal\":")
-            o.int(navInfo.afterTotal)
-            o.raw(",\"afterUnread\":")
-            o.int(navInfo.afterUnread)
-            o.raw("}")
-        } else {
-            o.raw("null")
+        Self.writeCounts(
+            navInfo.map { n -> [Count] in [("afterTotal", n.afterTotal), ("afterUnread", n.afterUnread)] }, to: &o)
+        o.raw(",\"counts\":")
+        Self.writeCounts(counts.map { c -> [Count] in [("before", c.before), ("after", c.after)] }, to: &o)
+        o.raw("}")
+    }
+
+    /// A count under a plain ASCII name.
+    private typealias Count = (name: StaticString, value: Int)
+
+    /// An object of counts, or `null` without one.
+    private static func writeCounts(_ fields: [Count]?, to o: inout JSONBytes) {
+        guard let fields else { return o.raw("null") }
+        for (k, field) in fields.enumerated() {
+            o.raw(k == 0 ? "{\"" : ",\"")
+            o.raw(field.name)
+            o.raw("\":")
+            o.int(field.value)
         }
         o.raw("}")
     }

@@ -35,6 +35,9 @@ package final class ArchiveDatabase: Sendable {
     package let liveStore = LiveStoreSlot()
     /// Merges the full-text segments live writes leave, once they pause (see `IdleMerger`).
     let idleMerger = IdleMerger()
+    /// Tells observations of writes by other connections (`nil` in memory, and for a read-only
+    /// archive read as immutable, which nothing changes).
+    let otherWriters: OtherWriters?
 
     /// Opens or creates the archive at `path` (created readable by its owner only).
     ///
@@ -49,6 +52,10 @@ package final class ArchiveDatabase: Sendable {
     ///   - rebuildProgress: called with (done, total) while indexes are rebuilt.
     ///   - onWait: called when a write has waited a moment for another program's write to end
     ///     (and again on each later wait); the write then proceeds when the other one commits.
+    ///   - busyTimeout: how many seconds a write waits for another program's write before it
+    ///     throws `ArchiveError/Code/busy` (the command line's patience by default).
+    ///   - isCancelled: asked between the transactions of an index rebuild; once it says yes,
+    ///     the open throws `CancellationError` (the rebuild starts over at the next open).
     ///   - fullCheckLimit: the biggest file whose quick check runs at open (tests lower it);
     ///     see `ArchiveOpening.fullCheckAtOpenLimit`.
     ///   - oneConnection: read-only only: one connection instead of a pool, for a process that
@@ -58,6 +65,7 @@ package final class ArchiveDatabase: Sendable {
     package init(
         path: String, mode: ArchiveOpenMode = .create, rebuildsStaleIndexes: Bool = true,
         rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil, onWait: (@Sendable () -> Void)? = nil,
+        busyTimeout: Double = ArchiveOpening.writeWaitSeconds, isCancelled: @Sendable () -> Bool = { false },
         fullCheckLimit: Int64 = ArchiveOpening.fullCheckAtOpenLimit, oneConnection: Bool = false,
         pageChecksums: Bool = true
     ) throws {
@@ -65,11 +73,13 @@ package final class ArchiveDatabase: Sendable {
         self.mode = mode
         liveCheckpointer = mode == .readOnly ? nil : Checkpointer(path: path)
         let opened = try ArchiveOpening.open(
-            path: path, mode: mode, onWait: onWait, fullCheckLimit: fullCheckLimit, oneConnection: oneConnection,
+            path: path, mode: mode, onWait: onWait, busyTimeout: busyTimeout, fullCheckLimit: fullCheckLimit,
+            oneConnection: oneConnection,
             pageChecksums: pageChecksums)
         writer = opened.writer
         readOnlyAccess = opened.access
         damage = opened.damage
+        otherWriters = opened.access == .immutable ? nil : OtherWriters(path: path)
         if opened.checkDeferred {
             backgroundCheck = BackgroundCheck(writer: opened.writer, path: path)
         } else {
@@ -85,7 +95,7 @@ package final class ArchiveDatabase: Sendable {
                 if backgroundCheck != nil, try storedAnalyzerVersion() != Analyzer.version {
                     try verifyBeforeWriting()
                 }
-                try ensureAnalyzerVersion(progress: rebuildProgress)
+                try ensureAnalyzerVersion(progress: rebuildProgress, isCancelled: isCancelled)
             } else {
                 try checkAnalyzerVersion()
             }
@@ -100,6 +110,7 @@ package final class ArchiveDatabase: Sendable {
         damage = nil
         backgroundCheck = nil
         liveCheckpointer = nil
+        otherWriters = nil
         writer = try ArchiveOpening.openInMemory()
         try ArchiveError.mapping(path: path, doing: "open") { try ensureAnalyzerVersion(progress: nil) }
     }
@@ -115,6 +126,7 @@ package final class ArchiveDatabase: Sendable {
         let opened = try ArchiveOpening.openReadOnly(path, forcing: access)
         writer = opened.writer
         readOnlyAccess = opened.access
+        otherWriters = opened.access == .immutable ? nil : OtherWriters(path: path)
         damage = opened.damage
         try ArchiveError.mapping(path: path, doing: "open") { try checkAnalyzerVersion() }
     }
@@ -147,6 +159,15 @@ package final class ArchiveDatabase: Sendable {
             }
         }
         verifiedForWriting.set()
+    }
+
+    /// The `async` form of ``verifyBeforeWriting()``: a first write waits for the background
+    /// check of a big archive by suspending, so that no thread of the caller's pool is held.
+    package func verifyBeforeWritingSuspending() async throws {
+        if damage == nil, mode != .readOnly, !verifiedForWriting.isSet, let backgroundCheck {
+            try await backgroundCheck.finished()
+        }
+        try verifyBeforeWriting()
     }
 
     /// Whether the archive's pages carry checksums (<doc:PageChecksums>); nil in memory.
@@ -263,7 +284,9 @@ package final class ArchiveDatabase: Sendable {
         }
     }
 
-    private func ensureAnalyzerVersion(progress: (@Sendable (Int64, Int64) -> Void)?) throws {
+    private func ensureAnalyzerVersion(
+        progress: (@Sendable (Int64, Int64) -> Void)?, isCancelled: () -> Bool = { false }
+    ) throws {
         try checkAnalyzerVersion()
         let stored = try storedAnalyzerVersion()
         let stale = try writer.read { db in
@@ -275,7 +298,7 @@ package final class ArchiveDatabase: Sendable {
         }
         let count = try writer.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
         if count > 0 || stored != nil {
-            try rebuildIndexes(progress: progress)
+            try rebuildIndexes(progress: progress, isCancelled: isCancelled)
         } else {
             try writer.write { db in try ArchiveDatabase.setMeta(db, "analyzerVersion", String(Analyzer.version)) }
         }
@@ -314,9 +337,11 @@ package final class ArchiveDatabase: Sendable {
     /// stays near one chunk's pages (FTS5's own 'rebuild' is one statement, hence one transaction,
     /// which put the whole index of a big archive through the log). `ftsStale` stays set until the
     /// last chunk and the vocabulary are in, so an interrupted rebuild starts over at the next
-    /// writable open.
+    /// writable open. `isCancelled` is asked after each transaction: once it says yes, the rebuild
+    /// throws `CancellationError` and leaves the index to that next rebuild.
     package func rebuildIndexes(
-        progress: (@Sendable (Int64, Int64) -> Void)? = nil, chunk: Int = ArchiveDatabase.rebuildChunk
+        progress: (@Sendable (Int64, Int64) -> Void)? = nil, chunk: Int = ArchiveDatabase.rebuildChunk,
+        isCancelled: () -> Bool = { false }
     ) throws {
         let total = try writer.read { db in try Int64.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
         progress?(0, total)
@@ -353,6 +378,7 @@ package final class ArchiveDatabase: Sendable {
             after = last
             progress?(min(done, total), total)
             try checkpointPassively()
+            if isCancelled() { throw CancellationError() }
         }
         // The chat-keyed index: the same rows under the keys the items have, in key order.
         var afterKey = Int64.min
@@ -379,6 +405,7 @@ package final class ArchiveDatabase: Sendable {
             guard let last else { break }
             afterKey = last
             try checkpointPassively()
+            if isCancelled() { throw CancellationError() }
         }
         try writer.write { db in
             try TermVocabulary.rebuild(db)
@@ -395,7 +422,10 @@ package final class ArchiveDatabase: Sendable {
         progress?(total, total)
     }
 
-    /// Items per transaction of ``rebuildIndexes(progress:chunk:)``.
+    /// How long a write waits for another program's write unless the open chose otherwise.
+    package static var writeWaitSeconds: Double { ArchiveOpening.writeWaitSeconds }
+
+    /// Items per transaction of ``rebuildIndexes(progress:chunk:isCancelled:)``.
     package static let rebuildChunk = 20_000
 
     /// Copies the log back into the file from the writer's connection, between transactions.
@@ -435,6 +465,8 @@ final class BackgroundCheck: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var result: Result<Void, Error>?
+    /// The tasks suspended in ``finished()``.
+    private var waiters: [CheckedContinuation<Void, Error>] = []
 
     init(writer: any DatabaseWriter, path: String) {
         DispatchQueue.global(qos: .utility).async { [self] in
@@ -443,8 +475,24 @@ final class BackgroundCheck: @unchecked Sendable {
                     try writer.read { db in try ArchiveOpening.quickCheck(db, path: path) }
                 }
             }
-            lock.withLock { result = outcome }
+            let waiting = lock.withLock {
+                result = outcome
+                defer { waiters = [] }
+                return waiters
+            }
             done.signal()
+            for waiter in waiting { waiter.resume(with: outcome) }
+        }
+    }
+
+    /// Suspends until the check has ended; throws what it found.
+    func finished() async throws {
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, Error>) in
+            let known: Result<Void, Error>? = lock.withLock {
+                if result == nil { waiters.append(waiter) }
+                return result
+            }
+            if let known { waiter.resume(with: known) }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// An archive could not be opened, read or written: a ``Code`` to switch on, one sentence
@@ -5,7 +6,20 @@ import GRDB
 ///
 /// Messages say what happened to which archive; they never name a command to run (an app
 /// and the command line give different advice).
-public struct ArchiveError: Error, Sendable, CustomStringConvertible {
+///
+/// Every public call of `ChatArchive` throws this type only, or `CancellationError` when the
+/// task that awaits it is cancelled. A `catch` can match a code directly:
+///
+/// ```swift
+/// do {
+///     try await archive.upsert(items: [item])
+/// } catch ArchiveError.busy {
+///     offerRetry()
+/// } catch let error as ArchiveError {
+///     showAlert(error.localizedDescription)
+/// }
+/// ```
+public struct ArchiveError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What kind of failure this is.
     public enum Code: String, Sendable, Hashable, CaseIterable, Encodable {
         /// No archive exists at the path (and the mode does not create one).
@@ -30,6 +44,12 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible {
         case io
         /// A paging cursor that no page of the list returned (mistyped, or cut short).
         case invalidCursor
+        /// A path given to ingest is plainly not a chat export (a README, a script, an
+        /// export's own metadata), or holds none.
+        case notAnExport
+        /// An export cannot be read as a whole: missing, encrypted, a refused zip, an export
+        /// format the archive cannot read (its message says which and why).
+        case unreadableExport
     }
 
     /// What kind of failure this is.
@@ -51,6 +71,50 @@ public struct ArchiveError: Error, Sendable, CustomStringConvertible {
 
     /// The message.
     public var description: String { message }
+
+    /// The message, for `localizedDescription` (a SwiftUI alert shows it): the sentence the
+    /// command line prints, without the command-line advice it adds.
+    public var errorDescription: String? { message }
+}
+
+extension ArchiveError.Code {
+    /// Whether `error` is an ``ArchiveError`` of `code`: what lets `catch ArchiveError.busy`
+    /// (see ``ArchiveError/busy``) and `case ArchiveError.busy` in a `switch` over an error match.
+    public static func ~= (code: ArchiveError.Code, error: any Error) -> Bool {
+        (error as? ArchiveError)?.code == code
+    }
+}
+
+/// The codes as patterns: `catch ArchiveError.busy { … }` catches an ``ArchiveError`` whose
+/// code is ``ArchiveError/Code/busy`` (a pattern `ArchiveError.Code.busy` would be read as the
+/// enum's case, which no error is).
+extension ArchiveError {
+    /// The pattern of ``Code/notFound``.
+    public static var notFound: Code { .notFound }
+    /// The pattern of ``Code/notAnArchive``.
+    public static var notAnArchive: Code { .notAnArchive }
+    /// The pattern of ``Code/newerVersion``.
+    public static var newerVersion: Code { .newerVersion }
+    /// The pattern of ``Code/readOnly``.
+    public static var readOnly: Code { .readOnly }
+    /// The pattern of ``Code/busy``.
+    public static var busy: Code { .busy }
+    /// The pattern of ``Code/corrupt``.
+    public static var corrupt: Code { .corrupt }
+    /// The pattern of ``Code/diskFull``.
+    public static var diskFull: Code { .diskFull }
+    /// The pattern of ``Code/unknownChat``.
+    public static var unknownChat: Code { .unknownChat }
+    /// The pattern of ``Code/unknownItem``.
+    public static var unknownItem: Code { .unknownItem }
+    /// The pattern of ``Code/io``.
+    public static var io: Code { .io }
+    /// The pattern of ``Code/invalidCursor``.
+    public static var invalidCursor: Code { .invalidCursor }
+    /// The pattern of ``Code/notAnExport``.
+    public static var notAnExport: Code { .notAnExport }
+    /// The pattern of ``Code/unreadableExport``.
+    public static var unreadableExport: Code { .unreadableExport }
 }
 
 extension ArchiveError {
@@ -91,12 +155,13 @@ extension ArchiveError {
     }
 
     /// `error` as an ``ArchiveError``: itself when it is one, SQLite's errors by their code,
-    /// anything else as ``Code/io``.
+    /// a `CancellationError` as it is (the task was cancelled), anything else as ``Code/io``.
     package static func wrapping(_ error: any Error, path: String, doing: String = "read") -> any Error {
         switch error {
         case let e as ArchiveError: return e
         case let e as DatabaseError: return database(e, path: path, doing: doing)
-        default: return error
+        case is CancellationError: return error
+        default: return ArchiveError(.io, "cannot \(doing) the archive \(path): \(error)", underlying: error)
         }
     }
 

@@ -14,7 +14,7 @@ import GRDB
 enum ArchiveOpening {
     /// How long a write waits for another program's write before giving up (an ingest's batch
     /// into a large archive, or a merge pass, can hold the write lock for seconds).
-    static let writeWaitSeconds: Double = 600
+    package static let writeWaitSeconds: Double = 600
     /// How long a read-only connection waits in SQLite's rare busy cases (WAL recovery after a crash).
     static let readWaitSeconds: Double = 60
 
@@ -36,7 +36,7 @@ enum ArchiveOpening {
     package static let fullCheckAtOpenLimit: Int64 = 64 << 20
 
     static func open(
-        path: String, mode: ArchiveOpenMode, onWait: (@Sendable () -> Void)?,
+        path: String, mode: ArchiveOpenMode, onWait: (@Sendable () -> Void)?, busyTimeout: Double = writeWaitSeconds,
         fullCheckLimit: Int64 = fullCheckAtOpenLimit, oneConnection: Bool = false, pageChecksums: Bool = true
     ) throws -> Opened {
         let found = try inspect(path, mode: mode)
@@ -46,7 +46,7 @@ enum ArchiveOpening {
         }
         try checkWritable(path, exists: found != .missing)
         var config = configuration(readOnly: false)
-        config.busyMode = .callback(WriteWait(onWait: onWait).shouldRetry)
+        config.busyMode = .callback(WriteWait(onWait: onWait, giveUpAfter: busyTimeout).shouldRetry)
         if found == .missing {
             let dir = (path as NSString).deletingLastPathComponent
             if !dir.isEmpty {
@@ -475,14 +475,19 @@ enum ArchiveOpening {
 }
 
 /// The writer's busy handler: waits for another program's write with short sleeps, tells the
-/// caller once a wait has lasted a moment, and gives up after ``ArchiveOpening/writeWaitSeconds``.
+/// caller once a wait has lasted a moment, and gives up after the open's busy timeout
+/// (``ArchiveOpening/writeWaitSeconds`` unless the caller chose another).
 private final class WriteWait: @unchecked Sendable {
     private let onWait: (@Sendable () -> Void)?
+    private let giveUpAfter: Double
     private let lock = NSLock()
     private var started: UInt64 = 0
     private var told = false
 
-    init(onWait: (@Sendable () -> Void)?) { self.onWait = onWait }
+    init(onWait: (@Sendable () -> Void)?, giveUpAfter: Double) {
+        self.onWait = onWait
+        self.giveUpAfter = giveUpAfter
+    }
 
     func shouldRetry(_ tries: Int) -> Bool {
         let now = DispatchTime.now().uptimeNanoseconds
@@ -497,7 +502,7 @@ private final class WriteWait: @unchecked Sendable {
         tell = !told && elapsed > 0.3
         if tell { told = true }
         lock.unlock()
-        if elapsed > ArchiveOpening.writeWaitSeconds { return false }
+        if elapsed > giveUpAfter { return false }
         if tell { onWait?() }
         usleep(tries < 20 ? 1_000 : 10_000)
         return true

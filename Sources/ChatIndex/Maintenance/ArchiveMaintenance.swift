@@ -15,12 +15,16 @@ package enum ArchiveMaintenance {
 
     /// Runs SQLite's integrity check, FTS5's, and the archive's own consistency checks.
     /// Returns the problems found, in words (empty when healthy). Never changes the archive.
-    package static func check(_ database: ArchiveDatabase) throws -> [String] {
-        try problems(database).map(\.message)
+    ///
+    /// `isCancelled` is asked between its steps; once it says yes, the check throws
+    /// `CancellationError`.
+    package static func check(_ database: ArchiveDatabase, isCancelled: () -> Bool = { false }) throws -> [String] {
+        try problems(database, isCancelled: isCancelled).map(\.message)
     }
 
-    static func problems(_ database: ArchiveDatabase) throws -> [Problem] {
+    static func problems(_ database: ArchiveDatabase, isCancelled: () -> Bool = { false }) throws -> [Problem] {
         var problems: [Problem] = []
+        if isCancelled() { throw CancellationError() }
         // FTS5's integrity check is an INSERT statement (that changes nothing): it needs a
         // connection that may write, which read-only media cannot give.
         try database.withIntegrityConnection { db, canRunFTSChecks in
@@ -69,6 +73,7 @@ package enum ArchiveMaintenance {
                             e))
                 return
             }
+            if isCancelled() { throw CancellationError() }
             do {
                 try checkIndexes(db, ftsChecks: canRunFTSChecks, into: &problems)
             } catch let e as DatabaseError where !problems.contains(where: { $0.kind == .stored }) {
@@ -361,14 +366,20 @@ package enum ArchiveMaintenance {
     /// Rebuilds what can be rebuilt from the stored items — SQLite's indexes, the full-text
     /// index, the vocabulary, the chat list's counters — and never changes an item, member or
     /// chat's own fields. Returns the problems left (those only a backup or a new ingest fix).
-    package static func repair(_ database: ArchiveDatabase, progress: (@Sendable (Int64, Int64) -> Void)? = nil) throws
-        -> [String]
-    {
-        let found = try problems(database)
+    ///
+    /// `isCancelled` is asked between its steps and between the transactions of a rebuild; once
+    /// it says yes, the repair throws `CancellationError`, leaving what it committed (an index
+    /// it did not finish stays marked for a rebuild, which the next writable open or repair does).
+    package static func repair(
+        _ database: ArchiveDatabase, progress: (@Sendable (Int64, Int64) -> Void)? = nil,
+        isCancelled: () -> Bool = { false }
+    ) throws -> [String] {
+        let found = try problems(database, isCancelled: isCancelled)
         let kinds = Set(found.filter(\.isRepairable).map(\.kind))
         var failures: [String] = []
         // Damaged stored data can make a rebuild fail: each step is tried on its own.
         func attempt(_ what: String, _ body: () throws -> Void) throws {
+            if isCancelled() { throw CancellationError() }
             do {
                 try body()
             } catch let e as DatabaseError {
@@ -383,7 +394,9 @@ package enum ArchiveMaintenance {
             }
         }
         if kinds.contains(.fullText) || kinds.contains(.vocabulary) {
-            try attempt("rebuild the full-text search index") { try database.rebuildIndexes(progress: progress) }
+            try attempt("rebuild the full-text search index") {
+                try database.rebuildIndexes(progress: progress, isCancelled: isCancelled)
+            }
         }
         if kinds.contains(.chatNames) {
             try attempt("rebuild the chat-name search index") {
@@ -430,6 +443,6 @@ package enum ArchiveMaintenance {
                 }
             }
         }
-        return failures + (try check(database))
+        return failures + (try check(database, isCancelled: isCancelled))
     }
 }

@@ -14,7 +14,7 @@ import GRDB
 ///
 /// The vocabulary of infix search (`TermVocabulary`) only grows: a term of a deleted item
 /// stays listed, and a query word expanding to it ORs one posting list that matches nothing.
-/// Results stay exact; ``ArchiveDatabase/rebuildIndexes(progress:chunk:)`` drops such terms.
+/// Results stay exact; ``ArchiveDatabase/rebuildIndexes(progress:chunk:isCancelled:)`` drops such terms.
 package enum LiveEdits {
     /// The archive id of a chat, by source id.
     package static func chatId(_ chat: String, _ db: Database) throws -> Int64 {

@@ -10,24 +10,34 @@ struct CompiledQuery {
     /// `[?, ?)`, newest first: bind the match, the upper and the lower bound, then the limit.
     /// With `ascending`, every match in the range oldest first, and no limit to bind.
     func matchesSQL(columns: String = "", ascending: Bool = false) -> String {
-        let select = "SELECT f.rowid\(columns) FROM itemFts f"
-        var sql = "\(select) WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
+        matchesSQL(select: "SELECT f.rowid\(columns)")
+            + (ascending ? " ORDER BY f.rowid ASC" : " ORDER BY f.rowid DESC LIMIT ?")
+    }
+    /// How many items ``matchesSQL(columns:ascending:)`` lists (bind the match, the upper and
+    /// the lower rowid).
+    var matchCountSQL: String { matchesSQL(select: "SELECT count(*)") }
+    private func matchesSQL(select: String) -> String {
         if excludesDeleted || requiresUnread {
-            sql = "\(select) JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
-            sql += itemConditions
+            return
+                "\(select) FROM itemFts f JOIN item i ON i.id = f.rowid WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
+                + itemConditions
         }
-        return sql + (ascending ? " ORDER BY f.rowid ASC" : " ORDER BY f.rowid DESC LIMIT ?")
+        return "\(select) FROM itemFts f WHERE f.itemFts MATCH ? AND f.rowid < ? AND f.rowid >= ?"
     }
     /// The same over the chat-keyed index (see `ChatKeys`): `SELECT i.id…` of the matches whose
     /// key is in `[?, ?)`, newest first (`descending`) or oldest first; bind the match, the
     /// upper and the lower key, then the limit. `columns` may use `i` (the item) and `itemChatFts`.
     func keyedMatchesSQL(columns: String = "", descending: Bool = true) -> String {
-        var sql = """
-            SELECT i.id\(columns) FROM itemChatFts f JOIN item i ON i.chatKey = f.rowid
-            WHERE f.itemChatFts MATCH ? AND f.rowid < ? AND f.rowid >= ?
-            """
-        sql += itemConditions
-        return sql + " ORDER BY f.rowid \(descending ? "DESC" : "ASC") LIMIT ?"
+        keyedMatchesSQL(select: "SELECT i.id\(columns)") + " ORDER BY f.rowid \(descending ? "DESC" : "ASC") LIMIT ?"
+    }
+    /// How many items ``keyedMatchesSQL(columns:descending:)`` lists (bind the match, the upper
+    /// and the lower key).
+    var keyedMatchCountSQL: String { keyedMatchesSQL(select: "SELECT count(*)") }
+    private func keyedMatchesSQL(select: String) -> String {
+        """
+        \(select) FROM itemChatFts f JOIN item i ON i.chatKey = f.rowid
+        WHERE f.itemChatFts MATCH ? AND f.rowid < ? AND f.rowid >= ?
+        """ + itemConditions
     }
     /// The conditions on the joined item `i`: not deleted (unless asked for), unread for `is:unread`.
     private var itemConditions: String {

@@ -44,6 +44,22 @@ package enum MessageSearch {
         return SearchPage(hits: try run.hits(page.ids), nextCursor: page.next?.text)
     }
 
+    /// How many items a search matches (its options' chat and filters; its cursor, limit and
+    /// order do not count), and the place of item `item` among them newest first.
+    ///
+    /// - Complexity: O(matches): it walks the matches' postings (in one chat, that chat's part
+    ///   of each list), and those newer than `item` a second time.
+    package static func count(_ text: String, options: SearchOptions, positionOf item: Int64?, in db: Database) throws
+        -> SearchCount
+    {
+        guard let run = try SearchRun(text, options: options, db) else { return SearchCount(total: 0, position: nil) }
+        let total = try run.count(lower: run.compiled.minRowid, upper: run.compiled.maxRowid)
+        guard let item, item >= run.compiled.minRowid, item < run.compiled.maxRowid,
+            try run.count(lower: item, upper: item + 1) == 1
+        else { return SearchCount(total: total, position: nil) }
+        return SearchCount(total: total, position: try run.count(lower: item + 1, upper: run.compiled.maxRowid) + 1)
+    }
+
     /// Archive ids matching a query inside one chat, for window filters.
     static func matchingIds(
         _ text: String?, content: ContentFilter?, chatId: Int64, below: Int64?, above: Int64?, limit: Int,
@@ -243,6 +259,24 @@ struct SearchRun {
         return try Row.fetchAll(
             db.cachedStatement(sql: compiled.matchesSQL(columns: itemFtsScore)),
             arguments: [average, newest, compiled.match, compiled.maxRowid, compiled.minRowid, candidates + 1])
+    }
+
+    /// How many items match with archive ids in `[lower, upper)`.
+    func count(lower: Int64, upper: Int64) throws -> Int {
+        guard lower < upper else { return 0 }
+        if let keyed {
+            // A bound just above an item of the chat (the hit whose place is counted) is its key
+            // + 1: one lookup instead of a search of the key space.
+            func bound(_ x: Int64) throws -> Int64 {
+                if x > Int64.min, x < Int64.max, let key = try keyed.key(ofItem: x - 1, db) { return key + 1 }
+                return try keyed.keyBound(id: x, db)
+            }
+            return try Int.fetchOne(
+                db.cachedStatement(sql: compiled.keyedMatchCountSQL),
+                arguments: [compiled.match, try bound(upper), try bound(lower)]) ?? 0
+        }
+        return try Int.fetchOne(
+            db.cachedStatement(sql: compiled.matchCountSQL), arguments: [compiled.match, upper, lower]) ?? 0
     }
 
     /// The hits of `ids`, in that order: each item with its match ranges and snippet.

@@ -28,3 +28,19 @@ public struct SearchPage: Sendable, Hashable {
         self.nextCursor = nextCursor
     }
 }
+
+/// How many items a search matches, and where one of them stands among them: an in-chat
+/// search's "k of N".
+public struct SearchCount: Sendable, Hashable {
+    /// The items that match (N).
+    public var total: Int
+    /// The given item's place among them, newest first from 1 (k), as `SearchOrder/newest`
+    /// pages list them; `nil` when no item was given or it does not match.
+    public var position: Int?
+
+    /// A count of `total` matches, the given one at `position`.
+    public init(total: Int, position: Int?) {
+        self.total = total
+        self.position = position
+    }
+}

@@ -11,6 +11,21 @@ public struct NavigationInfo: Sendable, Hashable {
     }
 }
 
+/// Where a window lies in its chat: how many of the chat's items come before its oldest item
+/// and after its newest, ignoring search and filters (a scrollbar's size and position).
+public struct WindowCounts: Sendable, Hashable {
+    /// The chat's items before the window's oldest item by `(ts, id)`.
+    public var before: Int
+    /// The chat's items after the window's newest item.
+    public var after: Int
+
+    /// Counts of `before` and `after` items.
+    public init(before: Int, after: Int) {
+        self.before = before
+        self.after = after
+    }
+}
+
 /// A window of items and, for `around` and `initial`, navigation info.
 public struct ItemWindow: Sendable, Hashable {
     /// The window's items, oldest first.
@@ -19,6 +34,11 @@ public struct ItemWindow: Sendable, Hashable {
     public var navInfo: NavigationInfo?
     /// The markdown spans of the window's items, by item id (items without any are absent).
     public var spans: [Int64: [StoredSpan]] = [:]
+    /// The chat's items before and after the window, for every request; `nil` for an empty
+    /// window.
+    ///
+    /// - Complexity: O(log n): read from the items' stored positions in their chat.
+    public var counts: WindowCounts?
 
     /// Creates a window.
     public init(items: [ArchivedItem], navInfo: NavigationInfo?) {

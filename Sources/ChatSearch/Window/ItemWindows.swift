@@ -114,7 +114,54 @@ package enum ItemWindows {
         }
         var result = ItemWindow(items: items, navInfo: info)
         result.spans = try spans(of: items.map(\.id), db)
+        if let oldest = items.first, let newest = items.last {
+            result.counts = try counts(chat: chatId, oldest: oldest.id, newest: newest.id, db)
+        }
         return result
+    }
+
+    /// The window `request` asks for, grown by up to `older` items before it and `newer`
+    /// items after it (with the same filters): a chat view that the user scrolled both ways.
+    /// Its navigation info, when the request gives one, is about its newest item.
+    package static func window(
+        chat: String, _ request: WindowRequest, content: ContentFilter?, search: String?, older: Int, newer: Int,
+        in db: Database
+    ) throws -> ItemWindow {
+        var grown = try window(chat: chat, request, content: content, search: search, in: db)
+        guard older > 0 || newer > 0, let first = grown.items.first, let last = grown.items.last else { return grown }
+        func part(_ request: WindowRequest) throws -> ItemWindow {
+            let part = try window(chat: chat, request, content: content, search: search, in: db)
+            grown.spans.merge(part.spans) { shown, _ in shown }
+            return part
+        }
+        if older > 0 { grown.items = try part(.before(first.id, count: older)).items + grown.items }
+        if newer > 0 { grown.items += try part(.after(last.id, count: newer)).items }
+        guard
+            let chatId = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat]),
+            let oldest = grown.items.first, let newest = grown.items.last
+        else { return grown }
+        grown.counts = try counts(chat: chatId, oldest: oldest.id, newest: newest.id, db)
+        if grown.navInfo != nil, newest.id != last.id {
+            grown.navInfo = try navigationInfo(
+                chat: chatId, newest: ReadMark(ts: newest.timestamp.milliseconds, id: newest.id), db)
+        }
+        return grown
+    }
+
+    /// How many of the chat's items lie before `oldest` and after `newest`, from their positions.
+    static func counts(chat: Int64, oldest: Int64, newest: Int64, _ db: Database) throws -> WindowCounts {
+        let position = try db.cachedStatement(sql: "SELECT pos FROM item WHERE id = ?")
+        let first = try Int.fetchOne(position, arguments: [oldest]) ?? 1
+        let here = try Int.fetchOne(position, arguments: [newest]) ?? 0
+        return WindowCounts(before: max(0, first - 1), after: max(0, try lastPosition(chat: chat, db) - here))
+    }
+
+    /// The position of the chat's newest item (its item count), 0 for an empty chat.
+    private static func lastPosition(chat: Int64, _ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
+            arguments: [chat]) ?? 0
     }
 
     /// What lies after the newest item a window shows: all items, and the unread ones.
@@ -125,10 +172,7 @@ package enum ItemWindows {
     ///   on the shorter side: after the shown item, or between the read mark and it (then
     ///   subtracted from the chat's unread count).
     static func navigationInfo(chat: Int64, newest shown: ReadMark, _ db: Database) throws -> NavigationInfo {
-        let last =
-            try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
-                arguments: [chat]) ?? 0
+        let last = try lastPosition(chat: chat, db)
         let here =
             try Int.fetchOne(db.cachedStatement(sql: "SELECT pos FROM item WHERE id = ?"), arguments: [shown.id]) ?? 0
         let afterTotal = max(0, last - here)

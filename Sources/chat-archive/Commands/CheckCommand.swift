@@ -33,9 +33,10 @@ struct CheckCommand: AsyncParsableCommand {
             var repaired = false
             if repair && !problems.isEmpty {
                 if !global.json { for p in problems { print(Terminal.visible("found: \(p)")) } }
-                problems = try await archive.repair { done, total in
+                problems = try await archive.repair { progress in
                     if Terminal.stderrIsTerminal {
-                        Terminal.progressLine("rebuilding the search index", done: done, total: total)
+                        Terminal.progressLine(
+                            "rebuilding the search index", done: progress.completed, total: progress.total)
                     }
                 }
                 repaired = true
