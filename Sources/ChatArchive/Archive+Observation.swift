@@ -41,14 +41,22 @@ extension Archive {
         ArchiveObservation(database, fetch: ArchiveQuery.chats(matching: query, filter: filter, limit: limit))
     }
 
-    /// A window of a chat (as ``items(chat:_:content:search:)``), again whenever it changes.
+    /// A window of a chat (as ``items(in:window:content:search:)``), again whenever it changes.
     /// An unknown chat or anchor ends the sequence with an error.
+    public func observeItems(
+        in chat: String, window request: WindowRequest, content: ContentFilter? = nil, search: String? = nil
+    ) -> ArchiveObservation<ItemWindow> {
+        ArchiveObservation(database, fetch: ArchiveQuery.items(chat: chat, request, content: content, search: search))
+    }
+
+    /// ``observeItems(in:window:content:search:)`` under its 0.1.0 name.
+    @available(*, deprecated, renamed: "observeItems(in:window:content:search:)")
     public func observeItems(
         chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil
     )
         -> ArchiveObservation<ItemWindow>
     {
-        ArchiveObservation(database, fetch: ArchiveQuery.items(chat: chat, request, content: content, search: search))
+        observeItems(in: chat, window: request, content: content, search: search)
     }
 
     /// The unread counters, now.

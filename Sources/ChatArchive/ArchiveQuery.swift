@@ -31,7 +31,7 @@ enum ArchiveQuery {
         { db in try MessageSearch.search(query, options: options, in: db) }
     }
 
-    /// ``Archive/items(chat:_:content:search:)``.
+    /// ``Archive/items(in:window:content:search:)``.
     static func items(chat: String, _ request: WindowRequest, content: ContentFilter?, search: String?)
         -> ArchiveDatabase.Access<ItemWindow>
     {

@@ -65,6 +65,13 @@ public struct Quote: Sendable, Hashable {
     public var itemSourceId: String?
     /// The quoted text as shown in the reply.
     public var text: String
+    /// The quoted item's sender: its member's source id, when the archive holds the quoted item
+    /// and knows its member (exports do not record a quote's sender: it is read from the quoted
+    /// item, so `nil` when that item was not imported).
+    public var memberSourceId: String? = nil
+    /// The quoted item's sender as shown (local alias, else display name; `"me"` for the user's
+    /// own items), read from the quoted item like ``memberSourceId``.
+    public var sender: String? = nil
     /// Makes a quote of the item with `itemSourceId`, showing `text`.
     public init(itemSourceId: String?, text: String) {
         self.itemSourceId = itemSourceId
@@ -212,4 +219,9 @@ public struct Item: Sendable, Hashable {
 
     /// Every attachment: ``file`` then ``moreFiles``.
     public var files: [FileRef] { (file.map { [$0] } ?? []) + moreFiles }
+}
+
+extension Item: Identifiable {
+    /// The item's source id (unique within its chat, which is what a list of one chat needs).
+    public var id: String { sourceId }
 }
