@@ -147,6 +147,30 @@ import Testing
         #expect(try await archive.search("ghost").hits.first?.item.mentions == item.mentions)
     }
 
+    @Test func reactionsSayWhetherTheUsersOwnIsAmongThem() async throws {
+        let archive = try await F.makeGroup()
+        try await archive.upsert(items: [F.message("g1", "r", "nice", at: 0)])
+        let id = try #require(try await archive.items(in: "g1", window: .last(1)).items.first?.id)
+        let reactions = [Reaction(emoji: "👍", count: 2, isMine: true), Reaction(emoji: "❤️", count: 1)]
+        try await archive.setReactions(chat: "g1", item: id, reactions)
+        let item = try #require(try await archive.items(in: "g1", window: .last(1)).items.first)
+        #expect(item.reactions == reactions && item.reactions.map(\.isMine) == [true, false])
+        let json = String(decoding: try JSONEncoder().encode(item.reactions), as: UTF8.self)
+        #expect(json == #"[{"emoji":"👍","count":2,"mine":true},{"emoji":"❤️","count":1}]"#)
+        #expect(try JSONDecoder().decode([Reaction].self, from: Data(json.utf8)) == reactions)
+
+        // JSON Lines carry it as `"mine": true`.
+        let (imported, _) = try TestArchive.make(
+            jsonl: [
+                Lines.chat("c"),
+                Lines.item(
+                    "c", "1", ts: "2024-05-01T10:00:00Z", text: "x",
+                    extra: #""reactions":[{"emoji":"🎉","count":3,"mine":true},{"emoji":"👀","count":1}]"#),
+            ].joined(separator: "\n"))
+        let stored = try await imported.items(in: "c", window: .last(1)).items.first?.reactions
+        #expect(stored == [Reaction(emoji: "🎉", count: 3, isMine: true), Reaction(emoji: "👀", count: 1)])
+    }
+
     @Test func chatRowsCarryTheMarkedUnreadFlagAndNotificationMode() async throws {
         let archive = try await F.makeGroup()
         #expect(try await F.row(archive).isMarkedUnread == false)

@@ -62,7 +62,9 @@ import Testing
             direction: .rcv, sender: odd, contentType: .voice, text: odd, isEdited: true, isDeleted: true,
             isUnread: true, isPinned: true, file: FileRef(name: odd, size: nil, path: nil),
             preview: LinkPreview(uri: "javascript:alert(1)", title: odd, description: ""), duration: 0,
-            quote: Quote(itemSourceId: nil, text: odd), reactions: [Reaction(emoji: "👍🏽", count: -3)], status: .delivered
+            quote: Quote(itemSourceId: nil, text: odd),
+            reactions: [Reaction(emoji: "👍🏽", count: -3), Reaction(emoji: odd, count: 1, isMine: true)],
+            status: .delivered
         )
         item.isFloatingTime = true
         item.wallClock = odd

@@ -124,7 +124,7 @@ public struct ArchivedItem: Sendable, Hashable {
         if let r: String = row[16], let v = try? JSONParser.parse(Array(r.utf8)), let arr = v.arrayValue {
             for x in arr {
                 if let e = x["emoji"]?.stringValue, let n = x["count"]?.numberValue {
-                    reactions.append(Reaction(emoji: e, count: Int(n)))
+                    reactions.append(Reaction(emoji: e, count: Int(n), isMine: x["mine"]?.boolValue == true))
                 }
             }
         }
