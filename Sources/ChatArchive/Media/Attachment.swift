@@ -66,7 +66,8 @@ extension Archive {
                 path: database.path, { try await attachment(item: item, index: index) })
         else { return nil }
         var data = Data()
-        if let size = found.size { data.reserveCapacity(Int(clamping: size)) }
+        // A size recorded in a zip is not trusted beyond a first reservation.
+        if let size = found.size, size > 0 { data.reserveCapacity(Int(min(size, 1 << 26))) }
         do {
             while true {
                 let chunk = try found.stream.read(maxLength: 1 << 20)
