@@ -43,12 +43,16 @@ let people = try await archive.members(chat: "g1", matching: "zo", limit: 5)
 check(people.first?.displayName == "Zoë", "mention autocomplete folds accents")
 let json = String(decoding: try JSONEncoder().encode(page), as: UTF8.self)
 check(json.contains("\"hits\"") && json.contains("東京"), "a search page encodes as the CLI's JSON")
-var chatView = archive.observeItems(in: "g1", window: .last(50)).makeAsyncIterator()
-check(try await chatView.next()?.items.first?.isUnread == true, "the open chat is observed")
-try await archive.markRead(chat: "g1", through: window.items[0].id)
-let rows = try await archive.chats(matching: "hik", filter: .groups)
-check(rows.first?.unreadCount == 0, "mark read by the window's item id reaches the chat list")
-check(try await chatView.next()?.items.first?.isUnread == false, "the observed chat follows the read")
+// The open chat, observed while the user reads it (a local iterator: top-level variables
+// belong to the main actor, and an iterator's next() mutates it).
+do {
+    var chatView = archive.observeItems(in: "g1", window: .last(50)).makeAsyncIterator()
+    check(try await chatView.next()?.items.first?.isUnread == true, "the open chat is observed")
+    try await archive.markRead(chat: "g1", through: window.items[0].id)
+    let rows = try await archive.chats(matching: "hik", filter: .groups)
+    check(rows.first?.unreadCount == 0, "mark read by the window's item id reaches the chat list")
+    check(try await chatView.next()?.items.first?.isUnread == false, "the observed chat follows the read")
+}
 check(try await watched.value >= 1, "the observed chat list follows the new message and its read")
 
 // Errors are ArchiveError values an app matches by code.
