@@ -155,8 +155,10 @@ import Testing
         try await archive.setReactions(chat: "g1", item: id, reactions)
         let item = try #require(try await archive.items(in: "g1", window: .last(1)).items.first)
         #expect(item.reactions == reactions && item.reactions.map(\.isMine) == [true, false])
-        let json = String(decoding: try JSONEncoder().encode(item.reactions), as: UTF8.self)
-        #expect(json == #"[{"emoji":"👍","count":2,"mine":true},{"emoji":"❤️","count":1}]"#)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(item.reactions), as: UTF8.self)
+        #expect(json == #"[{"count":2,"emoji":"👍","mine":true},{"count":1,"emoji":"❤️"}]"#)
         #expect(try JSONDecoder().decode([Reaction].self, from: Data(json.utf8)) == reactions)
 
         // JSON Lines carry it as `"mine": true`.
