@@ -43,7 +43,7 @@ extension Archive {
             try archive.database.reading(ArchiveQuery.chatFilterCounts)
         }
 
-        /// ``Archive/items(chat:_:content:search:)``.
+        /// ``Archive/items(in:window:content:search:)``.
         package func items(chat: String, _ request: WindowRequest, content: ContentFilter?, search: String?) throws
             -> ItemWindow
         {

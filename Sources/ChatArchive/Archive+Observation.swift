@@ -86,7 +86,7 @@ public struct ArchiveObservation<Element: Sendable & Equatable>: AsyncSequence, 
 /// once and each write that changes what it shows.
 ///
 /// ```swift
-/// let window = archive.observeItemWindow(chat: "g1", .last(50))
+/// let window = archive.observeItemWindow(in: "g1", window: .last(50))
 /// Task { for try await items in window { show(items) } }
 /// // The user scrolled to the top:
 /// window.loadOlder(50)
@@ -149,23 +149,31 @@ extension Archive {
         ArchiveObservation(database, fetch: ArchiveQuery.chats(matching: query, filter: filter, limit: limit))
     }
 
-    /// A window of a chat (as ``items(chat:_:content:search:)``), again whenever it changes.
+    /// A window of a chat (as ``items(in:window:content:search:)``), again whenever it changes.
     /// An unknown chat or anchor ends the sequence with an error.
+    public func observeItems(
+        in chat: String, window request: WindowRequest, content: ContentFilter? = nil, search: String? = nil
+    ) -> ArchiveObservation<ItemWindow> {
+        ArchiveObservation(database, fetch: ArchiveQuery.items(chat: chat, request, content: content, search: search))
+    }
+
+    /// ``observeItems(in:window:content:search:)`` under its 0.1.0 name.
+    @available(*, deprecated, renamed: "observeItems(in:window:content:search:)")
     public func observeItems(
         chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil
     )
         -> ArchiveObservation<ItemWindow>
     {
-        ArchiveObservation(database, fetch: ArchiveQuery.items(chat: chat, request, content: content, search: search))
+        observeItems(in: chat, window: request, content: content, search: search)
     }
 
-    /// A window of a chat (as ``items(chat:_:content:search:)``) that grows as the user
+    /// A window of a chat (as ``items(in:window:content:search:)``) that grows as the user
     /// scrolls: see ``ItemWindowObservation``. An unknown chat or anchor ends it with an error.
     ///
     /// - Complexity: each value reads the request's window and what was loaded around it, in
     ///   one read transaction.
     public func observeItemWindow(
-        chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil
+        in chat: String, window request: WindowRequest, content: ContentFilter? = nil, search: String? = nil
     ) -> ItemWindowObservation {
         let growth = WindowGrowth()
         let refresh = ObservationRefresh()

@@ -12,7 +12,7 @@ import Foundation
 /// let report = try await archive.ingest(["export.jsonl"])
 /// let page = try await archive.search("café", options: SearchOptions(limit: 20))
 /// for hit in page.hits { print(hit.item.chatId, hit.snippet) }
-/// let context = try await archive.items(chat: page.hits[0].item.chatId, .around(page.hits[0].item.id, count: 25))
+/// let context = try await archive.items(in: page.hits[0].item.chatId, window: .around(page.hits[0].id, count: 25))
 /// ```
 ///
 /// All methods are safe to call from any task; reads run concurrently with an ingest and never
@@ -250,12 +250,21 @@ public final class Archive: Sendable {
         try await database.reading(ArchiveQuery.searchCount(query, options: options, positionOf: item))
     }
 
-    /// A window of a chat's items.
+    /// A window of a chat's items: the last ones, those around an item, before or after one, or
+    /// at a date (`WindowRequest`), optionally only those of one content type or matching a search.
+    public func items(
+        in chat: String, window request: WindowRequest, content: ContentFilter? = nil, search: String? = nil
+    ) async throws -> ItemWindow {
+        try await database.reading(ArchiveQuery.items(chat: chat, request, content: content, search: search))
+    }
+
+    /// ``items(in:window:content:search:)`` under its 0.1.0 name.
+    @available(*, deprecated, renamed: "items(in:window:content:search:)")
     public func items(chat: String, _ request: WindowRequest, content: ContentFilter? = nil, search: String? = nil)
         async throws
         -> ItemWindow
     {
-        try await database.reading(ArchiveQuery.items(chat: chat, request, content: content, search: search))
+        try await items(in: chat, window: request, content: content, search: search)
     }
 
     /// The archive id of the item with source id `sourceId` in `chat`, or `nil` when the archive
@@ -267,7 +276,19 @@ public final class Archive: Sendable {
 
     /// Opens a search hit in its context: the window around it in its chat.
     public func context(of hit: SearchHit, count: Int = 25) async throws -> ItemWindow {
-        try await items(chat: hit.item.chatId, .around(hit.item.id, count: count))
+        try await items(in: hit.item.chatId, window: .around(hit.id, count: count))
+    }
+
+    /// A quote jump: the window around the item that `item` quotes, in one call; `nil` when
+    /// `item` quotes nothing or the archive does not hold the quoted item.
+    public func context(ofQuoteIn item: ArchivedItem, count: Int = 25) async throws -> ItemWindow? {
+        var quoted = item.quotedItemId
+        if quoted == nil, let sourceId = item.quote?.itemSourceId {
+            // The value may predate the quoted item's arrival: look it up now.
+            quoted = try await itemId(chat: item.chatId, sourceId: sourceId)
+        }
+        guard let quoted else { return nil }
+        return try await items(in: item.chatId, window: .around(quoted, count: count))
     }
 
     /// Parses SimpleX markdown (`nil` when nothing is formatted).

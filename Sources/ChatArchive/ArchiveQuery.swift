@@ -45,7 +45,7 @@ enum ArchiveQuery {
         { db in try MessageSearch.count(query, options: options, positionOf: item, in: db) }
     }
 
-    /// ``Archive/items(chat:_:content:search:)``.
+    /// ``Archive/items(in:window:content:search:)``.
     static func items(chat: String, _ request: WindowRequest, content: ContentFilter?, search: String?)
         -> ArchiveDatabase.Access<ItemWindow>
     {

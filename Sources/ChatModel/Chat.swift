@@ -110,3 +110,13 @@ public struct Member: Sendable, Hashable {
     /// The name a person sees: the local alias when set, else the display name.
     public var shownName: String { localAlias.isEmpty ? displayName : localAlias }
 }
+
+extension Chat: Identifiable {
+    /// The chat's source id, the archive's id of a chat (see ``ChatType`` for the kinds).
+    public var id: String { sourceId }
+}
+
+extension Member: Identifiable {
+    /// The member's source id (unique within its chat).
+    public var id: String { sourceId }
+}

@@ -65,6 +65,13 @@ public struct Quote: Sendable, Hashable {
     public var itemSourceId: String?
     /// The quoted text as shown in the reply.
     public var text: String
+    /// The quoted item's sender: its member's source id, when the archive holds the quoted item
+    /// and knows its member (exports do not record a quote's sender: it is read from the quoted
+    /// item, so `nil` when that item was not imported).
+    public var memberSourceId: String? = nil
+    /// The quoted item's sender as shown (local alias, else display name; `"me"` for the user's
+    /// own items), read from the quoted item like ``memberSourceId``.
+    public var sender: String? = nil
     /// Makes a quote of the item with `itemSourceId`, showing `text`.
     public init(itemSourceId: String?, text: String) {
         self.itemSourceId = itemSourceId
@@ -97,10 +104,54 @@ public struct Reaction: Sendable, Hashable, Codable {
     public var emoji: String
     /// How many people reacted with it.
     public var count: Int
+    /// The user's own reaction is among them (SimpleX's `userReacted`). Only SimpleX exports,
+    /// JSON Lines (`"mine": true`) and live writes record it; elsewhere it is `false`.
+    public var isMine: Bool = false
     /// Makes a reaction count.
     public init(emoji: String, count: Int) {
         self.emoji = emoji
         self.count = count
+    }
+    /// Makes a reaction count that says whether the user's own reaction is among them.
+    public init(emoji: String, count: Int, isMine: Bool) {
+        self.init(emoji: emoji, count: count)
+        self.isMine = isMine
+    }
+
+    // `mine` is written only when true, so a reaction list without the user's reaction reads
+    // and hashes as before it existed.
+    enum CodingKeys: String, CodingKey {
+        case emoji, count
+        case isMine = "mine"
+    }
+
+    /// Decodes `{"emoji", "count", "mine"?}`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        emoji = try c.decode(String.self, forKey: .emoji)
+        count = try c.decode(Int.self, forKey: .count)
+        isMine = try c.decodeIfPresent(Bool.self, forKey: .isMine) ?? false
+    }
+
+    /// Encodes `{"emoji", "count"}`, with `"mine": true` when the user's reaction is among them.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(emoji, forKey: .emoji)
+        try c.encode(count, forKey: .count)
+        if isMine { try c.encode(true, forKey: .isMine) }
+    }
+
+    /// Appends `list` as the JSON array ``encode(to:)`` writes: how the archive stores
+    /// reactions and how the command line prints them.
+    package static func write(_ list: [Reaction], to o: inout JSONBytes) {
+        o.array(list) { o, x in
+            o.raw("{\"emoji\":")
+            o.string(x.emoji)
+            o.raw(",\"count\":")
+            o.int(x.count)
+            if x.isMine { o.raw(",\"mine\":true") }
+            o.raw("}")
+        }
     }
 }
 
@@ -212,4 +263,9 @@ public struct Item: Sendable, Hashable {
 
     /// Every attachment: ``file`` then ``moreFiles``.
     public var files: [FileRef] { (file.map { [$0] } ?? []) + moreFiles }
+}
+
+extension Item: Identifiable {
+    /// The item's source id (unique within its chat, which is what a list of one chat needs).
+    public var id: String { sourceId }
 }

@@ -81,8 +81,8 @@ package enum SimplexTestDatabase {
           (4, 5124, 'voice_1.m4a', 'voice_1.m4a', 2048, x'00112233');
         INSERT INTO chat_item_mentions VALUES (1, 7, x'0A0B0C', 5120, 'me');
         INSERT INTO chat_item_reactions VALUES
-          (1, x'01020304', x'BB', NULL, 7, NULL, '{"type":"emoji","emoji":"👍"}', 1),
-          (2, x'01020304', x'BB', NULL, 7, 12, '{"type":"emoji","emoji":"❤️"}', 0),
+          (1, x'01020304', x'BB', NULL, 7, 12, '{"type":"emoji","emoji":"👍"}', 0),
+          (2, x'01020304', x'BB', NULL, 7, NULL, '{"type":"emoji","emoji":"❤️"}', 1),
           (3, x'01020304', x'BB', NULL, 7, 13, '{"type":"emoji","emoji":"👍"}', 0);
         INSERT INTO chat_tags VALUES (1, 1, 'friends', NULL, 1);
         INSERT INTO chat_tags_chats VALUES (NULL, 7, 1);

@@ -116,7 +116,7 @@ struct LiveBench {
         // 5. From a write's return to the observer's new value.
         let observed = ObservedTimes()
         let observer = Task {
-            for try await window in archive.observeItems(chat: big, .last(50)) {
+            for try await window in archive.observeItems(in: big, window: .last(50)) {
                 observed.record(window.items.last?.sourceId ?? "")
             }
         }

@@ -362,7 +362,7 @@ import Testing
         let archive = try Archive(path: path)
         _ = try archive.ingestSync([parent])
         func bytes(_ chat: String) async throws -> String? {
-            let window = try await archive.items(chat: chat, .last(5))
+            let window = try await archive.items(in: chat, window: .last(5))
             let id = try #require(window.items.first?.id)
             guard let file = try await archive.attachment(item: id, index: 0) else { return nil }
             return String(decoding: try file.stream.read(maxLength: 1000), as: UTF8.self)

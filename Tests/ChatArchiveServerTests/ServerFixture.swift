@@ -73,7 +73,7 @@ struct ServerFixture {
 
     /// The archive id of an item by its source id.
     func itemId(chat: String, source: String) async throws -> Int64 {
-        let window = try await archive.items(chat: chat, .last(1000))
+        let window = try await archive.items(in: chat, window: .last(1000))
         return try #require(window.items.first { $0.sourceId == source }?.id)
     }
 

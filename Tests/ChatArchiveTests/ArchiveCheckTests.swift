@@ -205,7 +205,7 @@ import Testing
         let archive = try Archive(path: path)
         for (chat, id, name) in members where name.unicodeScalars.count >= 3 {
             let found = try await archive.members(chat: chat, matching: String(name.prefix(3)), limit: 1000)
-            #expect(found.contains { $0.memberId == id }, "\(chat) \(name)")
+            #expect(found.contains { $0.sourceId == id }, "\(chat) \(name)")
         }
     }
 

@@ -20,7 +20,7 @@ import Testing
                 Member(chatSourceId: "g1", sourceId: "lukasz", displayName: "Łukasz"),
             ])
 
-            // Watch the chat list while messages arrive.
+            // The chat list: watched while messages arrive.
             let chatList = Task {
                 var seen: [[ChatRow]] = []
                 for try await rows in archive.observeChats(matching: nil, filter: .all) {
@@ -42,16 +42,46 @@ import Testing
                 received("1001", from: "zoe", "Summit at *Heinestraße* 5, 9:00 🏔️", minute: 0)
             ])
             try await archive.upsert(items: [received("1002", from: "lukasz", "Bringing the map 地图", minute: 1)])
-            try await archive.upsert(items: [received("1003", from: "zoe", "Who has the stove?", minute: 2)])
+            var question = received("1003", from: "zoe", "@Łukasz who has the stove?", minute: 2)
+            question.mentions = ["Łukasz": MentionTarget(memberSourceId: "lukasz")]
+            question.quote = Quote(itemSourceId: "1002", text: "Bringing the map 地图")
+            try await archive.upsert(items: [question])
 
             let rows = try await chatList.value
-            #expect(rows.last?.first?.preview.text == "Who has the stove?")
-            #expect(rows.last?.first?.preview.sender == "Zoë")
+            let row = try #require(rows.last?.first)
+            #expect(row.id == "g1" && row.preview.text == "@Łukasz who has the stove?" && row.preview.sender == "Zoë")
+            #expect(!row.isMarkedUnread && row.notifications == .all)
+            let tabs = try await archive.chatFilterCounts()
+            #expect(tabs.count(.unread) == 1 && tabs.count(.groups) == 1)
 
             // An edit arrives for a stored message: the same ids, new text.
-            var edited = received("1003", from: "zoe", "Who has the gas stove?", minute: 2)
-            edited.isEdited = true
-            try await archive.upsert(items: [edited])
+            question.content.text = "@Łukasz who has the gas stove?"
+            question.isEdited = true
+            try await archive.upsert(items: [question])
+
+            // The chat view: the newest messages, again whenever they change.
+            var chatView = archive.observeItems(in: "g1", window: .last(50)).makeAsyncIterator()
+            let window = try #require(try await chatView.next())
+            let last = try #require(window.items.last)
+            #expect(window.items.map(\.sourceId) == ["1001", "1002", "1003"])
+            #expect(last.sender == "Zoë" && last.memberSourceId == "zoe")
+            #expect(last.text == "@Łukasz who has the gas stove?")
+            let first = window.items[0]
+            #expect(first.text == "Summit at Heinestraße 5, 9:00 🏔️")
+            #expect(first.sourceText == "Summit at *Heinestraße* 5, 9:00 🏔️")  // what an edit starts from
+            let mention = try #require(last.mentions.first)
+            let mentioned = (last.text as NSString).substring(
+                with: NSRange(location: mention.range.lowerBound, length: mention.range.count))
+            #expect(mentioned == "@Łukasz" && mention.memberSourceId == "lukasz")
+
+            // Older messages as the user scrolls up.
+            let older = try await archive.items(in: "g1", window: .before(first.id, count: 50))
+            #expect(older.items.isEmpty)
+
+            // Tap the quote: the quoted message in its context, in one call.
+            #expect(last.quote?.sender == "Łukasz")
+            let quoted = try #require(try await archive.context(ofQuoteIn: last, count: 25))
+            #expect(quoted.items.map(\.id).contains(try #require(last.quotedItemId)))
 
             // Search as you type inside the chat: each keystroke is a query; the last word is a prefix.
             var page: SearchPage?
@@ -68,26 +98,39 @@ import Testing
             #expect(highlighted == ["Heinestraße"])
 
             // Open the hit in context: the chat scrolled to it, with what follows.
-            let window = try await archive.items(chat: "g1", .around(hit.item.id, count: 25))
-            #expect(window.items.map(\.sourceId) == ["1001", "1002", "1003"])
-            #expect(window.navInfo == NavigationInfo(afterTotal: 0, afterUnread: 0))  // nothing newer to load
+            let context = try await archive.context(of: hit, count: 25)
+            #expect(context.items.map(\.id) == window.items.map(\.id))
+            #expect(context.navInfo == NavigationInfo(afterTotal: 0, afterUnread: 0))  // nothing newer to load
 
-            // The user reads up to the newest message on screen.
-            try await archive.markRead(chat: "g1", through: "1003")
+            // The user reads up to the newest message on screen: the id the window returned.
+            try await archive.markRead(chat: "g1", through: last.id)
             let unread = try await archive.unreadCounters()
             #expect(unread == UnreadCounters(unreadChats: 0, unreadItems: 0, unreadMentions: 0))
+            let reread = try #require(try await chatView.next())
+            #expect(reread.items.allSatisfy { !$0.isUnread })
 
             // The user types "@zo" in the compose bar: offer the matching members.
             let people = try await archive.members(chat: "g1", matching: "zo", limit: 10)
-            #expect(people.map(\.displayName) == ["Zoë"])
+            #expect(people.map(\.id) == ["zoe"])
             #expect(people.first?.mentionText == "@Zoë")
             let lu = try await archive.members(chat: "g1", matching: "lu", limit: 10)
             #expect(lu.map(\.displayName) == ["Łukasz"])
 
+            // An attachment comes from the export the message came from; a live message has none.
+            #expect(try await archive.attachmentInfo(item: first.id) == nil)
+
             // A message is deleted for everyone: SimpleX keeps a placeholder.
-            try await archive.markDeleted(chat: "g1", items: ["1002"])
+            try await archive.markDeleted([window.items[1].id], in: "g1")
             #expect(try await archive.search("map").hits.isEmpty)
-            #expect(try await archive.items(chat: "g1", .last(3)).items.map(\.isDeleted) == [false, true, false])
+            #expect(try await archive.items(in: "g1", window: .last(3)).items.map(\.isDeleted) == [false, true, false])
+
+            // Errors are ArchiveError values with a code to match.
+            do {
+                _ = try await archive.items(in: "g9", window: .last(50))
+                Issue.record("an unknown chat throws")
+            } catch let error as ArchiveError where error.code == .unknownChat {
+                #expect(error.message.contains("g9"))
+            }
             #expect(try await archive.check() == [])
         }
     }

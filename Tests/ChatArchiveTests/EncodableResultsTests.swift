@@ -18,10 +18,10 @@ import Testing
         try expectSameJSON(rows, "chat list")
         var spans = 0
         for row in rows {
-            let window = try await archive.items(chat: row.chatId, .last(500))
+            let window = try await archive.items(in: row.chatId, window: .last(500))
             spans += window.spans.count
             try expectSameJSON(window, "window of \(row.chatId)")
-            let initial = try await archive.items(chat: row.chatId, .initial(20))
+            let initial = try await archive.items(in: row.chatId, window: .initial(20))
             try expectSameJSON(initial, "initial window of \(row.chatId)")
         }
         #expect(spans > 0, "the sample exports have formatted messages")
@@ -46,9 +46,9 @@ import Testing
         try same(ArchiveJSON.chats(page), page, "chat page")
         try same(ArchiveJSON.chats(page.rows), ["chats": page.rows], "chat rows")
         for row in page.rows {
-            let window = try await archive.items(chat: row.chatId, .last(500))
+            let window = try await archive.items(in: row.chatId, window: .last(500))
             try same(ArchiveJSON.items(window), window, "window of \(row.chatId)")
-            let initial = try await archive.items(chat: row.chatId, .initial(10))
+            let initial = try await archive.items(in: row.chatId, window: .initial(10))
             try same(ArchiveJSON.items(initial), initial, "initial window of \(row.chatId)")
         }
         for q in ["a", "the", "привет", "你好", "😀", "http", "café", "script", "is:unread", "has:file"] {
@@ -62,7 +62,9 @@ import Testing
             direction: .rcv, sender: odd, contentType: .voice, text: odd, isEdited: true, isDeleted: true,
             isUnread: true, isPinned: true, file: FileRef(name: odd, size: nil, path: nil),
             preview: LinkPreview(uri: "javascript:alert(1)", title: odd, description: ""), duration: 0,
-            quote: Quote(itemSourceId: nil, text: odd), reactions: [Reaction(emoji: "👍🏽", count: -3)], status: .delivered
+            quote: Quote(itemSourceId: nil, text: odd),
+            reactions: [Reaction(emoji: "👍🏽", count: -3), Reaction(emoji: odd, count: 1, isMine: true)],
+            status: .delivered
         )
         item.isFloatingTime = true
         item.wallClock = odd

@@ -58,7 +58,7 @@ import Testing
 
             // Older items, before the window.
             if let first = window.items.first {
-                let older = try await archive.items(chat: hit.item.chatId, .before(first.id, count: 5))
+                let older = try await archive.items(in: hit.item.chatId, window: .before(first.id, count: 5))
                 #expect(older.items.allSatisfy { ($0.timestamp, $0.id) < (first.timestamp, first.id) })
             }
 

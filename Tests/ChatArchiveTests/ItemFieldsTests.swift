@@ -43,7 +43,7 @@ import Testing
         let reply = try #require(try await archive.search("on it", options: SearchOptions(chat: "g-hiking")).hits.first)
         let quoted = try #require(reply.item.quote?.itemSourceId)
         let id = try #require(try await archive.itemId(chat: "g-hiking", sourceId: quoted))
-        let window = try await archive.items(chat: "g-hiking", .around(id, count: 3))
+        let window = try await archive.items(in: "g-hiking", window: .around(id, count: 3))
         #expect(window.items.contains { $0.id == id && $0.sourceId == quoted })
         #expect(try await archive.itemId(chat: "g-hiking", sourceId: "no-such-message") == nil)
         await #expect(throws: ArchiveError.self) { try await archive.itemId(chat: "no-such-chat", sourceId: quoted) }

@@ -27,9 +27,9 @@ import Testing
         #expect(row.unreadCount == 7)
         #expect(row.preview.text == "Café crème at noon")
         #expect(row.preview.sender == "Zoë")
-        let window = try await archive.items(chat: "g1", .last(3))
+        let window = try await archive.items(in: "g1", window: .last(3))
         #expect(window.items.map(\.sourceId) == ["5", "6", "7"])
-        let around = try await archive.items(chat: "g1", .around(window.items[0].id, count: 1))
+        let around = try await archive.items(in: "g1", window: .around(window.items[0].id, count: 1))
         #expect(around.navInfo == NavigationInfo(afterTotal: 1, afterUnread: 1))
         #expect(try await archive.check() == [])
     }
@@ -70,7 +70,7 @@ import Testing
     /// call long after the members were upserted, with other writes in between.
     @Test func aMentionByNameOfTheUserIsFoundInLaterCalls() async throws {
         let archive = try await LiveWriteFixtures.makeGroup()
-        try await archive.setFavorite(chat: "g1", true)
+        try await archive.setFavorite(chat: "g1", to: true)
         try await archive.upsert(items: [LiveWriteFixtures.message("g1", "1", "hi @Me look", at: 0)])
         try await archive.markRead(chat: "g1")
         try await archive.upsert(items: [LiveWriteFixtures.message("g1", "2", "hello @Me again", at: 1)])
@@ -85,8 +85,8 @@ import Testing
             LiveWriteFixtures.message("g1", "1", "first note", at: 0),
             LiveWriteFixtures.message("g1", "2", "secret plans 🗺️", at: 1),
         ])
-        try await archive.markDeleted(chat: "g1", items: ["2"])
-        let window = try await archive.items(chat: "g1", .last(10))
+        try await archive.markDeleted(["2"], in: "g1")
+        let window = try await archive.items(in: "g1", window: .last(10))
         #expect(window.items.map(\.sourceId) == ["1", "2"])
         #expect(window.items.map(\.isDeleted) == [false, true])
         #expect(try await archive.search("plans").hits.isEmpty)
@@ -105,13 +105,13 @@ import Testing
         try await archive.upsert(
             items: (0..<6).map { LiveWriteFixtures.message("g1", "\($0)", "message number \($0) مرحبا", at: Int64($0)) }
         )
-        try await archive.delete(chat: "g1", items: ["1", "3"])
-        let window = try await archive.items(chat: "g1", .last(10))
+        try await archive.deleteItems(["1", "3"], in: "g1")
+        let window = try await archive.items(in: "g1", window: .last(10))
         #expect(window.items.map(\.sourceId) == ["0", "2", "4", "5"])
         #expect(try await archive.search("مرحبا").hits.count == 4)
-        let around = try await archive.items(chat: "g1", .around(window.items[1].id, count: 0))
+        let around = try await archive.items(in: "g1", window: .around(window.items[1].id, count: 0))
         #expect(around.navInfo == NavigationInfo(afterTotal: 2, afterUnread: 2))
-        try await archive.delete(chat: "g1", items: ["5"])
+        try await archive.deleteItems(["5"], in: "g1")
         let row = try await LiveWriteFixtures.row(archive)
         #expect((row.itemCount, row.unreadCount) == (3, 3))
         #expect(row.preview.text == "message number 4 مرحبا")
@@ -125,10 +125,10 @@ import Testing
             LiveWriteFixtures.message("g1", "1", "ortsgruppe treffen", at: 0),
             LiveWriteFixtures.message("d1", "1", "ortsgruppe direkt", at: 1, from: nil),
         ])
-        try await archive.delete(chat: "g1")
+        try await archive.deleteChat("g1")
         #expect(try await archive.chats().map(\.chatId) == ["d1"])
         #expect(try await archive.search("ortsgruppe").hits.map(\.item.chatId) == ["d1"])
-        await #expect(throws: (any Error).self) { try await archive.items(chat: "g1", .last(5)) }
+        await #expect(throws: (any Error).self) { try await archive.items(in: "g1", window: .last(5)) }
         await #expect(throws: ArchiveError.self) { try await archive.markRead(chat: "g1") }
         #expect(try await archive.check() == [])
     }
@@ -143,14 +143,14 @@ import Testing
         func expectOnly(_ step: String) async throws {
             let row = try await LiveWriteFixtures.row(archive, "g1")
             #expect(row.itemCount == expected.count, "\(step)")
-            let window = try await archive.items(chat: "g1", .last(50))
+            let window = try await archive.items(in: "g1", window: .last(50))
             #expect(window.items.map(\.sourceId) == expected, "\(step)")
             #expect(window.items.allSatisfy { $0.sender == "Zoë" }, "\(step) \(window.items.map(\.sender))")
             #expect(try await archive.search("wanderung").hits.map(\.item.sourceId) == expected.reversed(), "\(step)")
             #expect(try await archive.check() == [], "\(step)")
         }
         func remake(through archive: Archive) async throws {
-            try await archive.delete(chat: "g1")
+            try await archive.deleteChat("g1")
             expected = []
             try await archive.upsert(
                 chats: [Chat(sourceId: "g1", type: .group, displayName: "Hiking club")],
@@ -193,16 +193,16 @@ import Testing
         try await archive.markRead(chat: "g1", through: "a")
         #expect(try await LiveWriteFixtures.row(archive).unreadCount == 1)
         #expect(try await archive.search("is:unread").hits.map(\.item.sourceId) == ["c"])
-        let initial = try await archive.items(chat: "g1", .initial(0))
+        let initial = try await archive.items(in: "g1", window: .initial(0))
         #expect(initial.items.map(\.sourceId) == ["c"])
-        #expect(try await archive.items(chat: "g1", .last(3), search: "is:unread").items.map(\.sourceId) == ["c"])
+        #expect(try await archive.items(in: "g1", window: .last(3), search: "is:unread").items.map(\.sourceId) == ["c"])
         try await archive.markRead(chat: "g1")
         #expect(try await LiveWriteFixtures.row(archive).unreadCount == 0)
         #expect(try await archive.search("is:unread").hits.isEmpty)
         #expect(try await archive.chats(filter: .unread).isEmpty)
-        try await archive.setMarkedUnread(chat: "g1", true)
+        try await archive.setMarkedUnread(chat: "g1", to: true)
         #expect(try await archive.chats(filter: .unread).map(\.chatId) == ["g1"])
-        try await archive.setMarkedUnread(chat: "g1", false)
+        try await archive.setMarkedUnread(chat: "g1", to: false)
         #expect(try await archive.chats(filter: .unread).isEmpty)
         #expect(try await archive.check() == [])
     }
@@ -212,17 +212,17 @@ import Testing
         try await archive.upsert(items: [
             LiveWriteFixtures.message("g1", "1", "vote here", at: 0), LiveWriteFixtures.message("g1", "2", "ok", at: 1),
         ])
-        try await archive.setPinned(chat: "g1", items: ["1"], true)
+        try await archive.setPinned(["1"], in: "g1", to: true)
         #expect(try await archive.search("is:pinned").hits.map(\.item.sourceId) == ["1"])
         try await archive.setReactions(
             chat: "g1", item: "1", [Reaction(emoji: "👍", count: 3), Reaction(emoji: "❤️", count: 1)])
-        let first = try await archive.items(chat: "g1", .last(2)).items[0]
+        let first = try await archive.items(in: "g1", window: .last(2)).items[0]
         #expect(first.isPinned)
         #expect(first.reactions == [Reaction(emoji: "👍", count: 3), Reaction(emoji: "❤️", count: 1)])
-        try await archive.setPinned(chat: "g1", items: ["1"], false)
+        try await archive.setPinned(["1"], in: "g1", to: false)
         #expect(try await archive.search("is:pinned").hits.isEmpty)
 
-        try await archive.setFavorite(chat: "g1", true)
+        try await archive.setFavorite(chat: "g1", to: true)
         #expect(try await archive.chats(filter: .favorites).map(\.chatId) == ["g1"])
         try await archive.setNotifications(chat: "g1", .none)
         #expect(try await LiveWriteFixtures.row(archive).isMuted)
@@ -250,12 +250,12 @@ import Testing
         await #expect(throws: ArchiveError.self) {
             try await archive.upsert(members: [Member(chatSourceId: "nope", sourceId: "m", displayName: "X")])
         }
-        await #expect(throws: ArchiveError.self) { try await archive.delete(chat: "g1", items: ["1", "missing"]) }
-        await #expect(throws: ArchiveError.self) { try await archive.markDeleted(chat: "g1", items: ["missing"]) }
+        await #expect(throws: ArchiveError.self) { try await archive.deleteItems(["1", "missing"], in: "g1") }
+        await #expect(throws: ArchiveError.self) { try await archive.markDeleted(["missing"], in: "g1") }
         await #expect(throws: ArchiveError.self) { try await archive.markRead(chat: "g1", through: "missing") }
-        await #expect(throws: ArchiveError.self) { try await archive.setFavorite(chat: "nope", true) }
+        await #expect(throws: ArchiveError.self) { try await archive.setFavorite(chat: "nope", to: true) }
         do {
-            try await archive.delete(chat: "nope")
+            try await archive.deleteChat("nope")
             Issue.record("deleting an unknown chat succeeded")
         } catch let e as ArchiveError {
             #expect(e.message.contains("nope"))
@@ -277,7 +277,7 @@ import Testing
             LiveWriteFixtures.message("g1", "\($0)", "batch item \($0) 🎒", at: Int64(($0 * 7919) % 200))
         }
         try await archive.upsert(items: items)
-        let window = try await archive.items(chat: "g1", .last(300))
+        let window = try await archive.items(in: "g1", window: .last(300))
         #expect(window.items.count == 200)
         let keys = window.items.map { ($0.timestamp, $0.id) }
         #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 })
@@ -321,18 +321,18 @@ import Testing
                 model[chat]?[id] = false  // the upserted item is not deleted: the edit says so
             case 4:
                 guard let id = pick(&rng) else { continue }
-                try await archive.markDeleted(chat: chat, items: [id])
+                try await archive.markDeleted([id], in: chat)
                 model[chat]?[id] = true
             case 5:
                 guard let id = pick(&rng) else { continue }
-                try await archive.delete(chat: chat, items: [id])
+                try await archive.deleteItems([id], in: chat)
                 model[chat]?[id] = nil
             case 6:
                 let through = rng.next() % 3 == 0 ? nil : pick(&rng)
                 try await archive.markRead(chat: chat, through: through)
             default:
                 guard let id = pick(&rng) else { continue }
-                try await archive.setPinned(chat: chat, items: [id], rng.next() % 2 == 0)
+                try await archive.setPinned([id], in: chat, to: rng.next() % 2 == 0)
             }
             let problems = try await archive.check()
             #expect(problems == [], "step \(step)")
@@ -340,7 +340,7 @@ import Testing
             for c in ["g1", "g2"] {
                 let row = try await LiveWriteFixtures.row(archive, c)
                 #expect(row.itemCount == model[c]?.count, "step \(step) \(c)")
-                let window = try await archive.items(chat: c, .last(1000))
+                let window = try await archive.items(in: c, window: .last(1000))
                 #expect(window.items.count == model[c]?.count)
                 #expect(
                     Set(window.items.filter(\.isDeleted).map(\.sourceId))

@@ -46,7 +46,7 @@ import Testing
         }
         #expect(rows == [])
         let favorites = try await Self.firstValue(archive.observeChats(filter: .favorites), where: { !$0.isEmpty }) {
-            try await archive.setFavorite(chat: "g1", true)
+            try await archive.setFavorite(chat: "g1", to: true)
         }
         #expect(favorites?.map(\.chatId) == ["g1"])
     }
@@ -56,16 +56,16 @@ import Testing
         try await archive.upsert(
             items: (0..<3).map { LiveWriteFixtures.message("g1", "\($0)", "m\($0)", at: Int64($0)) })
         let grown = try await Self.firstValue(
-            archive.observeItems(chat: "g1", .last(2)), where: { $0.items.last?.sourceId == "9" }
+            archive.observeItems(in: "g1", window: .last(2)), where: { $0.items.last?.sourceId == "9" }
         ) {
             try await archive.upsert(items: [LiveWriteFixtures.message("g1", "9", "سلام", at: 9)])
         }
         #expect(grown?.items.map(\.text) == ["m2", "سلام"])
         let anchor = try #require(grown?.items.first?.id)
         let around = try await Self.firstValue(
-            archive.observeItems(chat: "g1", .around(anchor, count: 1)), where: { $0.navInfo?.afterTotal == 0 }
+            archive.observeItems(in: "g1", window: .around(anchor, count: 1)), where: { $0.navInfo?.afterTotal == 0 }
         ) {
-            try await archive.delete(chat: "g1", items: ["9"])
+            try await archive.deleteItems(["9"], in: "g1")
         }
         #expect(around?.items.map(\.sourceId) == ["1", "2"])
     }
@@ -107,7 +107,7 @@ import Testing
     @Test func anObservationOfAnUnknownChatEndsWithAnError() async throws {
         let archive = try await LiveWriteFixtures.makeGroup()
         await #expect(throws: (any Error).self) {
-            for try await _ in archive.observeItems(chat: "nope", .last(5)) {}
+            for try await _ in archive.observeItems(in: "nope", window: .last(5)) {}
         }
     }
 
@@ -135,7 +135,7 @@ import Testing
                         #expect(row.unreadCount % 10 == 0)
                         let hits = try await archive.search("東京", options: SearchOptions(limit: 10_000)).hits
                         #expect(hits.count % 10 == 0)
-                        let window = try await archive.items(chat: "g1", .last(10_000))
+                        let window = try await archive.items(in: "g1", window: .last(10_000))
                         #expect(window.items.count % 10 == 0)
                         #expect(window.items.filter(\.isUnread).count % 10 == 0)
                         let unread = try await archive.unreadCounters()

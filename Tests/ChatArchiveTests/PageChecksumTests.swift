@@ -209,7 +209,7 @@ import Testing
         values.append(await attempt { ArchiveJSON.chats(try await archive.chats(limit: 1000)) })
         values.append(await attempt { ArchiveJSON.chatCounts(try await archive.chatFilterCounts()) })
         for chat in ["g-hiking", "d-anna", "b-cafe", "b-kenji"] {
-            values.append(await attempt { ArchiveJSON.items(try await archive.items(chat: chat, .last(1000))) })
+            values.append(await attempt { ArchiveJSON.items(try await archive.items(in: chat, window: .last(1000))) })
         }
         values.append(await attempt { ArchiveJSON.stats(try await archive.stats()) })
         return Answers(values: values)

@@ -53,7 +53,7 @@ import Testing
     @Test func aWindowGrowsBothWaysAndFollowsWrites() async throws {
         let archive = try await Self.archive(count: 40)
         let twentieth = try #require(try await archive.itemId(chat: "g1", sourceId: "20"))
-        let window = archive.observeItemWindow(chat: "g1", .around(twentieth, count: 2))
+        let window = archive.observeItemWindow(in: "g1", window: .around(twentieth, count: 2))
         let seen = try await Self.follow(window) { value, n in
             let sources = value.items.map(\.sourceId)
             switch n {
@@ -82,7 +82,7 @@ import Testing
 
     @Test func growingPastTheStartRepeatsNothing() async throws {
         let archive = try await Self.archive(count: 6)
-        let window = archive.observeItemWindow(chat: "g1", .last(3))
+        let window = archive.observeItemWindow(in: "g1", window: .last(3))
         let seen = try await Self.follow(window) { value, n in
             switch n {
             case 0:
@@ -147,7 +147,7 @@ import Testing
             #"{"kind":"item","chatId":"p1","id":"1","ts":"2030-01-01T00:00:00Z","dir":"rcv","content":{"type":"text","text":"مرحبا"}}"#,
         ]
         try (lines.joined(separator: "\n") + "\n").write(toFile: export, atomically: true, encoding: .utf8)
-        let seen = try await Self.follow(archive.observeItemWindow(chat: "g1", .last(2))) { window, n in
+        let seen = try await Self.follow(archive.observeItemWindow(in: "g1", window: .last(2))) { window, n in
             guard n > 0 else {
                 // Another connection pool on the same file.
                 try await other.upsert(items: [Self.item("g1", 3)])

@@ -370,7 +370,7 @@ private func at(_ sink: CollectingSink, _ chat: String, _ ms: Int64) -> [Item] {
         let later = try archive.ingestSync([metaRoot("facebook-2024-later")])
         #expect(later.itemsAdded == 2)
         #expect(later.itemsUpdated > 0)
-        let window = try await archive.items(chat: "meta:10158832", .last(100))
+        let window = try await archive.items(in: "meta:10158832", window: .last(100))
         #expect(window.items.count == 19)
         let sure = window.items.first { $0.timestamp.milliseconds == t0 + 60_000 }
         #expect(sure?.isDeleted == true)

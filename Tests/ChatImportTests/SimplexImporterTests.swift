@@ -80,7 +80,8 @@ import Testing
         #expect(done.content == MessageContent(type: .text, text: "*done*, see https://example.net @me"))
         #expect(done.markup == .simplex && done.isUnread && !done.isDeleted)
         #expect(done.mentions == ["me": MentionTarget(memberSourceId: "CgsM", isUserMention: true)])
-        #expect(done.reactions == [Reaction(emoji: "👍", count: 2), Reaction(emoji: "❤️", count: 1)])
+        // The user's own reaction (`reaction_sent`) is told apart.
+        #expect(done.reactions == [Reaction(emoji: "👍", count: 2), Reaction(emoji: "❤️", count: 1, isMine: true)])
         #expect(done.raw?.contains("\"shared_msg_id\":\"uw==\"") == true)
 
         let photo = try #require(Self.item(sink, "5121"))

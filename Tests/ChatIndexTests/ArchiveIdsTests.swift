@@ -92,7 +92,7 @@ import Testing
         }
         let all = try await archive.search("東京", options: SearchOptions(limit: 2_000))
         #expect(all.hits.map(\.item.id) == rows.map(\.id).sorted(by: >))
-        let window = try await archive.items(chat: "a", .around(burst[550].id, count: 4))
+        let window = try await archive.items(in: "a", window: .around(burst[550].id, count: 4))
         #expect(window.items.map(\.sourceId) == (546..<555).map { "a\($0)" })
         let dated = try await archive.search(
             "東京 after:2024-03-01 before:2024-03-02", options: SearchOptions(limit: 2_000))

@@ -19,7 +19,7 @@ import Testing
         // Sent before the newest read message, received now: unread, and the chat opens at it.
         try await archive.upsert(items: [L.message("g1", "late", "spät angekommen مرحبا", at: 15)])
         #expect(try await L.row(archive).unreadCount == 1)
-        let initial = try await archive.items(chat: "g1", .initial(1))
+        let initial = try await archive.items(in: "g1", window: .initial(1))
         #expect(initial.items.map(\.sourceId) == ["m1", "late", "m2"])
         #expect(initial.items.map(\.isUnread) == [false, true, false])
         #expect(initial.navInfo?.afterUnread == 0)
@@ -36,15 +36,15 @@ import Testing
         try await archive.upsert(items: [L.message("g1", "m1", "שלום edited", at: 10, unread: false)])
         try await archive.upsert(items: [L.message("g1", "m2", "moved later", at: 55)])
         #expect(try await L.row(archive).unreadCount == 3)
-        try await archive.markDeleted(chat: "g1", items: ["m0", "m4"])
+        try await archive.markDeleted(["m0", "m4"], in: "g1")
         #expect(try await L.row(archive).unreadCount == 3)
-        try await archive.delete(chat: "g1", items: ["m3", "m5"])
+        try await archive.deleteItems(["m3", "m5"], in: "g1")
         #expect(try await L.row(archive).unreadCount == 2)
-        let window = try await archive.items(chat: "g1", .last(10))
+        let window = try await archive.items(in: "g1", window: .last(10))
         #expect(window.items.map(\.sourceId) == ["m0", "m1", "m4", "m2"])
         #expect(window.items.map(\.isUnread) == [false, false, true, true])
         #expect(try await archive.check() == [])
-        try await archive.delete(chat: "g1")
+        try await archive.deleteChat("g1")
         #expect(try await archive.stats().unreadItems == 0)
     }
 
@@ -97,28 +97,28 @@ import Testing
             case 4:
                 guard let id = pick() else { continue }
                 if rng.next() % 2 == 0 {
-                    try await archive.markDeleted(chat: "g1", items: [id])
+                    try await archive.markDeleted([id], in: "g1")
                     model[id]?.deleted = true
                 } else {
-                    try await archive.delete(chat: "g1", items: [id])
+                    try await archive.deleteItems([id], in: "g1")
                     model[id] = nil
                 }
             default:
                 guard let id = pick() else { continue }
-                try await archive.setPinned(chat: "g1", items: [id], true)
+                try await archive.setPinned([id], in: "g1", to: true)
             }
             let problems = try await archive.check()
             #expect(problems == [], "step \(step)")
             if !problems.isEmpty { return }
             let unread = Set(model.filter { $0.value.unread }.map(\.key))
             #expect(try await L.row(archive).unreadCount == unread.count, "step \(step)")
-            let window = try await archive.items(chat: "g1", .last(1_000))
+            let window = try await archive.items(in: "g1", window: .last(1_000))
             #expect(Set(window.items.filter(\.isUnread).map(\.sourceId)) == unread, "step \(step)")
             let found = try await archive.search("is:unread", options: SearchOptions(limit: 1_000))
             #expect(
                 Set(found.hits.map(\.item.sourceId)) == unread.filter { model[$0]?.deleted == false }, "step \(step)")
             let oldest = model.filter { $0.value.unread }.min { $0.value.minute < $1.value.minute }?.key
-            let initial = try await archive.items(chat: "g1", .initial(0))
+            let initial = try await archive.items(in: "g1", window: .initial(0))
             if let oldest {
                 #expect(initial.items.map(\.sourceId) == [oldest], "step \(step)")
                 #expect(initial.navInfo?.afterUnread == unread.count - 1, "step \(step)")
@@ -127,7 +127,7 @@ import Testing
             // around the read mark and the window (both sides of the count are taken).
             if step % 3 == 0 {
                 for (k, item) in window.items.enumerated() {
-                    let around = try await archive.items(chat: "g1", .around(item.id, count: 0))
+                    let around = try await archive.items(in: "g1", window: .around(item.id, count: 0))
                     let after = window.items[(k + 1)...].filter { unread.contains($0.sourceId) }.count
                     #expect(around.navInfo?.afterUnread == after, "step \(step), item \(item.sourceId)")
                     #expect(around.navInfo?.afterTotal == window.items.count - k - 1, "step \(step)")

@@ -71,7 +71,7 @@ import Testing
             }
         }
         for chat in ["g0", "g4"] {
-            let window = try await archive.items(chat: chat, .initial(30))
+            let window = try await archive.items(in: chat, window: .initial(30))
             out.append(window.items.map { "\($0.sourceId)|\($0.text)" }.joined(separator: "; "))
         }
         let chats = try await archive.chats(matching: "", filter: .all)
@@ -100,7 +100,7 @@ import Testing
             )
             edited.isEdited = true
             try await archive.upsert(items: [edited])
-            try await archive.delete(chat: "g3", items: ["i950", "i951"])
+            try await archive.deleteItems(["i950", "i951"], in: "g3")
         }
         #expect(try await compressed.search("zurich").hits.map(\.item.sourceId) == ["i700"])
         #expect(try await Self.answers(compressed) == Self.answers(plain))

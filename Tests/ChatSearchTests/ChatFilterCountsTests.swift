@@ -10,10 +10,10 @@ import Testing
         let rows = try await archive.chats(limit: 100_000)
         // Favorites, tags, muted and mentions-only chats, a chat marked unread.
         for (k, row) in rows.enumerated() {
-            if k % 3 == 0 { try await archive.setFavorite(chat: row.chatId, true) }
+            if k % 3 == 0 { try await archive.setFavorite(chat: row.chatId, to: true) }
             if k % 4 == 0 { try await archive.setTags(chat: row.chatId, ["work", k % 8 == 0 ? "家族" : "friends"]) }
             if k % 5 == 0 { try await archive.setNotifications(chat: row.chatId, k % 10 == 0 ? .none : .mentions) }
-            if k % 7 == 0 { try await archive.setMarkedUnread(chat: row.chatId, true) }
+            if k % 7 == 0 { try await archive.setMarkedUnread(chat: row.chatId, to: true) }
         }
         let counts = try await archive.chatFilterCounts()
         #expect(counts.all == rows.count)

@@ -170,18 +170,18 @@ import Testing
         edited.content = MessageContent(type: .text, text: "東京 edited alpha")
         try await archive.upsert(items: [edited, Self.message("g1", 500, minute: 11)])
         try await archive.upsert(items: [Self.message("g1", 501, minute: 200), Self.message("g1", 501, minute: 200)])
-        try await archive.markDeleted(chat: "g1", items: ["i20", "i21", "i22"])
-        try await archive.setPinned(chat: "g1", items: ["i30", "i31"], true)
-        try await archive.delete(chat: "g1", items: ["i40", "i41", "i10"])
-        try await archive.setPinned(chat: "g1", items: ["i31"], false)
+        try await archive.markDeleted(["i20", "i21", "i22"], in: "g1")
+        try await archive.setPinned(["i30", "i31"], in: "g1", to: true)
+        try await archive.deleteItems(["i40", "i41", "i10"], in: "g1")
+        try await archive.setPinned(["i31"], in: "g1", to: false)
         #expect(try Self.state(archive, "g1") == 1)
         try Self.expectIndexesAgree(archive)
         for query in Self.queries + ["is:pinned", "edited", "東京 edited"] {
             try await Self.expectSameBothWays(archive, chat: "g1", query: query, pageSize: 9)
             try await Self.expectSameBothWays(archive, chat: "g1", query: query, pageSize: 50, includeDeleted: true)
         }
-        try await archive.delete(chat: "g2")
-        try await archive.delete(chat: "g1")
+        try await archive.deleteChat("g2")
+        try await archive.deleteChat("g1")
         let rowsLeft = try await archive.database.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM itemChatFts WHERE itemChatFts MATCH 'all'")
         }

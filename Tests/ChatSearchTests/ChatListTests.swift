@@ -231,7 +231,7 @@ import Testing
             Chat(sourceId: "p1", type: .group, displayName: "大阪 Ōsaka"),
             Chat(sourceId: "new", type: .direct, displayName: "Ἀθῆναι", fullName: "Athína"),
         ])
-        try await a.delete(chat: "p2")
+        try await a.deleteChat("p2")
         try await expectPiecesMatchNames("after live writes")
         func direct(_ q: String) async throws -> [String] {
             names(try await a.chats(matching: q).filter { !$0.isLooseMatch })

@@ -28,7 +28,7 @@ import Testing
 
     @Test func lastReturnsTheNewestOldestFirst() async throws {
         let (a, _) = try TestArchive.make(jsonl: Self.fixture)
-        let w = try await a.items(chat: "c", .last(3))
+        let w = try await a.items(in: "c", window: .last(3))
         #expect(w.items.map(\.sourceId) == ["s8", "s9", "s10"])
         #expect(w.navInfo == nil)
     }
@@ -36,25 +36,25 @@ import Testing
     @Test func tiesOnTimestampAreBrokenById() async throws {
         let (a, _) = try TestArchive.make(jsonl: Self.fixture)
         let id = try ids(a)
-        let before = try await a.items(chat: "c", .before(id["s5"]!, count: 2))
+        let before = try await a.items(in: "c", window: .before(id["s5"]!, count: 2))
         #expect(before.items.map(\.sourceId) == ["s3", "s4"])
-        let after = try await a.items(chat: "c", .after(id["s3"]!, count: 2))
+        let after = try await a.items(in: "c", window: .after(id["s3"]!, count: 2))
         #expect(after.items.map(\.sourceId) == ["s4", "s5"])
     }
 
     @Test func aroundIncludesTheAnchorEvenWhenTheFilterExcludesIt() async throws {
         let (a, _) = try TestArchive.make(jsonl: Self.fixture)
         let id = try ids(a)
-        let w = try await a.items(chat: "c", .around(id["s8"]!, count: 1), content: .image)
+        let w = try await a.items(in: "c", window: .around(id["s8"]!, count: 1), content: .image)
         #expect(w.items.map(\.sourceId) == ["s7", "s8", "s9"])
-        let plain = try await a.items(chat: "c", .around(id["s4"]!, count: 2))
+        let plain = try await a.items(in: "c", window: .around(id["s4"]!, count: 2))
         #expect(plain.items.map(\.sourceId) == ["s2", "s3", "s4", "s5", "s6"])
     }
 
     @Test func navInfoIgnoresFilters() async throws {
         let (a, _) = try TestArchive.make(jsonl: Self.fixture)
         let id = try ids(a)
-        let w = try await a.items(chat: "c", .around(id["s5"]!, count: 1), content: .image)
+        let w = try await a.items(in: "c", window: .around(id["s5"]!, count: 1), content: .image)
         // Newest returned is s7 (the next image); after it: s8, s9, s10, of which s8 unread.
         #expect(w.items.map(\.sourceId) == ["s5", "s7"])
         #expect(w.navInfo == NavigationInfo(afterTotal: 3, afterUnread: 1))
@@ -62,7 +62,7 @@ import Testing
 
     @Test func initialOpensAtTheOldestUnread() async throws {
         let (a, _) = try TestArchive.make(jsonl: Self.fixture)
-        let w = try await a.items(chat: "c", .initial(1))
+        let w = try await a.items(in: "c", window: .initial(1))
         #expect(w.items.map(\.sourceId) == ["s5", "s6", "s7"])
         #expect(w.navInfo == NavigationInfo(afterTotal: 3, afterUnread: 1))
     }
@@ -70,7 +70,7 @@ import Testing
     @Test func initialWithNothingUnreadIsLast() async throws {
         let (a, _) = try TestArchive.make(
             jsonl: Self.fixture.replacingOccurrences(of: "\"unread\":true", with: "\"unread\":false"))
-        let w = try await a.items(chat: "c", .initial(2))
+        let w = try await a.items(in: "c", window: .initial(2))
         #expect(w.items.map(\.sourceId) == ["s9", "s10"])
         #expect(w.navInfo == NavigationInfo(afterTotal: 0, afterUnread: 0))
     }
@@ -78,11 +78,11 @@ import Testing
     @Test func unknownIdIsAClearError() async throws {
         let (a, _) = try TestArchive.make(jsonl: Self.fixture)
         await #expect {
-            _ = try await a.items(chat: "c", .around(42, count: 3))
+            _ = try await a.items(in: "c", window: .around(42, count: 3))
         } throws: { e in
             (e as? ArchiveError).map { $0.code == .unknownItem && $0.message.contains("no item with id 42") } == true
         }
-        await #expect { _ = try await a.items(chat: "nope", .last(3)) } throws: {
+        await #expect { _ = try await a.items(in: "nope", window: .last(3)) } throws: {
             ($0 as? ArchiveError)?.code == .unknownChat
         }
     }

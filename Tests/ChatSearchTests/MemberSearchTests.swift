@@ -27,7 +27,7 @@ import Testing
     }
 
     static func ids(_ archive: Archive, _ q: String, limit: Int = 10) async throws -> [String] {
-        try await archive.members(chat: "g1", matching: q, limit: limit).map(\.memberId)
+        try await archive.members(chat: "g1", matching: q, limit: limit).map(\.sourceId)
     }
 
     @Test(arguments: [
@@ -53,7 +53,7 @@ import Testing
         #expect(try await Self.ids(archive, "ann") == ["mar", "ann", "joa"])
         #expect(try await Self.ids(archive, "ann", limit: 2) == ["mar", "ann"])
         let all = try await archive.members(chat: "g1", matching: "", limit: 3)
-        #expect(all.map(\.memberId) == ["joa", "mar", "ann"])
+        #expect(all.map(\.sourceId) == ["joa", "mar", "ann"])
         #expect(all[0].lastActivity == Timestamp(milliseconds: LiveWriteFixtures.t0 + 9 * 60_000))
     }
 
@@ -69,8 +69,8 @@ import Testing
     }
 
     @Test func mentionTextQuotesNamesWithSpaces() {
-        #expect(ChatMember(memberId: "a", displayName: "Zoë").mentionText == "@Zoë")
-        #expect(ChatMember(memberId: "b", displayName: "Bob M").mentionText == "@'Bob M'")
+        #expect(ChatMember(sourceId: "a", displayName: "Zoë").mentionText == "@Zoë")
+        #expect(ChatMember(sourceId: "b", displayName: "Bob M").mentionText == "@'Bob M'")
     }
 
     @Test func anUnknownChatThrows() async throws {
@@ -85,8 +85,8 @@ import Testing
                 #"{"kind":"member","chatId":"g1","memberId":"m3","displayName":"Zoltan","left":true}"#,
                 Lines.item("g1", "1", ts: "2024-05-01T10:00:00Z", text: "hi", member: "m2"),
             ].joined(separator: "\n"))
-        #expect(try await archive.members(chat: "g1", matching: "").map(\.memberId) == ["m2", "m1"])
-        #expect(try await archive.members(chat: "g1", matching: "zo").map(\.memberId) == ["m1"])
+        #expect(try await archive.members(chat: "g1", matching: "").map(\.sourceId) == ["m2", "m1"])
+        #expect(try await archive.members(chat: "g1", matching: "zo").map(\.sourceId) == ["m1"])
     }
     /// The trigram index answers exactly what testing every member's names answers: the same
     /// members in the same order, in two groups of many scripts, for queries of 1 to 6
@@ -145,7 +145,7 @@ import Testing
                             ORDER BY instr(m.searchKey, char(10) || ?) > 0 DESC, m.lastTs DESC, m.id LIMIT 1000
                             """, arguments: [g, key, key, key, key])
                 }
-                let found = try await archive.members(chat: g, matching: q, limit: 1000).map(\.memberId)
+                let found = try await archive.members(chat: g, matching: q, limit: 1000).map(\.sourceId)
                 #expect(found == expected, "\(g) \(q)")
             }
         }

@@ -27,7 +27,7 @@ import Testing
             try Int64.fetchAll(db, sql: "SELECT id FROM item ORDER BY ts, id")
         }
         for (k, id) in ids.enumerated() {
-            let w = try await archive.items(chat: "g1", .around(id, count: 1))
+            let w = try await archive.items(in: "g1", window: .around(id, count: 1))
             guard let newest = w.items.last else { continue }
             let after = try await archive.database.writer.read { db in
                 try Row.fetchOne(

@@ -21,7 +21,7 @@ import Testing
 
     @Test func initialOpensAtTheOldestUnreadEvenWhenItIsMarkedDeleted() async throws {
         let (a, _) = try TestArchive.make(jsonl: Self.fixture)
-        let w = try await a.items(chat: "c", .initial(1))
+        let w = try await a.items(in: "c", window: .initial(1))
         #expect(w.items.map(\.sourceId) == ["s1", "s2", "s3"])
         // After s3: s4 (unread), s5, s6.
         #expect(w.navInfo == NavigationInfo(afterTotal: 3, afterUnread: 1))
@@ -31,7 +31,7 @@ import Testing
         let only = Self.fixture.replacingOccurrences(
             of: "\"unread\":true,\"deleted\":false", with: "\"unread\":false,\"deleted\":false")
         let (a, _) = try TestArchive.make(jsonl: only)
-        let w = try await a.items(chat: "c", .initial(1))
+        let w = try await a.items(in: "c", window: .initial(1))
         #expect(w.items.map(\.sourceId) == ["s1", "s2", "s3"])
         #expect(w.navInfo == NavigationInfo(afterTotal: 3, afterUnread: 0))
         #expect(try await a.chats().first?.unreadCount == 1)
@@ -41,8 +41,8 @@ import Testing
         let (a, _) = try TestArchive.make(jsonl: Self.fixture)
         #expect(try await a.chats().first?.unreadCount == 2)
         #expect(try await a.chats(filter: .unread).map(\.chatId) == ["c"])
-        let first = try await a.items(chat: "c", .last(6)).items[0]
-        let w = try await a.items(chat: "c", .around(first.id, count: 0))
+        let first = try await a.items(in: "c", window: .last(6)).items[0]
+        let w = try await a.items(in: "c", window: .around(first.id, count: 0))
         #expect(w.navInfo == NavigationInfo(afterTotal: 5, afterUnread: 2))
         #expect(try await a.check().isEmpty)
     }

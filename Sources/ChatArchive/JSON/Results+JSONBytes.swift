@@ -160,13 +160,7 @@ extension ArchivedItem: JSONBytesWritable {
         }
         if !reactions.isEmpty {
             o.raw(",\"reactions\":")
-            o.array(reactions) { o, r in
-                o.raw("{\"emoji\":")
-                o.string(r.emoji)
-                o.raw(",\"count\":")
-                o.int(r.count)
-                o.raw("}")
-            }
+            Reaction.write(reactions, to: &o)
         }
         if let status {
             o.raw(",\"status\":")

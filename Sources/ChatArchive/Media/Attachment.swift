@@ -13,6 +13,8 @@ package struct Attachment {
     package var size: Int64?
     /// The bytes, read sequentially.
     package var stream: any ByteStream
+    /// The file itself, when the export is a folder (`nil` inside a zip).
+    package var fileURL: URL? = nil
 
     /// Images, videos and audio: shown in the page; everything else is downloaded.
     package var isInline: Bool {
@@ -39,7 +41,64 @@ extension Archive {
         else {
             return nil
         }
-        return Attachment(name: found.name, contentType: type, size: stream.totalBytes, stream: stream)
+        return Attachment(
+            name: found.name, contentType: type, size: stream.totalBytes, stream: stream,
+            fileURL: URL(fileURLWithPath: file))
+    }
+
+    /// What an item's `index`-th attachment is (0: the first, `ArchivedItem/file`; then
+    /// `ArchivedItem/moreFiles`) and where it lies, found in the folder or zip of the export it
+    /// came from: `nil` when the item has no such attachment, the export did not hold the file,
+    /// the file has moved since, or its recorded path leads out of the export. The archive
+    /// finds the file from the item alone: no caller names a path.
+    public func attachmentInfo(item: Int64, index: Int = 0) async throws -> AttachmentInfo? {
+        try await ArchiveError.mapping(path: database.path) {
+            try await attachment(item: item, index: index).map(AttachmentInfo.init)
+        }
+    }
+
+    /// The bytes of an item's `index`-th attachment (as ``attachmentInfo(item:index:)`` finds it),
+    /// or `nil` when there is none; reads the whole file into memory, so check
+    /// `AttachmentInfo/size` first, or read `AttachmentInfo/fileURL` where there is one.
+    public func attachmentData(item: Int64, index: Int = 0) async throws -> Data? {
+        guard
+            let found = try await ArchiveError.mapping(
+                path: database.path, { try await attachment(item: item, index: index) })
+        else { return nil }
+        var data = Data()
+        // A size recorded in a zip is not trusted beyond a first reservation.
+        if let size = found.size, size > 0 { data.reserveCapacity(Int(min(size, 1 << 26))) }
+        do {
+            while true {
+                let chunk = try found.stream.read(maxLength: 1 << 20)
+                if chunk.isEmpty { break }
+                data.append(contentsOf: chunk)
+            }
+        } catch {
+            throw ArchiveError(.io, "cannot read the attachment of item \(item): \(error)")
+        }
+        return data
+    }
+}
+
+/// An item's attachment as its export holds it: name, media type, size, and the file itself
+/// when the export is a folder.
+public struct AttachmentInfo: Sendable, Hashable {
+    /// The file name the export gave it.
+    public var name: String
+    /// The media type, from the name's extension (`application/octet-stream` when unknown).
+    public var contentType: String
+    /// The number of bytes, when known.
+    public var size: Int64?
+    /// The file in the export's folder, to hand to a player or a viewer; `nil` when it lies in a
+    /// zip (read it with `Archive/attachmentData(item:index:)`).
+    public var fileURL: URL?
+
+    init(_ attachment: Attachment) {
+        name = attachment.name
+        contentType = attachment.contentType
+        size = attachment.size
+        fileURL = attachment.fileURL
     }
 }
 

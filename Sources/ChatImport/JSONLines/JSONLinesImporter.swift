@@ -200,7 +200,7 @@ enum JSONLinesRecord {
         if let r = v["reactions"]?.arrayValue {
             for x in r {
                 if let e = x["emoji"]?.stringValue, let n = x["count"]?.numberValue, n.isFinite, n >= 0, n < 1e9 {
-                    item.reactions.append(Reaction(emoji: e, count: Int(n)))
+                    item.reactions.append(Reaction(emoji: e, count: Int(n), isMine: x["mine"]?.boolValue == true))
                 }
             }
         }

@@ -216,7 +216,10 @@ struct SimplexChatJSONReader {
         var reactions: [Reaction] = []
         for r in v["reactions"]?.arrayValue ?? [] {
             guard let emoji = SimplexJSON.reactionEmoji(r["reaction"]) else { continue }
-            reactions.append(Reaction(emoji: emoji, count: Int(SimplexJSON.int(r["totalReacted"]) ?? 1)))
+            reactions.append(
+                Reaction(
+                    emoji: emoji, count: Int(SimplexJSON.int(r["totalReacted"]) ?? 1),
+                    isMine: r["userReacted"]?.boolValue == true))
         }
 
         var file: FileRef? = nil

@@ -462,9 +462,11 @@ struct SimplexDatabaseReader {
         guard let shared, s.has("chat_item_reactions", "shared_msg_id"), s.has("chat_item_reactions", "reaction"),
             s.has("chat_item_reactions", ctx.chatColumn)
         else { return [] }
+        // `reaction_sent`: the row is the user's own reaction.
+        let mine = s.has("chat_item_reactions", "reaction_sent") ? "MAX(reaction_sent)" : "0"
         let stmt = try db.cachedStatement(
             sql: """
-                SELECT reaction, COUNT(*) AS n FROM chat_item_reactions
+                SELECT reaction, COUNT(*) AS n, \(mine) AS mine FROM chat_item_reactions
                 WHERE \(ctx.chatColumn) = ? AND shared_msg_id = ? GROUP BY reaction ORDER BY MIN(rowid)
                 """)
         var out: [Reaction] = []
@@ -473,7 +475,7 @@ struct SimplexDatabaseReader {
             let text: String = row["reaction"] ?? ""
             let json = try? JSONParser.parse(Array(text.utf8))
             guard let emoji = SimplexJSON.reactionEmoji(json) ?? (text.isEmpty ? nil : text) else { continue }
-            out.append(Reaction(emoji: emoji, count: row["n"] ?? 0))
+            out.append(Reaction(emoji: emoji, count: row["n"] ?? 0, isMine: (row["mine"] as Int64?) == 1))
         }
         return out
     }

@@ -27,6 +27,19 @@ package enum LiveEdits {
         return id
     }
 
+    /// The source ids of the items of `chat` with these archive ids (what windows and search
+    /// return), in the order given; throws for the first id the chat does not hold.
+    package static func sourceIds(of ids: [Int64], chat: String, _ db: Database) throws -> [String] {
+        let chatId = try chatId(chat, db)
+        let lookup = try db.cachedStatement(sql: "SELECT sourceId FROM item WHERE id = ? AND chatId = ?")
+        return try ids.map { id in
+            guard let sourceId = try String.fetchOne(lookup, arguments: [id, chatId]) else {
+                throw unknownItem(String(id), chat: chat)
+            }
+            return sourceId
+        }
+    }
+
     /// What the edits need of a stored item.
     struct StoredItem {
         var id: Int64

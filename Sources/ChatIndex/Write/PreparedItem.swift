@@ -99,13 +99,7 @@ struct PreparedItem {
 
     static func reactionsJSON(_ r: [Reaction]) -> String {
         var o = JSONBytes(capacity: 32 * r.count)
-        o.array(r) { o, x in
-            o.raw("{\"emoji\":")
-            o.string(x.emoji)
-            o.raw(",\"count\":")
-            o.int(x.count)
-            o.raw("}")
-        }
+        Reaction.write(r, to: &o)
         return o.text
     }
 }

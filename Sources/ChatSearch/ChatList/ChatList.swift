@@ -83,7 +83,7 @@ public struct ChatPreview: Sendable, Hashable {
 
 /// One row of the chat list.
 public struct ChatRow: Sendable, Hashable {
-    /// The chat's source id (what `--chat` and `Archive.items(chat:…)` take).
+    /// The chat's source id (what `--chat` and `Archive.items(in:…)` take).
     public var chatId: String
     /// The kind of chat.
     public var type: ChatType
@@ -113,6 +113,10 @@ public struct ChatRow: Sendable, Hashable {
     public var preview: ChatPreview
     /// Found through transliteration only (ranked after direct matches).
     public var isLooseMatch: Bool
+    /// The user marked the chat unread (SimpleX's "mark unread"; the unread tab lists it).
+    public var isMarkedUnread: Bool = false
+    /// How the chat notifies (``isMuted`` is `.none`).
+    public var notifications: NotificationMode = .all
 
     /// Creates a row (for previews and tests of apps that embed the library).
     public init(
@@ -296,7 +300,7 @@ package enum ChatList {
                         chat.draft, page.loose,
                         (SELECT group_concat(tag, char(10)) FROM chatTag WHERE chatTag.chatId = chat.id),
                         last.flags, chat_text(last.text), last.contentType, last.dir, last.fileName,
-                        lastMember.displayName, lastMember.localAlias, chat.id
+                        lastMember.displayName, lastMember.localAlias, chat.id, chat.unreadChat
                     FROM page JOIN chat ON chat.id = page.id
                     LEFT JOIN item AS last ON last.id = chat.lastItemId
                     LEFT JOIN member AS lastMember ON lastMember.id = last.memberId
@@ -383,7 +387,7 @@ package enum ChatList {
         }
         let tagList: String? = r[14]
         let lastTs: Int64? = r[11]
-        return ChatRow(
+        var row = ChatRow(
             chatId: r[0], type: type, business: (r[2] as String?).flatMap(BusinessRole.init(rawValue:)),
             displayName: r[3], fullName: r[4], localAlias: r[5],
             isFavorite: r[6], isMuted: (r[7] as String) == "none",
@@ -391,5 +395,13 @@ package enum ChatList {
             tags: tagList.map { $0.split(separator: "\n").map(String.init).sorted() } ?? [],
             lastActivity: lastTs.map { Timestamp(milliseconds: $0) }, itemCount: r[10], preview: preview,
             isLooseMatch: (r[13] as Int) == 1)
+        row.isMarkedUnread = r[23]
+        row.notifications = NotificationMode(rawValue: r[7]) ?? .all
+        return row
     }
+}
+
+extension ChatRow: Identifiable {
+    /// The chat's source id (``chatId``).
+    public var id: String { chatId }
 }

@@ -5,8 +5,8 @@ import GRDB
 
 /// A member of a group as mention autocomplete lists it.
 public struct ChatMember: Sendable, Hashable, Encodable {
-    /// The member's source id (what a mention's target names).
-    public var memberId: String
+    /// The member's source id (`Member/sourceId`; what a mention's target names).
+    public var sourceId: String
     /// The member's name as the group shows it.
     public var displayName: String
     /// The member's longer name (`""` when none).
@@ -20,11 +20,11 @@ public struct ChatMember: Sendable, Hashable, Encodable {
 
     /// Creates a member row (for previews and tests of apps that embed the library).
     public init(
-        memberId: String, displayName: String, fullName: String = "", localAlias: String = "",
+        sourceId: String, displayName: String, fullName: String = "", localAlias: String = "",
         lastActivity: Timestamp? = nil,
         isWordPrefixMatch: Bool = true
     ) {
-        self.memberId = memberId
+        self.sourceId = sourceId
         self.displayName = displayName
         self.fullName = fullName
         self.localAlias = localAlias
@@ -44,18 +44,44 @@ public struct ChatMember: Sendable, Hashable, Encodable {
         return plain ? "@" + displayName : "@'" + displayName + "'"
     }
 
+    /// The member's source id: ``sourceId``, under the name it had before it matched `Member/sourceId`.
+    @available(*, deprecated, renamed: "sourceId")
+    public var memberId: String {
+        get { sourceId }
+        set { sourceId = newValue }
+    }
+
+    /// Creates a member row: ``init(sourceId:displayName:fullName:localAlias:lastActivity:isWordPrefixMatch:)``
+    /// under the label it had before.
+    @available(*, deprecated, renamed: "init(sourceId:displayName:fullName:localAlias:lastActivity:isWordPrefixMatch:)")
+    public init(
+        memberId: String, displayName: String, fullName: String = "", localAlias: String = "",
+        lastActivity: Timestamp? = nil,
+        isWordPrefixMatch: Bool = true
+    ) {
+        self.init(
+            sourceId: memberId, displayName: displayName, fullName: fullName, localAlias: localAlias,
+            lastActivity: lastActivity, isWordPrefixMatch: isWordPrefixMatch)
+    }
+
+    // The JSON field keeps its name (`memberId`): JSON output only gains fields.
     enum CodingKeys: String, CodingKey { case memberId, displayName, fullName, localAlias, lastActivity, mentionText }
 
     /// Encodes the fields and ``mentionText``.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(memberId, forKey: .memberId)
+        try c.encode(sourceId, forKey: .memberId)
         try c.encode(displayName, forKey: .displayName)
         try c.encode(fullName, forKey: .fullName)
         try c.encode(localAlias, forKey: .localAlias)
         try c.encodeIfPresent(lastActivity?.rfc3339, forKey: .lastActivity)
         try c.encode(mentionText, forKey: .mentionText)
     }
+}
+
+extension ChatMember: Identifiable {
+    /// The member's source id (``sourceId``).
+    public var id: String { sourceId }
 }
 
 /// Mention autocomplete: the members of a group whose names match what follows the `@`.
@@ -93,7 +119,7 @@ package enum MemberSearch {
                 let ts: Int64? = r[4]
                 out.append(
                     ChatMember(
-                        memberId: r[0], displayName: r[1], fullName: r[2], localAlias: r[3],
+                        sourceId: r[0], displayName: r[1], fullName: r[2], localAlias: r[3],
                         lastActivity: ts.map { Timestamp(milliseconds: $0) }, isWordPrefixMatch: prefix ?? r[5]))
             }
         }

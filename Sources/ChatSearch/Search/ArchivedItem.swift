@@ -48,14 +48,35 @@ public struct ArchivedItem: Sendable, Hashable {
     public var isTimeUnknown: Bool = false
     /// Attachments after the first (``file``).
     public var moreFiles: [FileRef] = []
+    /// The sender's member source id (`Member/sourceId`), which tells apart two members with
+    /// one name; `nil` for the user's own items in direct chats, events, and senders the export
+    /// named without a member.
+    public var memberSourceId: String? = nil
+    /// The text as its source gave it, as typed with its markdown markers (what an edit starts
+    /// from); ``text`` is what is shown.
+    public var sourceText: String = ""
+    /// The mentions in ``text``, in text order.
+    public var mentions: [ArchivedMention] = []
+    /// The archive id of the item ``quote`` quotes, when the archive holds it: the anchor of
+    /// `.around(_:count:)` for a quote jump.
+    public var quotedItemId: Int64? = nil
 
     static let selection = """
         item.id, chat.sourceId AS chatSourceId, item.sourceId, item.ts, item.dir, item.contentType, chat_text(item.text), item.flags,
         item.fileName, item.fileSize, item.previewUri, item.previewTitle, item.previewDescription, item.duration,
         item.quoteSourceId, item.quoteText, item.reactions, item.status,
         member.displayName AS memberName, member.localAlias AS memberAlias, member.isUser AS memberIsUser,
-        item.filePath, item.moreFiles, item.wallClock, chat.readTs, chat.readId
+        item.filePath, item.moreFiles, item.wallClock, chat.readTs, chat.readId,
+        item.sourceText, member.sourceId, quoted.id, quoted.dir, quotedMember.sourceId, quotedMember.displayName,
+        quotedMember.localAlias,
+        (SELECT json_group_array(json_array(span.start, span."end", span.name, mentioned.sourceId, mention.isUser))
+            FROM (SELECT itemSpan.start, itemSpan."end", json_extract(itemSpan.format, '$.memberName') AS name
+                  FROM itemSpan WHERE itemSpan.itemId = item.id AND itemSpan.type = 'mention') AS span
+            LEFT JOIN itemMention AS mention ON mention.itemId = item.id AND mention.name = span.name
+            LEFT JOIN member AS mentioned ON mentioned.id = mention.memberId)
         FROM item JOIN chat ON chat.id = item.chatId LEFT JOIN member ON member.id = item.memberId
+        LEFT JOIN item AS quoted ON quoted.chatId = item.chatId AND quoted.sourceId = item.quoteSourceId
+        LEFT JOIN member AS quotedMember ON quotedMember.id = quoted.memberId
         """
 
     /// Decodes a row of ``selection`` (by position: name lookups cost more than the decoding).
@@ -91,20 +112,43 @@ public struct ArchivedItem: Sendable, Hashable {
         duration = row[13]
         let qId: String? = row[14]
         let qText: String? = row[15]
-        if qText != nil || qId != nil { quote = Quote(itemSourceId: qId, text: qText ?? "") }
+        if qText != nil || qId != nil {
+            var q = Quote(itemSourceId: qId, text: qText ?? "")
+            q.memberSourceId = row[30]
+            q.sender = Self.shownName(
+                name: row[31], alias: row[32], isUser: (row[29] as Int64?) == ItemDirection.snd.code)
+            quote = q
+            quotedItemId = row[28]
+        }
         reactions = []
         if let r: String = row[16], let v = try? JSONParser.parse(Array(r.utf8)), let arr = v.arrayValue {
             for x in arr {
                 if let e = x["emoji"]?.stringValue, let n = x["count"]?.numberValue {
-                    reactions.append(Reaction(emoji: e, count: Int(n)))
+                    reactions.append(Reaction(emoji: e, count: Int(n), isMine: x["mine"]?.boolValue == true))
                 }
             }
         }
         status = (row[17] as String?).flatMap(ItemStatus.init(rawValue:))
-        let name: String? = row[18]
-        let alias: String? = row[19]
-        if let alias, !alias.isEmpty { sender = alias } else { sender = name }
-        if sender == nil, direction == .snd { sender = "me" }
+        sender = Self.shownName(name: row[18], alias: row[19], isUser: direction == .snd)
+        memberSourceId = row[27]
+        sourceText = row[26] ?? text
+        if let m: String = row[33], m != "[]", let v = try? JSONParser.parse(Array(m.utf8)), let arr = v.arrayValue {
+            mentions = arr.compactMap { x in
+                guard let f = x.arrayValue, f.count == 5, let start = f[0].numberValue, let end = f[1].numberValue,
+                    start <= end, let name = f[2].stringValue
+                else { return nil }
+                return ArchivedMention(
+                    name: name, range: Int(start)..<Int(end), memberSourceId: f[3].stringValue,
+                    isUserMention: (f[4].numberValue ?? 0) != 0)
+            }.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        }
+    }
+
+    /// A sender as shown: the local alias when set, else the name; `"me"` for the user's own
+    /// items without a member.
+    private static func shownName(name: String?, alias: String?, isUser: Bool) -> String? {
+        if let alias, !alias.isEmpty { return alias }
+        return name ?? (isUser ? "me" : nil)
     }
 
     /// Loads items by archive id, in the order of `ids`.
@@ -191,3 +235,5 @@ public struct ArchivedItem: Sendable, Hashable {
         self.status = status
     }
 }
+
+extension ArchivedItem: Identifiable {}

@@ -15,6 +15,11 @@ public struct SearchHit: Sendable, Hashable {
     }
 }
 
+extension SearchHit: Identifiable {
+    /// The found item's archive id.
+    public var id: Int64 { item.id }
+}
+
 /// A page of hits and the cursor of the next one (`nil` at the end).
 public struct SearchPage: Sendable, Hashable {
     /// The hits of this page, in the requested order.
