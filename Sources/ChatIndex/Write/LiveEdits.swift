@@ -34,7 +34,7 @@ package enum LiveEdits {
         let lookup = try db.cachedStatement(sql: "SELECT sourceId FROM item WHERE id = ? AND chatId = ?")
         return try ids.map { id in
             guard let sourceId = try String.fetchOne(lookup, arguments: [id, chatId]) else {
-                throw unknownItem(String(id), chat: chat)
+                throw ArchiveError.unknownItem(id: id, chat: chat)
             }
             return sourceId
         }
@@ -344,5 +344,10 @@ extension ArchiveError {
     /// for live writes, the command line and the web API.
     package static func unknownItem(sourceId: String, chat: String) -> ArchiveError {
         ArchiveError(.unknownItem, "no item with source id \"\(sourceId)\" in chat \"\(chat)\"")
+    }
+
+    /// The error for an item, named by its archive id, that the chat does not hold.
+    package static func unknownItem(id: Int64, chat: String) -> ArchiveError {
+        ArchiveError(.unknownItem, "no item with id \(id) in chat \"\(chat)\"")
     }
 }

@@ -43,7 +43,7 @@ package enum ItemWindows {
                 let ts = try Int64.fetchOne(
                     db.cachedStatement(sql: "SELECT ts FROM item WHERE id = ? AND chatId = ?"), arguments: [id, chatId])
             else {
-                throw ArchiveError(.unknownItem, "no item with id \(id) in chat \"\(chat)\"")
+                throw ArchiveError.unknownItem(id: id, chat: chat)
             }
             return (ts, id)
         }
