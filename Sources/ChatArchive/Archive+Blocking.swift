@@ -43,6 +43,11 @@ extension Archive {
             try archive.database.reading(ArchiveQuery.items(chat: chat, request, content: content, search: search))
         }
 
+        /// ``Archive/media(chat:kind:limit:after:)``.
+        package func media(chat: String, kind: MediaKind, limit: Int, after cursor: String?) throws -> MediaPage {
+            try archive.database.reading(ArchiveQuery.media(chat: chat, kind: kind, limit: limit, after: cursor))
+        }
+
         /// ``Archive/itemId(chat:sourceId:)``.
         package func itemId(chat: String, sourceId: String) throws -> Int64? {
             try archive.database.reading(ArchiveQuery.itemId(chat: chat, sourceId: sourceId))

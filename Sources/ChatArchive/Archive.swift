@@ -151,6 +151,25 @@ public final class Archive: Sendable {
         try await database.reading(ArchiveQuery.items(chat: chat, request, content: content, search: search))
     }
 
+    /// One page of a chat's shared media: its items that carry an image, a video, a file, a
+    /// link or a voice message (by `kind`), newest first, deleted ones left out.
+    ///
+    /// Pass `nil` for the first page, then the previous page's ``MediaPage/nextCursor``; each
+    /// item opens in context with `items(chat:_:)` and `.around(item.id, count:)`.
+    ///
+    /// ```swift
+    /// let photos = try await archive.media(chat: "g1", kind: .image, limit: 60)
+    /// let more = try await archive.media(chat: "g1", kind: .image, limit: 60, after: photos.nextCursor)
+    /// ```
+    ///
+    /// - Throws: `ArchiveError` `.unknownChat` for an unknown chat, `.invalidCursor` for a
+    ///   cursor no page returned.
+    public func media(chat: String, kind: MediaKind, limit: Int = 50, after cursor: String? = nil) async throws
+        -> MediaPage
+    {
+        try await database.reading(ArchiveQuery.media(chat: chat, kind: kind, limit: limit, after: cursor))
+    }
+
     /// The archive id of the item with source id `sourceId` in `chat`, or `nil` when the archive
     /// does not hold it: how a quote (`Quote/itemSourceId`) or a link to a message opens in
     /// context, with `.around(id, count:)`. Throws `ArchiveError` `.unknownChat` for an unknown chat.

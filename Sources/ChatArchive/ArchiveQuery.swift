@@ -38,6 +38,11 @@ enum ArchiveQuery {
         { db in try ItemWindows.window(chat: chat, request, content: content, search: search, in: db) }
     }
 
+    /// ``Archive/media(chat:kind:limit:after:)``.
+    static func media(chat: String, kind: MediaKind, limit: Int, after cursor: String?) -> ArchiveDatabase.Access<MediaPage> {
+        { db in try SharedMedia.page(chat: chat, kind: kind, limit: limit, cursor: cursor, in: db) }
+    }
+
     /// ``Archive/itemId(chat:sourceId:)``.
     static func itemId(chat: String, sourceId: String) -> ArchiveDatabase.Access<Int64?> {
         { db in try ItemWindows.itemId(chat: chat, sourceId: sourceId, in: db) }

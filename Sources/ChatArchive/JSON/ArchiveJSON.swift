@@ -26,6 +26,9 @@ package enum ArchiveJSON {
     /// A window of items: `{"items": [...], "navInfo": ...}`.
     package static func items(_ window: ItemWindow) -> String { bytes(window, capacity: 768 * window.items.count) }
 
+    /// A page of a chat's shared media: `{"items": [...], "nextCursor": ...}`.
+    package static func media(_ page: MediaPage) -> String { bytes(page, capacity: 768 * page.items.count) }
+
     /// Mention autocomplete: `{"members": [...]}`.
     package static func members(_ members: [ChatMember]) -> String {
         struct Document: Encodable { var members: [ChatMember] }

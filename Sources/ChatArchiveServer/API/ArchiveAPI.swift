@@ -30,7 +30,7 @@ package struct ArchiveAPI: Sendable {
 
     /// Answers `GET /api/<route>` with the decoded query parameters.
     package func respond(route: String, query: [String: String]) async -> APIResponse {
-        do {
+        await answering {
             switch route {
             case "chats": return try await chats(query)
             case "counts":
@@ -41,6 +41,26 @@ package struct ArchiveAPI: Sendable {
             case "stats": return APIResponse(status: 200, body: ArchiveJSON.stats(try await archive.stats()))
             default: return .error(404, "notFound", "no API route /api/\(route)")
             }
+        }
+    }
+
+    /// Answers `GET /api/chats/CHAT/media?kind=&limit=&cursor=`: `chat-archive items --chat CHAT
+    /// --media KIND --limit N --cursor C --json`.
+    package func media(chat: String, query q: [String: String]) async -> APIResponse {
+        await answering {
+            let parameters = try RequestParameters.media(
+                kind: nonEmpty(q["kind"]), limit: try number(q, "limit", default: RequestParameters.mediaLimit),
+                spelling: .api)
+            let page = try await archive.media(
+                chat: chat, kind: parameters.kind, limit: parameters.limit, after: nonEmpty(q["cursor"]))
+            return APIResponse(status: 200, body: ArchiveJSON.media(page))
+        }
+    }
+
+    /// The answer of `body`, or the error document of what it threw.
+    private func answering(_ body: () async throws -> APIResponse) async -> APIResponse {
+        do {
+            return try await body()
         } catch let e as BadRequest {
             return .error(400, "badRequest", e.message)
         } catch let e as ParameterError {
