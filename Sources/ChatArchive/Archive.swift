@@ -207,8 +207,10 @@ public final class Archive: Sendable {
     }
 
     /// Rebuilds what ``check()`` finds broken and can be rebuilt from the stored items: SQLite's
-    /// indexes, the full-text index and its vocabulary, the chat list's counters. Stored items,
-    /// members and chats are never changed.
+    /// indexes, the full-text index and its vocabulary, the chat list's counters; and records
+    /// attachments ingested from a folder of exports against their own export
+    /// (``repairAttachmentRoots()``, which says what it moved). Stored items, members and chats
+    /// are never changed.
     ///
     /// Returns the problems left, which only a backup or a new ingest can fix (empty when healthy).
     public func repair(progress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> [String] {
@@ -221,7 +223,9 @@ public final class Archive: Sendable {
             return try await check()
         }
         return try ArchiveError.mapping(path: database.path, doing: "repair") {
-            try ArchiveMaintenance.repair(database, progress: progress)
+            let left = try ArchiveMaintenance.repair(database, progress: progress)
+            _ = try Self.repairAttachmentRoots(database)
+            return left
         }
     }
 
