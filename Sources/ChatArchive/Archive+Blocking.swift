@@ -53,6 +53,16 @@ extension Archive {
             try archive.database.reading(ArchiveQuery.itemId(chat: chat, sourceId: sourceId))
         }
 
+        /// ``Archive/members(chat:matching:limit:)``.
+        package func members(chat: String, matching query: String, limit: Int) throws -> [ChatMember] {
+            try archive.database.reading(ArchiveQuery.members(chat: chat, matching: query, limit: limit))
+        }
+
+        /// ``Archive/memberNames(matching:limit:)``.
+        package func memberNames(matching query: String, limit: Int) throws -> [MemberName] {
+            try archive.database.reading(ArchiveQuery.memberNames(matching: query, limit: limit))
+        }
+
         /// ``Archive/stats()``.
         package func stats() throws -> ArchiveStats {
             if let damage = archive.database.damage { throw damage }

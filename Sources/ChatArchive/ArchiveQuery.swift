@@ -53,6 +53,11 @@ enum ArchiveQuery {
         { db in try MemberSearch.members(chat: chat, matching: query, limit: limit, in: db) }
     }
 
+    /// ``Archive/memberNames(matching:limit:)``.
+    static func memberNames(matching query: String, limit: Int) -> ArchiveDatabase.Access<[MemberName]> {
+        { db in try MemberSearch.names(matching: query, limit: limit, in: db) }
+    }
+
     /// ``Archive/unreadCounters()``.
     static let unreadCounters: ArchiveDatabase.Access<UnreadCounters> = { db in try UnreadCounters.fetch(db) }
 }

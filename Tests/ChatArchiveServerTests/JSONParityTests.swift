@@ -83,6 +83,11 @@ import Testing
                 "/api/chats/media/media?kind=image&limit=1&cursor=\(Self.q(mediaCursor))"
             ),
             (["items", "--chat", "g-hiking", "--media", "link"], "/api/chats/g-hiking/media?kind=link"),
+            (["members", "--chat", "g-hiking", "zo"], "/api/members?chat=g-hiking&q=zo"),
+            (["members", "--chat", "g-hiking", "--limit", "3"], "/api/members?chat=g-hiking&limit=3"),
+            (["members", "an"], "/api/members?q=an"),
+            (["members", "--limit", "4"], "/api/members?limit=4"),
+            (["members", "زوي"], "/api/members?q=\(Self.q("زوي"))"),
             (["items", "--chat", "hostile", "--media", "file"], "/api/chats/hostile/media?kind=file"),
         ]
         var documents: [String] = []

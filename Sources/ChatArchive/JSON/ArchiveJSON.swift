@@ -35,6 +35,12 @@ package enum ArchiveJSON {
         return text(Document(members: members))
     }
 
+    /// `from:` autocomplete across chats: `{"names": [...]}`.
+    package static func memberNames(_ names: [MemberName]) -> String {
+        struct Document: Encodable { var names: [MemberName] }
+        return text(Document(names: names))
+    }
+
     /// Counts, sizes, sources and index health.
     package static func stats(_ s: ArchiveStats) -> String { text(s) }
 

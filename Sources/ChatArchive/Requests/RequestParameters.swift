@@ -151,6 +151,11 @@ package enum RequestParameters {
         return (window, content)
     }
 
+    // MARK: Members
+
+    /// The default rows of member autocomplete.
+    package static let membersLimit = 10
+
     // MARK: Shared media
 
     /// The default items per page of a chat's shared media.

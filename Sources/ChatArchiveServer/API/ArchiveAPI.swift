@@ -78,10 +78,16 @@ package struct ArchiveAPI: Sendable {
         var message: String
     }
 
-    /// `GET /api/members?chat=ID&q=&limit=`: mention autocomplete (members who match, best first).
+    /// `GET /api/members?chat=ID&q=&limit=`: mention autocomplete (members who match, best
+    /// first), `chat-archive members Q --chat ID`; without `chat`, member names of every chat
+    /// (`from:` in a search of all chats), `chat-archive members Q`.
     func members(_ q: [String: String]) async throws -> APIResponse {
-        guard let chat = nonEmpty(q["chat"]) else { throw BadRequest(message: "chat is missing") }
-        let limit = try RequestParameters.positive(try number(q, "limit", default: 10), "limit", spelling: .api)
+        let limit = try RequestParameters.positive(
+            try number(q, "limit", default: RequestParameters.membersLimit), "limit", spelling: .api)
+        guard let chat = nonEmpty(q["chat"]) else {
+            return APIResponse(
+                status: 200, body: ArchiveJSON.memberNames(try await archive.memberNames(matching: q["q"] ?? "", limit: limit)))
+        }
         let people = try await archive.members(chat: chat, matching: q["q"] ?? "", limit: limit)
         return APIResponse(status: 200, body: ArchiveJSON.members(people))
     }
