@@ -555,6 +555,7 @@ def media_and_context(driver, base, token):
     here = {m["displayName"] for m in json.loads(http(base + "/api/members?chat=g-hiking&limit=200", token)[1])["members"]}
     names = json.loads(http(base + "/api/members?limit=200", token)[1])["names"]
     other = next(n for n in names if n["name"] not in here and len(n["name"]) >= 3 and " " not in n["name"])
+    driver.execute_script("arguments[0].value = ''; arguments[0].dispatchEvent(new Event('input'))", g)
     open_chat(driver, wait, "g-hiking", "Hiking")
     g = driver.find_element(By.ID, "global-search")
     g.click()

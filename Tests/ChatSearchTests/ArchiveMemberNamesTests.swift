@@ -17,7 +17,7 @@ import Testing
             Member(chatSourceId: "g1", sourceId: "me", displayName: "Zoran", isUser: true),
             Member(chatSourceId: "g1", sourceId: "zoe", displayName: "Zoë"),
             Member(chatSourceId: "g2", sourceId: "zoe2", displayName: "ZOË"),
-            Member(chatSourceId: "g3", sourceId: "zoe3", displayName: "Zoë"),
+            Member(chatSourceId: "g3", sourceId: "zoe3", displayName: "Zoë", fullName: "Zoë Smith", localAlias: "Zo"),
             Member(chatSourceId: "g2", sourceId: "dim", displayName: "Дмитрий"),
             Member(chatSourceId: "g3", sourceId: "wang", displayName: "王小明"),
             Member(chatSourceId: "g3", sourceId: "amr", displayName: "عمرو"),

@@ -61,12 +61,14 @@ extension MemberSearch {
             prefix = "?1 = ''"
             condition = live
         }
-        // Grouped by folded name; the bare `displayName` takes the row of max(lastTs): the
-        // newest writer's spelling.
+        // Grouped by the folded display name (nameKey's first line: full names and aliases
+        // differ between chats); the bare `displayName` takes the row of max(lastTs): the newest
+        // writer's spelling.
+        let folded = "substr(m.nameKey, 1, instr(m.nameKey || char(10), char(10)) - 1)"
         let sql =
-            "SELECT displayName, count(DISTINCT chatId), max(lastTs), max(prefix) FROM (SELECT m.displayName, m.chatId, m.lastTs, m.nameKey, "
-            + prefix + " AS prefix FROM " + source + " WHERE " + condition
-            + ") GROUP BY nameKey ORDER BY max(prefix) DESC, max(lastTs) IS NULL, max(lastTs) DESC, nameKey LIMIT ?2"
+            "SELECT displayName, count(DISTINCT chatId), max(lastTs), max(prefix) FROM (SELECT m.displayName, m.chatId, m.lastTs, "
+            + folded + " AS folded, " + prefix + " AS prefix FROM " + source + " WHERE " + condition
+            + ") GROUP BY folded ORDER BY max(prefix) DESC, max(lastTs) IS NULL, max(lastTs) DESC, folded LIMIT ?2"
         var out: [MemberName] = []
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let r = try rows.next() {
