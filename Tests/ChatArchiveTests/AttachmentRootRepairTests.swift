@@ -57,6 +57,16 @@ import Testing
         }
     }
 
+    /// An archive of ``makeFolder()`` in the old shape, its path and the folder.
+    static func oldArchive() async throws -> (archive: Archive, path: String, parent: String) {
+        let parent = try makeFolder()
+        let path = TestArchive.temporaryPath()
+        let archive = try Archive(path: path)
+        _ = try archive.ingestSync([parent])
+        try await writeOldShape(path, parent: parent)
+        return (archive, path, parent)
+    }
+
     func bytes(_ archive: Archive, _ chat: String) async throws -> String? {
         let id = try #require(try await archive.items(chat: chat, .last(5)).items.first?.id)
         guard let file = try await archive.attachment(item: id, index: 0) else { return nil }
@@ -84,21 +94,13 @@ import Testing
     }
 
     @Test func theLibrarysRepairHealsThemToo() async throws {
-        let parent = try Self.makeFolder()
-        let path = TestArchive.temporaryPath()
-        let archive = try Archive(path: path)
-        _ = try archive.ingestSync([parent])
-        try await Self.writeOldShape(path, parent: parent)
+        let archive = try await Self.oldArchive().archive
         #expect(try await archive.repair().isEmpty)
         #expect(try await bytes(archive, "two") == "bytes of two, longer")
     }
 
     @Test func aFileNoExportHoldsIsLeftAndCounted() async throws {
-        let parent = try Self.makeFolder()
-        let path = TestArchive.temporaryPath()
-        let archive = try Archive(path: path)
-        _ = try archive.ingestSync([parent])
-        try await Self.writeOldShape(path, parent: parent)
+        let (archive, _, parent) = try await Self.oldArchive()
         try FileManager.default.removeItem(atPath: parent + "/export one/photos/p.txt")
         let report = try await archive.repairAttachmentRoots()
         // p.txt of "one" is gone; the one left is "two"'s, whose size the item "one" does not have.
@@ -108,10 +110,7 @@ import Testing
     }
 
     @Test func checkRepairOnTheCommandLineSaysWhatItMoved() async throws {
-        let parent = try Self.makeFolder()
-        let path = TestArchive.temporaryPath()
-        _ = try Archive(path: path).ingestSync([parent])
-        try await Self.writeOldShape(path, parent: parent)
+        let (_, path, parent) = try await Self.oldArchive()
         let cli = ChildProcess.chatArchiveBinary
         let json = try ChildProcess.run(cli, ["check", "--repair", "--archive", path, "--json"])
         #expect(json.status == 0, "\(json.err)")
