@@ -39,7 +39,9 @@ enum ArchiveQuery {
     }
 
     /// ``Archive/media(chat:kind:limit:after:)``.
-    static func media(chat: String, kind: MediaKind, limit: Int, after cursor: String?) -> ArchiveDatabase.Access<MediaPage> {
+    static func media(chat: String, kind: MediaKind, limit: Int, after cursor: String?)
+        -> ArchiveDatabase.Access<MediaPage>
+    {
         { db in try SharedMedia.page(chat: chat, kind: kind, limit: limit, cursor: cursor, in: db) }
     }
 

@@ -73,7 +73,10 @@ enum QuickCommandLine {
             let numbers = ["last", "before", "after", "around", "initial", "count"]
             guard
                 let a = Arguments(
-                    rest, options: numbers + ["chat", "around-source", "at", "content", "search", "media", "limit", "cursor"],
+                    rest,
+                    options: numbers + [
+                        "chat", "around-source", "at", "content", "search", "media", "limit", "cursor",
+                    ],
                     numbers: numbers + ["limit"],
                     flags: [], positionals: 0...0),
                 let chat = a["chat"]

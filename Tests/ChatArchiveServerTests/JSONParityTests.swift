@@ -77,7 +77,10 @@ import Testing
                 "/api/items?chat=media&last=10&content=image"
             ),
             (["items", "--chat", "media", "--media", "image"], "/api/chats/media/media?kind=image"),
-            (["items", "--chat", "media", "--media", "file", "--limit", "2"], "/api/chats/media/media?kind=file&limit=2"),
+            (
+                ["items", "--chat", "media", "--media", "file", "--limit", "2"],
+                "/api/chats/media/media?kind=file&limit=2"
+            ),
             (
                 ["items", "--chat", "media", "--media", "image", "--limit", "1", "--cursor", mediaCursor],
                 "/api/chats/media/media?kind=image&limit=1&cursor=\(Self.q(mediaCursor))"

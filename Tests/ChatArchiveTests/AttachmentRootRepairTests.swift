@@ -46,7 +46,8 @@ import Testing
         let queue = try TestArchive.rawQueue(path)
         try await queue.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO export(root, isZip) VALUES (?, 0)", arguments: [root])
-            let id = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM export WHERE root = ?", arguments: [root]))
+            let id = try #require(
+                try Int64.fetchOne(db, sql: "SELECT id FROM export WHERE root = ?", arguments: [root]))
             try db.execute(sql: "UPDATE itemExport SET exportId = ?", arguments: [id])
             for (rewritten, own) in [
                 ("export one/photos/p.txt", "photos/p.txt"), ("export two/photos/p.txt", "photos/p.txt"),

@@ -60,7 +60,8 @@ extension Archive {
         var report = AttachmentRootRepair()
         for export in try ExportRecords.exports(in: database) where !export.isZip {
             let lost = try ExportRecords.items(ofExport: export.id, in: database).filter {
-                AttachmentPath.safeRelative($0.path) != nil && AttachmentPath.resolve($0.path, inFolder: export.root) == nil
+                AttachmentPath.safeRelative($0.path) != nil
+                    && AttachmentPath.resolve($0.path, inFolder: export.root) == nil
             }
             guard !lost.isEmpty else { continue }
             guard let listing = try? FolderContainer(path: export.root), listing.isFolder else {

@@ -167,9 +167,12 @@ package enum RequestParameters {
         kind: MediaKind, limit: Int
     ) {
         let names = MediaKind.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let name else { throw ParameterError(message: "\(spelling.callName(spelling.mediaKind)) is missing (\(names))") }
+        guard let name else {
+            throw ParameterError(message: "\(spelling.callName(spelling.mediaKind)) is missing (\(names))")
+        }
         guard let kind = MediaKind(rawValue: name) else {
-            throw ParameterError(message: "unknown \(spelling.callName(spelling.mediaKind)) \(name) (expected \(names))")
+            throw ParameterError(
+                message: "unknown \(spelling.callName(spelling.mediaKind)) \(name) (expected \(names))")
         }
         return (kind, try positive(limit, "limit", spelling: spelling))
     }

@@ -86,7 +86,8 @@ package struct ArchiveAPI: Sendable {
             try number(q, "limit", default: RequestParameters.membersLimit), "limit", spelling: .api)
         guard let chat = nonEmpty(q["chat"]) else {
             return APIResponse(
-                status: 200, body: ArchiveJSON.memberNames(try await archive.memberNames(matching: q["q"] ?? "", limit: limit)))
+                status: 200,
+                body: ArchiveJSON.memberNames(try await archive.memberNames(matching: q["q"] ?? "", limit: limit)))
         }
         let people = try await archive.members(chat: chat, matching: q["q"] ?? "", limit: limit)
         return APIResponse(status: 200, body: ArchiveJSON.members(people))

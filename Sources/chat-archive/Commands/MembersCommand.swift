@@ -33,7 +33,9 @@ struct MembersCommand: ParsableCommand {
                     return
                 }
                 for n in names {
-                    print(Terminal.visible(n.name, singleLine: true) + Terminal.dim("  \(n.chats) chat\(n.chats == 1 ? "" : "s")"))
+                    print(
+                        Terminal.visible(n.name, singleLine: true)
+                            + Terminal.dim("  \(n.chats) chat\(n.chats == 1 ? "" : "s")"))
                 }
                 return
             }
