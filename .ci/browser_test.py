@@ -158,6 +158,7 @@ def run(info, tmp):
     try:
         browse(driver, url, base, token)
         round_two(driver, url, base, token, info["archive"])
+        media_and_context(driver, base, token)
         pages(driver, base, token)
     finally:
         driver.quit()
@@ -461,14 +462,14 @@ def round_two(driver, url, base, token, archive):
     ActionChains(driver).send_keys(Keys.ESCAPE).perform()
     time.sleep(0.3)
 
-    # 13. Autocomplete for from: lists the open chat's members; Enter takes one.
+    # 13. Autocomplete for from: lists members; Enter takes one.
     open_chat(driver, wait, "g-hiking", "Hiking")
     g = driver.find_element(By.ID, "global-search")
     g.click()
     g.send_keys("trip from:")
     wait.until(lambda d: d.find_element(By.ID, "suggest").is_displayed() and d.find_elements(By.CSS_SELECTOR, "#suggest .suggestion"))
     names = [s.text for s in driver.find_elements(By.CSS_SELECTOR, "#suggest .suggestion")]
-    check(len(names) >= 2, "from: offers the chat's members: %s" % names)
+    check(len(names) >= 2, "from: offers members: %s" % names)
     shot(driver, "15-autocomplete-from")
     g.send_keys(Keys.ENTER)
     wait.until(lambda d: d.find_element(By.ID, "suggest").get_attribute("hidden") is not None)
@@ -541,6 +542,97 @@ def round_two(driver, url, base, token, archive):
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#search-results .hit")) > 0)
     shot(driver, "20-phone-search")
     check(driver.find_element(By.ID, "results-back").is_displayed(), "on a phone the results have a way back")
+
+
+def media_and_context(driver, base, token):
+    """Issue 35, 15: a chat's shared media; 12: context around a global hit; 13: from: across chats."""
+    driver.set_window_size(1400, 900)
+    wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
+    driver.get(base + "/")
+    wait.until(lambda d: d.execute_script("return document.body.dataset.chatListShown === 'true'"))
+
+    # 15. The Media view of a chat of the folder of exports: its photo in the grid, the missing
+    # file said to be missing, and a photo opening its message in the chat.
+    open_chat(driver, wait, "album-a", "Album")
+    driver.find_element(By.ID, "media-button").click()
+    wait.until(lambda d: d.execute_script(
+        "const i = document.querySelector('#media-view .media-tile img'); return !!i && i.complete && i.naturalWidth === 160"))
+    check(driver.find_element(By.ID, "messages").get_attribute("hidden") is not None,
+          "the Media view takes the place of the messages")
+    tiles = driver.find_elements(By.CSS_SELECTOR, "#media-view .media-tile")
+    check(len(tiles) == 1, "the Media view shows album-a's one photo as a thumbnail (%d tiles)" % len(tiles))
+    shot(driver, "31-media-grid")
+    [t for t in driver.find_elements(By.CSS_SELECTOR, "#media-tabs .tab") if t.text == "Files"][0].click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#media-view .media-row.missing-file"))
+    said = driver.execute_script("return document.querySelector('#media-view .media-row').textContent")
+    check("missing.pdf" in said and "not in the export" in said, "the Files list says the missing file is missing: %r" % said)
+    shot(driver, "32-media-files")
+    [t for t in driver.find_elements(By.CSS_SELECTOR, "#media-tabs .tab") if t.text == "Photos"][0].click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#media-view .media-tile"))
+    tile = driver.find_element(By.CSS_SELECTOR, "#media-view .media-tile")
+    item = tile.get_attribute("data-id")
+    tile.click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#item-list .item.anchor[data-id='%s']" % item))
+    check(driver.find_element(By.ID, "media-view").get_attribute("hidden") is not None
+          and driver.execute_script("return new URLSearchParams(location.search).get('msg')") == item,
+          "a photo opens its message in context (msg=%s, marked)" % item)
+    # A chat of the sample export: its media are listed, and those the export did not hold say so.
+    open_chat(driver, wait, "g-hiking", "Hiking")
+    driver.find_element(By.ID, "media-button").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#media-view .media-tile"))
+    api = json.loads(http(base + "/api/chats/g-hiking/media?kind=image&limit=60", token)[1])["items"]
+    shown = driver.execute_script("return [...document.querySelectorAll('#media-view .media-tile')].map(t => Number(t.dataset.id))")
+    check(shown == [i["id"] for i in api], "g-hiking's grid shows the API's images, newest first: %d" % len(shown))
+    time.sleep(0.5)
+    shot(driver, "33-media-hiking")
+    ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+    wait.until(lambda d: d.find_element(By.ID, "media-view").get_attribute("hidden") is not None)
+    check(driver.find_element(By.ID, "messages").is_displayed(), "Esc closes the Media view and shows the messages")
+
+    # 12. A global hit shows the messages around it without leaving the results, by keyboard too.
+    g = driver.find_element(By.ID, "global-search")
+    driver.execute_script("arguments[0].value = 'Heinestraße'; arguments[0].dispatchEvent(new Event('input'))", g)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#search-results .hit .hit-context-toggle"))
+    toggle = driver.find_element(By.CSS_SELECTOR, "#search-results .hit .hit-context-toggle")
+    toggle.click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#search-results .hit-context .ctx-hit"))
+    rows = driver.execute_script("return [...document.querySelectorAll('#search-results .hit-context li')].map(l => l.textContent)")
+    check(len(rows) >= 2 and driver.find_element(By.ID, "search-results").is_displayed()
+          and toggle.get_attribute("aria-expanded") == "true",
+          "a hit's context shows the messages around it in the results: %s" % [r[:40] for r in rows])
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#search-results .hit-context mark")) > 0, "the hit itself is marked in its context")
+    shot(driver, "34-hit-context")
+    toggle.send_keys(Keys.ENTER)
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#search-results .hit-context"))
+    check("msg=" not in driver.current_url and toggle.get_attribute("aria-expanded") == "false",
+          "Enter on the toggle hides the context again and stays in the results")
+
+    # 13. from: in global search offers members of every chat: a member of another chat than the open one.
+    here = {m["displayName"] for m in json.loads(http(base + "/api/members?chat=g-hiking&limit=200", token)[1])["members"]}
+    names = json.loads(http(base + "/api/members?limit=200", token)[1])["names"]
+    other = next(n for n in names if n["name"] not in here and len(n["name"]) >= 3 and " " not in n["name"])
+    driver.execute_script("arguments[0].value = ''; arguments[0].dispatchEvent(new Event('input'))", g)
+    open_chat(driver, wait, "g-hiking", "Hiking")
+    g = driver.find_element(By.ID, "global-search")
+    g.click()
+    g.send_keys("from:" + other["name"][:3])
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#suggest .suggestion"))
+    time.sleep(0.5)
+    offered = [s.text for s in driver.find_elements(By.CSS_SELECTOR, "#suggest .suggestion")]
+    check(any(o.startswith(other["name"]) and "chat" in o for o in offered),
+          "from: offers %s, a member of another chat, with its chat count: %s" % (other["name"], offered))
+    shot(driver, "35-from-all-chats")
+    driver.execute_script("arguments[0].value = ''; arguments[0].dispatchEvent(new Event('input'))", g)
+
+    # The phone size: the Media view of the folder's chat.
+    driver.set_window_size(390, 844)
+    open_chat(driver, wait, "album-b", "Album")
+    driver.find_element(By.ID, "media-button").click()
+    wait.until(lambda d: d.execute_script(
+        "const i = document.querySelector('#media-view .media-tile img'); return !!i && i.complete && i.naturalWidth === 160"))
+    check(driver.find_element(By.ID, "media-button").is_displayed(), "on a phone the Media button is in the chat header")
+    shot(driver, "36-phone-media")
+    driver.set_window_size(1400, 900)
 
 
 def pages(driver, base, token):

@@ -50,9 +50,24 @@ extension Archive {
             try archive.database.reading(ArchiveQuery.items(chat: chat, request, content: content, search: search))
         }
 
+        /// ``Archive/media(in:kind:limit:after:)``.
+        package func media(in chat: String, kind: MediaKind, limit: Int, after cursor: String?) throws -> MediaPage {
+            try archive.database.reading(ArchiveQuery.media(chat: chat, kind: kind, limit: limit, after: cursor))
+        }
+
         /// ``Archive/itemId(chat:sourceId:)``.
         package func itemId(chat: String, sourceId: String) throws -> Int64? {
             try archive.database.reading(ArchiveQuery.itemId(chat: chat, sourceId: sourceId))
+        }
+
+        /// ``Archive/members(chat:matching:limit:)``.
+        package func members(chat: String, matching query: String, limit: Int) throws -> [ChatMember] {
+            try archive.database.reading(ArchiveQuery.members(chat: chat, matching: query, limit: limit))
+        }
+
+        /// ``Archive/memberNames(matching:limit:)``.
+        package func memberNames(matching query: String, limit: Int) throws -> [MemberName] {
+            try archive.database.reading(ArchiveQuery.memberNames(matching: query, limit: limit))
         }
 
         /// ``Archive/stats()``.

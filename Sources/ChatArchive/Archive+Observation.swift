@@ -216,4 +216,11 @@ extension Archive {
     public func members(chat: String, matching query: String, limit: Int = 10) async throws -> [ChatMember] {
         try await database.reading(ArchiveQuery.members(chat: chat, matching: query, limit: limit))
     }
+
+    /// `from:` autocomplete in a search of all chats: member names of every chat matching what
+    /// the user typed, folded and ranked as ``members(chat:matching:limit:)`` ranks them, one
+    /// row per name with the number of chats it is in.
+    public func memberNames(matching query: String, limit: Int = 10) async throws -> [MemberName] {
+        try await database.reading(ArchiveQuery.memberNames(matching: query, limit: limit))
+    }
 }

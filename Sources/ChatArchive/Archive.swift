@@ -267,6 +267,25 @@ public final class Archive: Sendable {
         try await items(in: chat, window: request, content: content, search: search)
     }
 
+    /// One page of a chat's shared media: its items that carry an image, a video, a file, a
+    /// link or a voice message (by `kind`), newest first, deleted ones left out.
+    ///
+    /// Pass `nil` for the first page, then the previous page's ``MediaPage/nextCursor``; each
+    /// item opens in context with `items(in:window:)` and `.around(item.id, count:)`.
+    ///
+    /// ```swift
+    /// let photos = try await archive.media(in: "g1", kind: .image, limit: 60)
+    /// let more = try await archive.media(in: "g1", kind: .image, limit: 60, after: photos.nextCursor)
+    /// ```
+    ///
+    /// - Throws: `ArchiveError` `.unknownChat` for an unknown chat, `.invalidCursor` for a
+    ///   cursor no page returned.
+    public func media(in chat: String, kind: MediaKind, limit: Int = 50, after cursor: String? = nil) async throws
+        -> MediaPage
+    {
+        try await database.reading(ArchiveQuery.media(chat: chat, kind: kind, limit: limit, after: cursor))
+    }
+
     /// The archive id of the item with source id `sourceId` in `chat`, or `nil` when the archive
     /// does not hold it: how a quote (`Quote/itemSourceId`) or a link to a message opens in
     /// context, with `.around(id, count:)`. Throws `ArchiveError` `.unknownChat` for an unknown chat.
@@ -320,8 +339,10 @@ public final class Archive: Sendable {
     }
 
     /// Rebuilds what ``check()`` finds broken and can be rebuilt from the stored items: SQLite's
-    /// indexes, the full-text index and its vocabulary, the chat list's counters. Stored items,
-    /// members and chats are never changed.
+    /// indexes, the full-text index and its vocabulary, the chat list's counters; and records
+    /// attachments ingested from a folder of exports against their own export
+    /// (``repairAttachmentRoots()``, which says what it moved). Stored items, members and chats
+    /// are never changed.
     ///
     /// Returns the problems left, which only a backup or a new ingest can fix (empty when healthy).
     /// It runs on a thread of its own; cancelling the task stops it after its current
@@ -340,12 +361,14 @@ public final class Archive: Sendable {
         }
         let database = self.database
         return try await Archive.offPool(path: database.path, doing: "repair") { isCancelled in
-            try ArchiveMaintenance.repair(
+            let left = try ArchiveMaintenance.repair(
                 database,
                 progress: onProgress.map { report in
                     { @Sendable done, total in report(MaintenanceProgress(completed: done, total: total)) }
                 },
                 isCancelled: isCancelled)
+            _ = try Self.repairAttachmentRoots(database)
+            return left
         }
     }
 

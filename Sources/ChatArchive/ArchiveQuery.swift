@@ -52,7 +52,7 @@ enum ArchiveQuery {
         { db in try ItemWindows.window(chat: chat, request, content: content, search: search, in: db) }
     }
 
-    /// ``Archive/observeItems(chat:_:content:search:growing:)``: the window grown by what the
+    /// ``Archive/observeItemWindow(in:window:content:search:)``: the window grown by what the
     /// observer loaded since.
     static func items(
         chat: String, _ request: WindowRequest, content: ContentFilter?, search: String?, growth: WindowGrowth
@@ -64,6 +64,13 @@ enum ArchiveQuery {
         }
     }
 
+    /// ``Archive/media(in:kind:limit:after:)``.
+    static func media(chat: String, kind: MediaKind, limit: Int, after cursor: String?)
+        -> ArchiveDatabase.Access<MediaPage>
+    {
+        { db in try SharedMedia.page(chat: chat, kind: kind, limit: limit, cursor: cursor, in: db) }
+    }
+
     /// ``Archive/itemId(chat:sourceId:)``.
     static func itemId(chat: String, sourceId: String) -> ArchiveDatabase.Access<Int64?> {
         { db in try ItemWindows.itemId(chat: chat, sourceId: sourceId, in: db) }
@@ -72,6 +79,11 @@ enum ArchiveQuery {
     /// ``Archive/members(chat:matching:limit:)``.
     static func members(chat: String, matching query: String, limit: Int) -> ArchiveDatabase.Access<[ChatMember]> {
         { db in try MemberSearch.members(chat: chat, matching: query, limit: limit, in: db) }
+    }
+
+    /// ``Archive/memberNames(matching:limit:)``.
+    static func memberNames(matching query: String, limit: Int) -> ArchiveDatabase.Access<[MemberName]> {
+        { db in try MemberSearch.names(matching: query, limit: limit, in: db) }
     }
 
     /// ``Archive/unreadCounters()``.

@@ -37,6 +37,17 @@ package struct ArchiveServer: Sendable {
             let full = try await Self.media(api.archive, request: request, context: context)
             return Response(status: full.status, headers: full.headers)
         }
+        // A route with a literal first segment is matched before `:route` without falling back
+        // to it: `/api/chats` is named beside `/api/chats/CHAT/media`.
+        router.get("/api/chats") { request, _ in
+            Self.json(await api.respond(route: "chats", query: decodeQuery(request.uri.query)))
+        }
+        router.get("/api/chats/:chat/media") { request, context in
+            // The path segment as sent: a chat id may hold any character, percent-encoded.
+            let segment = context.parameters.get("chat") ?? ""
+            let chat = segment.removingPercentEncoding ?? segment
+            return Self.json(await api.media(chat: chat, query: decodeQuery(request.uri.query)))
+        }
         router.get("/api/:route") { request, context in
             let answer = await api.respond(
                 route: context.parameters.get("route") ?? "", query: decodeQuery(request.uri.query))

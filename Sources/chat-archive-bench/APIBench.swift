@@ -84,12 +84,18 @@ struct APIBench {
                 }
             ),
             ("api stats", "stats", { [:] }),
+            ("api chats/ID/media?kind=image (biggest chat, 60)", "media", { ["kind": "image", "limit": "60"] }),
+            ("api chats/ID/media?kind=link (biggest chat, 60)", "media", { ["kind": "link", "limit": "60"] }),
+            ("api members?q= (3 letters of a name, all chats)", "members", { ["q": fragment()] }),
         ]
         for (label, route, params) in routes {
             var failures = 0
             let l = Latency.measure(repeats: repeats) { _ in
                 let q = params()
-                let answer = Self.blocking { await api.respond(route: route, query: q) }
+                // The media route is /api/chats/ID/media: its chat is in the path, not the query.
+                let answer = Self.blocking {
+                    route == "media" ? await api.media(chat: big, query: q) : await api.respond(route: route, query: q)
+                }
                 if answer.status != 200 { failures += 1 }
                 return answer.body.utf8.count
             }

@@ -13,7 +13,7 @@ struct ChatArchiveCommand: AsyncParsableCommand {
             """,
         subcommands: [
             IngestCommand.self, ChatsCommand.self, SearchCommand.self, ItemsCommand.self, MarkdownCommand.self,
-            StatsCommand.self, CheckCommand.self, DemoCommand.self, ServeCommand.self,
+            MembersCommand.self, StatsCommand.self, CheckCommand.self, DemoCommand.self, ServeCommand.self,
         ])
 
     /// Runs the command; usage errors exit with status 2 (ChatArchive's CommandLine article), not sysexits' 64.

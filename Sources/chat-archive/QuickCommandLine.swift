@@ -73,7 +73,11 @@ enum QuickCommandLine {
             let numbers = ["last", "before", "after", "around", "initial", "count"]
             guard
                 let a = Arguments(
-                    rest, options: numbers + ["chat", "around-source", "at", "content", "search"], numbers: numbers,
+                    rest,
+                    options: numbers + [
+                        "chat", "around-source", "at", "content", "search", "media", "limit", "cursor",
+                    ],
+                    numbers: numbers + ["limit"],
                     flags: [], positionals: 0...0),
                 let chat = a["chat"]
             else { return nil }
@@ -82,7 +86,8 @@ enum QuickCommandLine {
                     global: a.global, chat: chat, last: a.int("last"), before: a.int("before").map(Int64.init),
                     after: a.int("after").map(Int64.init), around: a.int("around").map(Int64.init),
                     aroundSource: a["around-source"], initial: a.int("initial"), at: a["at"],
-                    count: a.int("count") ?? ItemsRequest.defaults.count, content: a["content"], search: a["search"]))
+                    count: a.int("count") ?? ItemsRequest.defaults.count, content: a["content"], search: a["search"],
+                    media: a["media"], limit: a.int("limit"), cursor: a["cursor"]))
         case "stats":
             guard let a = Arguments(rest, options: [], numbers: [], flags: [], positionals: 0...0) else { return nil }
             command = .stats(StatsRequest(global: a.global))

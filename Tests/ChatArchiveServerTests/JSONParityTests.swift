@@ -31,6 +31,7 @@ import Testing
         let around = String(hit.item.id)
         let cursor = try #require(try await f.archive.chats(limit: 4, after: nil).nextCursor)
         let nameCursor = try #require(try await f.archive.chats(matching: "a", limit: 2, after: nil).nextCursor)
+        let mediaCursor = try #require(try await f.archive.media(chat: "media", kind: .image, limit: 1).nextCursor)
         // (CLI arguments, API request) pairs; scripts beyond Latin in the queries.
         let cases: [([String], String)] = [
             (["chats"], "/api/chats"),
@@ -88,6 +89,22 @@ import Testing
                 ["items", "--chat", "media", "--last", "10", "--content", "image"],
                 "/api/items?chat=media&last=10&content=image"
             ),
+            (["items", "--chat", "media", "--media", "image"], "/api/chats/media/media?kind=image"),
+            (
+                ["items", "--chat", "media", "--media", "file", "--limit", "2"],
+                "/api/chats/media/media?kind=file&limit=2"
+            ),
+            (
+                ["items", "--chat", "media", "--media", "image", "--limit", "1", "--cursor", mediaCursor],
+                "/api/chats/media/media?kind=image&limit=1&cursor=\(Self.q(mediaCursor))"
+            ),
+            (["items", "--chat", "g-hiking", "--media", "link"], "/api/chats/g-hiking/media?kind=link"),
+            (["members", "--chat", "g-hiking", "zo"], "/api/members?chat=g-hiking&q=zo"),
+            (["members", "--chat", "g-hiking", "--limit", "3"], "/api/members?chat=g-hiking&limit=3"),
+            (["members", "an"], "/api/members?q=an"),
+            (["members", "--limit", "4"], "/api/members?limit=4"),
+            (["members", "زوي"], "/api/members?q=\(Self.q("زوي"))"),
+            (["items", "--chat", "hostile", "--media", "file"], "/api/chats/hostile/media?kind=file"),
         ]
         var documents: [String] = []
         for (args, _) in cases { documents.append(try cli(args + ["--archive", f.path, "--json"])) }
@@ -98,6 +115,29 @@ import Testing
                     #expect(r.status == .ok, "\(uri)")
                     #expect(!expected[k].isEmpty, "\(args)")
                     #expect(r.body.text == expected[k], "\(args) vs \(uri)")
+                }
+            }
+        }
+    }
+
+    @Test func aMediaPageRefusesABadKindAndAnUnknownChat() async throws {
+        let f = try ServerFixture()
+        let bad = try cli(["items", "--chat", "media", "--media", "text", "--archive", f.path, "--json"])
+        #expect(bad.isEmpty)
+        let unknown = try cli(["items", "--chat", "nope", "--media", "image", "--archive", f.path, "--json"])
+        #expect(unknown.contains("no chat with id"))
+        try await f.test { client in
+            for (uri, status, text) in [
+                ("/api/chats/media/media?kind=text", HTTPResponse.Status.badRequest, "unknown kind text"),
+                ("/api/chats/media/media", .badRequest, "kind is missing"),
+                ("/api/chats/media/media?kind=image&cursor=zz", .badRequest, "not a cursor"),
+                ("/api/chats/media/media?kind=image&limit=0", .badRequest, "limit must be positive"),
+                ("/api/chats/nope/media?kind=image", .notFound, "no chat with id"),
+                ("/api/chats/%E6%9D%B1%E4%BA%AC/media?kind=image", .notFound, "東京"),
+            ] {
+                try await client.execute(uri: uri, method: .get, headers: authorised()) { r in
+                    #expect(r.status == status, "\(uri)")
+                    #expect(r.body.text.contains(text), "\(uri): \(r.body.text)")
                 }
             }
         }

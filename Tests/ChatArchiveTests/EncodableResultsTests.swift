@@ -50,6 +50,10 @@ import Testing
             try same(ArchiveJSON.items(window), window, "window of \(row.chatId)")
             let initial = try await archive.items(in: row.chatId, window: .initial(10))
             try same(ArchiveJSON.items(initial), initial, "initial window of \(row.chatId)")
+            for kind in MediaKind.allCases {
+                let media = try await archive.media(chat: row.chatId, kind: kind, limit: 2)
+                try same(ArchiveJSON.media(media), media, "\(kind) of \(row.chatId)")
+            }
         }
         for q in ["a", "the", "привет", "你好", "😀", "http", "café", "script", "is:unread", "has:file"] {
             let hits = try await archive.search(q, options: SearchOptions(limit: 500))
@@ -75,6 +79,8 @@ import Testing
         try same(ArchiveJSON.items(window), window, "odd window")
         let hitPage = SearchPage(hits: [SearchHit(item: item, ranges: [0..<1, 3..<9], snippet: odd)], nextCursor: odd)
         try same(ArchiveJSON.search(hitPage), hitPage, "odd hit")
+        let mediaPage = MediaPage(items: [item], spans: window.spans, nextCursor: odd)
+        try same(ArchiveJSON.media(mediaPage), mediaPage, "odd media page")
         let times = [0, 1, 999, 1_000, 253_402_300_799_999, 253_402_300_800_000, -1].map(Timestamp.init(milliseconds:))
         for t in times {
             var plain = ArchivedItem(

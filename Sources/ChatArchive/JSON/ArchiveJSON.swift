@@ -29,10 +29,19 @@ package enum ArchiveJSON {
     /// A window of items: `{"items": [...], "navInfo": ...}`.
     package static func items(_ window: ItemWindow) -> String { bytes(window, capacity: 768 * window.items.count) }
 
+    /// A page of a chat's shared media: `{"items": [...], "nextCursor": ...}`.
+    package static func media(_ page: MediaPage) -> String { bytes(page, capacity: 768 * page.items.count) }
+
     /// Mention autocomplete: `{"members": [...]}`.
     package static func members(_ members: [ChatMember]) -> String {
         struct Document: Encodable { var members: [ChatMember] }
         return text(Document(members: members))
+    }
+
+    /// `from:` autocomplete across chats: `{"names": [...]}`.
+    package static func memberNames(_ names: [MemberName]) -> String {
+        struct Document: Encodable { var names: [MemberName] }
+        return text(Document(names: names))
     }
 
     /// Counts, sizes, sources and index health.

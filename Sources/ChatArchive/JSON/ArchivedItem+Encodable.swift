@@ -128,24 +128,36 @@ extension WindowCounts: Encodable {
     }
 }
 
+/// An item and its spans, as a window or a media page lists it.
+private struct SpannedItem: Encodable {
+    var item: ArchivedItem
+    var spans: [StoredSpan]?
+    func encode(to encoder: any Encoder) throws {
+        try item.encode(to: encoder, ranges: nil, snippet: nil, spans: spans)
+    }
+}
+
 extension ItemWindow: Encodable {
     private enum Key: String, CodingKey { case items, navInfo, counts }
-
-    /// An item and its spans, as a window lists it.
-    private struct WindowItem: Encodable {
-        var item: ArchivedItem
-        var spans: [StoredSpan]?
-        func encode(to encoder: any Encoder) throws {
-            try item.encode(to: encoder, ranges: nil, snippet: nil, spans: spans)
-        }
-    }
 
     /// `{"items": [...], "navInfo": {"afterTotal", "afterUnread"} or null, "counts": {"before",
     /// "after"} or null}`; each item carries its markdown `spans`.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
-        try c.encode(items.map { WindowItem(item: $0, spans: spans[$0.id]) }, forKey: .items)
+        try c.encode(items.map { SpannedItem(item: $0, spans: spans[$0.id]) }, forKey: .items)
         try c.encode(navInfo, forKey: .navInfo)
         try c.encode(counts, forKey: .counts)
+    }
+}
+
+extension MediaPage: Encodable {
+    private enum Key: String, CodingKey { case items, nextCursor }
+
+    /// `{"items": [...], "nextCursor": ...}` (`null` on the last page), newest first; each item
+    /// carries its markdown `spans`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(items.map { SpannedItem(item: $0, spans: spans[$0.id]) }, forKey: .items)
+        try c.encode(nextCursor, forKey: .nextCursor)
     }
 }

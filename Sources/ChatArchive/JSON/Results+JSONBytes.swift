@@ -191,6 +191,16 @@ extension SearchPage: JSONBytesWritable {
     }
 }
 
+extension MediaPage: JSONBytesWritable {
+    package func write(to o: inout JSONBytes) {
+        o.raw("{\"items\":")
+        o.array(items) { $1.write(to: &$0, ranges: nil, snippet: nil, spans: spans[$1.id]) }
+        o.raw(",\"nextCursor\":")
+        o.string(nextCursor)
+        o.raw("}")
+    }
+}
+
 extension ItemWindow: JSONBytesWritable {
     package func write(to o: inout JSONBytes) {
         o.raw("{\"items\":")

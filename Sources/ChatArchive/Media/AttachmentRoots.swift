@@ -16,9 +16,19 @@ final class AttachmentRoots {
     private lazy var entries: Set<String> = Set(container.entryNames)
     /// For a path below some folder of the export, the folders it lies below (`a/b/p.png` is
     /// `p.png` under `a/b` and `b/p.png` under `a`).
-    private lazy var folders: [String: [String]] = {
+    private lazy var folders: [String: [String]] = Self.folders(of: container.entryNames)
+    /// The sub-folder each chat's attachments were found under.
+    private var chatFolders: [String: String] = [:]
+    /// The entry being read, when its importer says (its folder is the first choice).
+    var entry: String? = nil
+
+    init(container: any ExportContainer) { self.container = container }
+
+    /// For each path below some folder of `entries` (paths relative to an export's root), the
+    /// folders it lies below.
+    static func folders(of entries: [String]) -> [String: [String]] {
         var out: [String: [String]] = [:]
-        for entry in container.entryNames {
+        for entry in entries {
             var i = entry.startIndex
             while let slash = entry[i...].firstIndex(of: "/") {
                 out[String(entry[entry.index(after: slash)...]), default: []].append(String(entry[..<slash]))
@@ -26,13 +36,7 @@ final class AttachmentRoots {
             }
         }
         return out
-    }()
-    /// The sub-folder each chat's attachments were found under.
-    private var chatFolders: [String: String] = [:]
-    /// The entry being read, when its importer says (its folder is the first choice).
-    var entry: String? = nil
-
-    init(container: any ExportContainer) { self.container = container }
+    }
 
     /// `item` with its attachment paths relative to the export's root.
     func rooted(_ item: Item) -> Item {

@@ -10,6 +10,9 @@ package enum ParameterSpelling: Sendable {
     /// `/api/search?includeDeleted=`: the query parameters' own names; the query is `q`.
     case api
 
+    /// The name of a media page's kind: `--media` on the command line, `kind` in the web API.
+    package var mediaKind: String { self == .api ? "kind" : "media" }
+
     /// The parameter named `name` (in camel case, as ``RequestParameters`` names it) as this
     /// door spells it.
     package func callName(_ name: String) -> String {
@@ -163,6 +166,32 @@ package enum RequestParameters {
             throw ParameterError(message: "counts must not be negative")
         }
         return (window, content)
+    }
+
+    // MARK: Members
+
+    /// The default rows of member autocomplete.
+    package static let membersLimit = 10
+
+    // MARK: Shared media
+
+    /// The default items per page of a chat's shared media.
+    package static let mediaLimit = 50
+
+    /// A media page's kind (by name: `image`, `video`, `file`, `link` or `voice`) and a
+    /// positive `limit`.
+    package static func media(kind name: String?, limit: Int, spelling: ParameterSpelling) throws -> (
+        kind: MediaKind, limit: Int
+    ) {
+        let names = MediaKind.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let name else {
+            throw ParameterError(message: "\(spelling.callName(spelling.mediaKind)) is missing (\(names))")
+        }
+        guard let kind = MediaKind(rawValue: name) else {
+            throw ParameterError(
+                message: "unknown \(spelling.callName(spelling.mediaKind)) \(name) (expected \(names))")
+        }
+        return (kind, try positive(limit, "limit", spelling: spelling))
     }
 
     // MARK: Chat list

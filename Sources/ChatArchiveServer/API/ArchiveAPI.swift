@@ -30,7 +30,7 @@ package struct ArchiveAPI: Sendable {
 
     /// Answers `GET /api/<route>` with the decoded query parameters.
     package func respond(route: String, query: [String: String]) async -> APIResponse {
-        do {
+        await answering {
             switch route {
             case "chats": return try await chats(query)
             case "counts":
@@ -42,6 +42,26 @@ package struct ArchiveAPI: Sendable {
             case "stats": return APIResponse(status: 200, body: ArchiveJSON.stats(try await archive.stats()))
             default: return .error(404, "notFound", "no API route /api/\(route)")
             }
+        }
+    }
+
+    /// Answers `GET /api/chats/CHAT/media?kind=&limit=&cursor=`: `chat-archive items --chat CHAT
+    /// --media KIND --limit N --cursor C --json`.
+    package func media(chat: String, query q: [String: String]) async -> APIResponse {
+        await answering {
+            let parameters = try RequestParameters.media(
+                kind: nonEmpty(q["kind"]), limit: try number(q, "limit", default: RequestParameters.mediaLimit),
+                spelling: .api)
+            let page = try await archive.media(
+                chat: chat, kind: parameters.kind, limit: parameters.limit, after: nonEmpty(q["cursor"]))
+            return APIResponse(status: 200, body: ArchiveJSON.media(page))
+        }
+    }
+
+    /// The answer of `body`, or the error document of what it threw.
+    private func answering(_ body: () async throws -> APIResponse) async -> APIResponse {
+        do {
+            return try await body()
         } catch let e as BadRequest {
             return .error(400, "badRequest", e.message)
         } catch let e as ParameterError {
@@ -59,10 +79,17 @@ package struct ArchiveAPI: Sendable {
         var message: String
     }
 
-    /// `GET /api/members?chat=ID&q=&limit=`: mention autocomplete (members who match, best first).
+    /// `GET /api/members?chat=ID&q=&limit=`: mention autocomplete (members who match, best
+    /// first), `chat-archive members Q --chat ID`; without `chat`, member names of every chat
+    /// (`from:` in a search of all chats), `chat-archive members Q`.
     func members(_ q: [String: String]) async throws -> APIResponse {
-        guard let chat = nonEmpty(q["chat"]) else { throw BadRequest(message: "chat is missing") }
-        let limit = try RequestParameters.positive(try number(q, "limit", default: 10), "limit", spelling: .api)
+        let limit = try RequestParameters.positive(
+            try number(q, "limit", default: RequestParameters.membersLimit), "limit", spelling: .api)
+        guard let chat = nonEmpty(q["chat"]) else {
+            return APIResponse(
+                status: 200,
+                body: ArchiveJSON.memberNames(try await archive.memberNames(matching: q["q"] ?? "", limit: limit)))
+        }
         let people = try await archive.members(chat: chat, matching: q["q"] ?? "", limit: limit)
         return APIResponse(status: 200, body: ArchiveJSON.members(people))
     }

@@ -500,13 +500,12 @@
     const seq = ++state.chatSeq;
     const changed = !state.chat || state.chat.chatId !== c.chatId;
     state.chat = c;
-    // The chat whose members `from:` offers, also once a search has taken the main pane.
-    state.lastChat = c;
     state.marks = marks || null;
     showView('chat');
     setHeader(c);
     if (changed) closeInChatSearch();
     if (changed) closeInfo();
+    if (media.open) toggleMedia(false);
     if (history !== 'none') {
       navigate({ q: state.global.query, chat: c.chatId, msg: around }, history === 'replace' || history === true || (!changed && !around));
     }
@@ -623,6 +622,159 @@
     }
   }
 
+  // ---------- shared media ----------
+  // The chat's images, videos, files, links and voice messages, newest first, a page at a time
+  // (GET /api/chats/ID/media, the CLI's `items --media`); each entry opens its message in context.
+  const MEDIA_KINDS = [['image', 'Photos'], ['video', 'Videos'], ['file', 'Files'], ['link', 'Links'], ['voice', 'Voice']];
+  const media = { open: false, kind: 'image', cursor: null, seq: 0, loading: false };
+  function toggleMedia(open) {
+    media.open = open;
+    $('media-view').hidden = !open;
+    $('messages').hidden = open;
+    $('media-button').setAttribute('aria-pressed', String(open));
+    if (open) { $('chat-search-bar').hidden = true; $('to-bottom').hidden = true; showMediaKind(media.kind); }
+    else if (state.chat) { $('chat-search-bar').hidden = !$('toggle-search').matches('[aria-pressed=true]'); }
+  }
+  function renderMediaTabs() {
+    const box = $('media-tabs');
+    box.replaceChildren();
+    for (const [kind, label] of MEDIA_KINDS) {
+      const b = el('button', 'tab', label);
+      b.type = 'button';
+      b.setAttribute('role', 'tab');
+      b.setAttribute('aria-selected', String(media.kind === kind));
+      b.dataset.kind = kind;
+      b.addEventListener('click', () => showMediaKind(kind));
+      box.append(b);
+    }
+  }
+  async function showMediaKind(kind) {
+    media.kind = kind; media.cursor = null;
+    const seq = ++media.seq;
+    renderMediaTabs();
+    const body = $('media-body');
+    body.replaceChildren(el('div', 'loading', 'Loading…'));
+    const grid = kind === 'image' || kind === 'video';
+    const list = el('ul', grid ? 'media-grid' : 'media-list');
+    list.setAttribute('role', 'list');
+    list.setAttribute('aria-label', MEDIA_KINDS.find((k) => k[0] === kind)[1]);
+    await moreMedia(seq, list, true);
+  }
+  async function moreMedia(seq, list, first) {
+    const chat = state.chat;
+    if (!chat || media.loading) return;
+    media.loading = true;
+    try {
+      const page = await api('chats/' + encodeURIComponent(chat.chatId) + '/media', { kind: media.kind, limit: 60, cursor: media.cursor });
+      if (seq !== media.seq || state.chat !== chat) return;
+      media.cursor = page.nextCursor;
+      const body = $('media-body');
+      if (first) {
+        body.replaceChildren(list);
+        if (!page.items.length) body.replaceChildren(el('p', 'empty', 'No ' + MEDIA_KINDS.find((k) => k[0] === media.kind)[1].toLowerCase() + ' in this chat.'));
+      }
+      for (const item of page.items) list.append(media.kind === 'image' || media.kind === 'video' ? mediaTile(item) : mediaRow(item));
+      const old = body.querySelector('.media-more');
+      if (old) old.remove();
+      if (media.cursor) {
+        const more = el('button', 'chip media-more', 'More');
+        more.type = 'button';
+        more.addEventListener('click', () => moreMedia(seq, list, false));
+        body.append(more);
+      }
+    } catch (e) {
+      if (seq === media.seq) $('media-body').replaceChildren(el('p', 'empty', 'Cannot load the media: ' + e.message));
+    } finally { media.loading = false; }
+  }
+  function openInContext(item) {
+    toggleMedia(false);
+    openChat(state.chat, item.id, { id: item.id, ranges: [] }, 'push');
+  }
+  function mediaDate(item) { return new Date(item.ts).toLocaleDateString(); }
+  // A square of the grid: the picture (the export's file through /api/media), or, for a video
+  // or a file the export did not hold, an icon that says so.
+  function mediaTile(item) {
+    const li = el('li');
+    const f = item.file || {};
+    const b = el('button', 'media-tile');
+    b.type = 'button';
+    b.dataset.id = item.id;
+    const name = clean(f.name) || (item.contentType === 'video' ? 'video' : 'image');
+    b.setAttribute('aria-label', name + ', ' + mediaDate(item) + (item.sender ? ', ' + clean(item.sender) : '') + ': open in the chat');
+    b.title = name;
+    const icon = el('span', 'tile-icon', item.contentType === 'video' ? '🎞' : '🖼');
+    icon.setAttribute('aria-hidden', 'true');
+    const label = el('bdi', 'tile-label', name);
+    const src = '/api/media/' + encodeURIComponent(item.id) + '?n=0';
+    const missing = () => { b.classList.add('missing-file'); label.textContent = 'not in the export · ' + name; };
+    if (!f.path || /^[a-z]+:/i.test(f.path)) missing();
+    else if (item.contentType === 'image') {
+      const img = el('img');
+      img.setAttribute('alt', '');
+      img.setAttribute('loading', 'lazy');
+      img.addEventListener('load', () => { icon.remove(); b.classList.add('shown'); });
+      img.addEventListener('error', () => { img.remove(); missing(); });
+      img.setAttribute('src', src);
+      b.append(img);
+    } else fileThere(src).then((there) => { if (!there) missing(); });
+    b.append(icon, label);
+    b.addEventListener('click', () => openInContext(item));
+    li.append(b);
+    return li;
+  }
+  // The first link of an item: a preview card's, a hidden link's target, or a link in the text.
+  function firstLink(item) {
+    if (item.preview && item.preview.uri) return item.preview.uri;
+    for (const sp of item.spans || []) {
+      const f = sp.format || {};
+      if (f.type === 'hyperLink') return f.linkUri;
+      if (f.type === 'uri') return (item.text || '').slice(sp.start, sp.end);
+    }
+    return null;
+  }
+  // A line of the files, links or voice messages: what it is, who sent it and when; the row
+  // opens the message in context, a link opens in a new tab.
+  function mediaRow(item) {
+    const li = el('li');
+    const b = el('button', 'media-row');
+    b.type = 'button';
+    b.dataset.id = item.id;
+    const f = item.file || {};
+    const main = el('span', 'row-main');
+    const when = mediaDate(item) + (item.sender ? ' · ' + clean(item.sender) : '');
+    let title, icon;
+    if (media.kind === 'link') {
+      icon = '🔗';
+      title = clean((item.preview && item.preview.title) || (item.text || '').slice(0, 200)) || firstLink(item) || 'link';
+    } else if (media.kind === 'voice') {
+      icon = '🎤';
+      title = 'Voice message' + (item.duration ? ' · ' + Math.floor(item.duration / 60) + ':' + String(item.duration % 60).padStart(2, '0') : '');
+    } else {
+      icon = '📎';
+      title = (clean(f.name) || 'file') + (f.size ? '  ' + fileSize(f.size) : '');
+    }
+    const ic = el('span', 'icon', icon);
+    ic.setAttribute('aria-hidden', 'true');
+    const name = el('bdi', 'media-name', title);
+    name.setAttribute('dir', 'auto');
+    const sub = el('span', 'muted', when);
+    main.append(name, sub);
+    b.append(ic, main);
+    b.setAttribute('aria-label', title + ', ' + when + ': open in the chat');
+    b.addEventListener('click', () => openInContext(item));
+    li.append(b);
+    if (media.kind === 'link') {
+      const href = firstLink(item);
+      if (href) { const a = link(href, href.slice(0, 200)); a.classList.add('media-url'); li.append(a); }
+    } else if (media.kind !== 'voice' && f.path && !/^[a-z]+:/i.test(f.path)) {
+      const src = '/api/media/' + encodeURIComponent(item.id) + '?n=0';
+      fileThere(src).then((there) => { if (!there) { b.classList.add('missing-file'); sub.textContent = when + ' · not in the export'; } });
+    } else if (media.kind !== 'voice' && !f.path) {
+      b.classList.add('missing-file'); sub.textContent = when + ' · not in the export';
+    }
+    return li;
+  }
+
   // ---------- in-chat search ----------
   const CONTENT = ['text', 'link', 'image', 'video', 'voice', 'file', 'report'];
   // The content chips of global search: one kind at a time, the search runs again.
@@ -734,11 +886,47 @@
     li.setAttribute('aria-selected', String(k === state.global.selected));
     li.dataset.index = k;
     const top = el('div', 'hit-top');
+    const toggle = el('button', 'hit-context-toggle', 'Context');
+    toggle.type = 'button';
+    toggle.setAttribute('aria-expanded', 'false');
+    toggle.setAttribute('aria-label', 'Show the messages before and after this one');
+    toggle.addEventListener('click', (e) => { e.stopPropagation(); toggleHitContext(h, li, toggle); });
+    toggle.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') e.stopPropagation(); });
     top.append(el('bdi', 'hit-chat', hitChats.has(h.chatId) ? chatName(hitChats.get(h.chatId)) : h.chatId), el('bdi', 'hit-sender', clean(h.sender || '')),
-      el('span', 'hit-time', listTime(h.ts)));
+      el('span', 'hit-time', listTime(h.ts)), toggle);
     li.append(top, hitText(h));
     li.addEventListener('click', () => openHit(k));
     return li;
+  }
+  // A few messages before and after a hit, under it, without leaving the results (the window
+  // around it, GET /api/items?around=); the toggle hides them again.
+  const CONTEXT_COUNT = 2;
+  async function toggleHitContext(h, li, toggle) {
+    const shown = li.querySelector('.hit-context');
+    if (shown) { shown.remove(); toggle.setAttribute('aria-expanded', 'false'); return; }
+    toggle.setAttribute('aria-expanded', 'true');
+    const box = el('ol', 'hit-context');
+    box.id = 'hit-context-' + h.id;
+    box.setAttribute('aria-label', 'Messages around this one');
+    toggle.setAttribute('aria-controls', box.id);
+    box.append(el('li', 'loading', 'Loading…'));
+    li.append(box);
+    try {
+      const body = await api('items', { chat: h.chatId, around: h.id, count: CONTEXT_COUNT });
+      box.replaceChildren();
+      for (const it of body.items) {
+        const row = el('li', it.id === h.id ? 'ctx-hit' : null);
+        row.setAttribute('dir', 'auto');
+        row.append(el('bdi', 'ctx-who', (it.dir === 'snd' ? 'You' : clean(it.sender || '')) + ' · ' + timeFmt.format(new Date(it.ts))));
+        const raw = (it.text || '').slice(0, 300), text = it.id === h.id ? raw : clean(raw);
+        if (it.deleted) row.append(el('span', 'placeholder', 'message deleted'));
+        else if (text.trim()) appendMarked(row, text, 0, text.length, it.id === h.id ? h.ranges : null);
+        else row.append(el('span', 'placeholder', (KIND[it.contentType] || '').trim() || 'Empty message'));
+        box.append(row);
+      }
+    } catch (e) {
+      box.replaceChildren(el('li', 'placeholder', 'Cannot load the context: ' + e.message));
+    }
   }
   async function openHit(k) {
     const h = state.global.hits[k];
@@ -763,7 +951,8 @@
     $('empty-chat').hidden = view !== 'none';
     $('chat-header').hidden = !chat;
     $('messages').hidden = !chat;
-    if (!chat) { $('chat-search-bar').hidden = true; $('to-bottom').hidden = true; }
+    if (!chat) { $('chat-search-bar').hidden = true; $('to-bottom').hidden = true; $('media-view').hidden = true; media.open = false; }
+    else if (media.open) $('messages').hidden = true;
     document.body.classList.toggle('chat-open', view !== 'none');
   }
   // The address names the place: `?q=` a search, `?chat=` a chat, `&msg=` a message in it, so
@@ -1022,6 +1211,7 @@
       if (bar.hidden) { bar.hidden = false; $('toggle-search').setAttribute('aria-pressed', 'true'); $('in-chat-search').focus(); }
       else { closeInChatSearch(); if (state.chat) openChat(state.chat, null, null, true); }
     });
+    $('media-button').addEventListener('click', () => toggleMedia(!media.open));
     $('in-chat-search').addEventListener('input', debounce(runInChatSearch, 120));
     $('in-chat-search').addEventListener('keydown', (e) => {
       if (e.key === 'Enter') { e.preventDefault(); stepInChat(e.shiftKey ? -1 : 1); }
@@ -1061,6 +1251,7 @@
           t.value = ''; t.dispatchEvent(new Event('input'));
         } else if (!$('chat-search-bar').hidden) {
           if (closeInChatSearch() && state.chat) { state.marks = null; openChat(state.chat, null, null, true); }
+        } else if (media.open) { toggleMedia(false); $('media-button').focus();
         } else if ($('help') && !$('help').hidden) { toggleHelp(false); }
         else if (!$('chat-info').hidden) { closeInfo(); }
         return;
@@ -1097,7 +1288,7 @@
   // ---------- operator autocomplete ----------
   // As the word before the caret becomes `from:`, `mentions:`, `in:`, `has:`, `before:` or
   // `after:`, a list under the search field offers its values: members (ranked by the archive's
-  // mention autocomplete, of the chat named by `in:` or the open chat), chats, content kinds, a
+  // mention autocomplete, of every chat or of the chat named by `in:`), chats, content kinds, a
   // calendar. ↑ ↓ choose, Enter or Tab takes one, Esc closes.
   const HAS = ['image', 'video', 'voice', 'file', 'link'];
   const suggest = { items: [], index: -1, seq: 0, token: null };
@@ -1168,24 +1359,30 @@
       const body = await api('chats', { q: tok.value, limit: 8 }).catch(() => ({ chats: [] }));
       rows = body.chats.map((c) => ({ label: chatName(c), note: c.type, insert: 'in:' + quoted(chatName(c)) }));
     } else {
+      // The search field searches every chat: its members are offered from every chat (one row
+      // per name, with its number of chats), unless `in:` names one chat.
       const inName = /(?:^|\s)in:(?:"([^"]*)"|(\S+))/i.exec(input.value);
-      let chat = state.chat || state.lastChat;
+      let chat = null;
       if (inName) {
         const name = inName[1] || inName[2];
         const body = await api('chats', { q: name, limit: 1 }).catch(() => ({ chats: [] }));
-        chat = body.chats[0] || chat;
+        chat = body.chats[0] || null;
       }
-      if (chat) {
+      if (!chat) {
+        const body = await api('members', { q: tok.value, limit: 8 }).catch(() => ({ names: [] }));
+        rows = (body.names || []).map((n) => {
+          const name = clean(n.name);
+          return { label: name, note: count(n.chats, 'chat'), insert: tok.key + ':' + quoted(name) };
+        }).filter((r) => r.label);
+      } else {
         const body = await api('members', { chat: chat.chatId, q: tok.value, limit: 8 }).catch(() => []);
         const people = Array.isArray(body) ? body : (body.members || []);
         rows = people.map((m) => {
           const name = clean(m.localAlias || m.displayName || m.fullName || '');
           return { label: name, note: m.fullName && m.fullName !== m.displayName ? clean(m.fullName) : '', insert: tok.key + ':' + quoted(name) };
         }).filter((r) => r.label);
-        if (tok.key === 'from' && 'me'.startsWith(v)) rows.push({ label: 'me', note: 'you', insert: 'from:me' });
-      } else {
-        rows = [{ label: 'Open a chat or add in:CHAT first', note: 'members are listed per chat', insert: tok.key + ':' }];
       }
+      if (tok.key === 'from' && 'me'.startsWith(v)) rows.push({ label: 'me', note: 'you', insert: 'from:me' });
     }
     if (seq !== suggest.seq) return;
     showSuggestions(rows, tok);

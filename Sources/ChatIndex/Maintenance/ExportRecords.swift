@@ -16,6 +16,50 @@ package enum ExportRecords {
         }
     }
 
+    /// The recorded exports: id, root (a folder, or a zip file) and whether it is a zip.
+    package static func exports(in database: ArchiveDatabase) throws -> [(id: Int64, root: String, isZip: Bool)] {
+        try database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, root, isZip FROM export ORDER BY id").map {
+                (id: $0[0], root: $0[1], isZip: $0[2])
+            }
+        }
+    }
+
+    /// The items recorded as coming from the export `id`, each with its chat and the path and
+    /// size of its first file that has a path.
+    package static func items(ofExport id: Int64, in database: ArchiveDatabase) throws -> [(
+        item: Int64, chat: Int64, path: String, size: Int64?
+    )] {
+        try database.writer.read { db in
+            var out: [(item: Int64, chat: Int64, path: String, size: Int64?)] = []
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT item.id, item.chatId, item.filePath, item.fileSize, item.moreFiles
+                    FROM itemExport JOIN item ON item.id = itemExport.itemId WHERE itemExport.exportId = ?
+                    """, arguments: [id])
+            while let r = try rows.next() {
+                if let path: String = r[2] {
+                    out.append((r[0], r[1], path, r[3]))
+                } else if let more: String = r[4], let list = try? JSONParser.parse(Array(more.utf8)).arrayValue,
+                    let file = list.first(where: { $0["path"]?.stringValue != nil }),
+                    let path = file["path"]?.stringValue
+                {
+                    out.append((r[0], r[1], path, file["size"]?.numberValue.map { Int64($0) }))
+                }
+            }
+            return out
+        }
+    }
+
+    /// Records that these items' attachments lie in the export `id`, in one transaction.
+    package static func move(items: [Int64], toExport id: Int64, in database: ArchiveDatabase) throws {
+        try database.writer.write { db in
+            let update = try db.makeStatement(sql: "UPDATE itemExport SET exportId = ? WHERE itemId = ?")
+            for item in items { try update.execute(arguments: [id, item]) }
+        }
+    }
+
     /// One ingest's source: a path read, its format, and what the ingest did.
     package struct Source: Sendable {
         package var path: String

@@ -5,17 +5,23 @@ import Foundation
 
 struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check", abstract: "Check the archive and its indexes; --repair rebuilds the indexes.",
+        commandName: "check",
+        abstract: "Check the archive and its indexes; --repair rebuilds the indexes and finds attachments again.",
         discussion: """
             Runs SQLite's integrity check, the full-text index's, and the archive's own checks (index
             entries against stored items, interrupted rebuilds, analyser version, chat-list counters), and
             prints each problem found, then whether the archive's pages carry checksums. Exit status 1 when
-            a problem remains.
+            a problem remains. --repair also records the attachments of an ingested folder of exports
+            against the export inside it that holds them (archives made before each export of a folder
+            was recorded on its own found none of them), and says how many it moved.
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Flag(help: "Rebuild the search indexes from the stored items (items are never touched).")
+    @Flag(
+        help:
+            "Rebuild the search indexes from the stored items, and find attachments of a folder of exports in their own export (items are never touched)."
+    )
     var repair = false
 
     @Flag(
@@ -31,6 +37,8 @@ struct CheckCommand: AsyncParsableCommand {
             let archive = try global.open(repair || addChecksums ? .readWrite : .readOnly, rebuildsStaleIndexes: false)
             var problems = try await archive.check()
             var repaired = false
+            // Before the indexes: what it moved is reported whether or not they needed rebuilding.
+            let attachments = repair ? try await archive.repairAttachmentRoots() : AttachmentRootRepair()
             if repair && !problems.isEmpty {
                 if !global.json { for p in problems { print(Terminal.visible("found: \(p)")) } }
                 problems = try await archive.repair { progress in
@@ -59,16 +67,45 @@ struct CheckCommand: AsyncParsableCommand {
                     o.field("problems", array: { for p in problems { o.value(p) } })
                     if let checksums { o.field("pageChecksums", checksums) }
                     o.field("checksumsAdded", checksumsAdded)
+                    if repair {
+                        o.field(
+                            "attachmentsMoved",
+                            array: {
+                                for m in attachments.moves {
+                                    o.object {
+                                        o.field("from", m.from)
+                                        o.field("to", m.to)
+                                        o.field("items", m.items)
+                                    }
+                                }
+                            })
+                        o.field("attachmentsLeft", attachments.itemsLeft)
+                    }
                 }
                 print(o.text)
-            } else if problems.isEmpty {
-                print(
-                    repaired
-                        ? "repaired: the indexes were rebuilt from the stored items; the archive is now healthy"
-                        : "ok: the archive and its indexes are healthy")
             } else {
-                for p in problems { print(Terminal.visible("problem: \(p)")) }
-                if !repair { print("`chat-archive check --repair` rebuilds what can be rebuilt from the stored items") }
+                for m in attachments.moves {
+                    print(
+                        Terminal.visible(
+                            "found attachments: \(m.items) item\(m.items == 1 ? "" : "s") recorded against \(m.from) now read from \(m.to), the export inside it that holds their files"
+                        ))
+                }
+                if attachments.itemsLeft > 0 {
+                    print(
+                        "attachments: \(attachments.itemsLeft) item\(attachments.itemsLeft == 1 ? "'s file is" : "s' files are") in no single export of their folder; left as they were"
+                    )
+                }
+                if problems.isEmpty {
+                    print(
+                        repaired
+                            ? "repaired: the indexes were rebuilt from the stored items; the archive is now healthy"
+                            : "ok: the archive and its indexes are healthy")
+                } else {
+                    for p in problems { print(Terminal.visible("problem: \(p)")) }
+                    if !repair {
+                        print("`chat-archive check --repair` rebuilds what can be rebuilt from the stored items")
+                    }
+                }
             }
             if !global.json {
                 switch (checksums, checksumsAdded) {

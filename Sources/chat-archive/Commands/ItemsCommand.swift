@@ -5,7 +5,13 @@ import Foundation
 
 struct ItemsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "items", abstract: "Show a window of a chat's items (oldest first).")
+        commandName: "items",
+        abstract: "Show a window of a chat's items (oldest first), or its shared media by kind (newest first).",
+        discussion: """
+            With --media KIND, lists the chat's items that carry an image, a video, a file, a link or a
+            voice message, newest first, a page of --limit items at a time; --cursor takes the
+            nextCursor of the previous page (printed last, or in the JSON document).
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -23,11 +29,16 @@ struct ItemsCommand: ParsableCommand {
     @Option(help: "How many items before/after the anchor.") var count = ItemsRequest.defaults.count
     @Option(help: "Only items of this content: text, link, image, video, voice, file, report.") var content: String?
     @Option(help: "Only items matching this search.") var search: String?
+    @Option(help: "The chat's shared media of this kind, newest first: image, video, file, link, voice.") var media:
+        String?
+    @Option(help: "Items per page of --media.") var limit: Int?
+    @Option(help: "With --media: the nextCursor of the previous page.") var cursor: String?
 
     var request: ItemsRequest {
         ItemsRequest(
             global: global.values, chat: chat, last: last, before: before, after: after, around: around,
-            aroundSource: aroundSource, initial: initial, at: at, count: count, content: content, search: search)
+            aroundSource: aroundSource, initial: initial, at: at, count: count, content: content, search: search,
+            media: media, limit: limit, cursor: cursor)
     }
 
     func validate() throws { try request.validate() }
@@ -52,6 +63,9 @@ struct ItemsRequest: Equatable {
     var count = RequestParameters.windowCount
     var content: String?
     var search: String?
+    var media: String?
+    var limit: Int?
+    var cursor: String?
 
     /// The window and content filter asked for (``RequestParameters/items(last:before:after:around:aroundSource:initial:at:count:content:spelling:)``).
     func parameters() throws -> (window: RequestParameters.Window, content: ContentFilter?) {
@@ -62,11 +76,43 @@ struct ItemsRequest: Equatable {
         }
     }
 
-    func validate() throws { _ = try parameters() }
+    /// The kind and page size of `--media`, or nil for a window; `--media` with a window's
+    /// options, or `--limit`/`--cursor` without it, is a usage error.
+    func mediaParameters() throws -> (kind: MediaKind, limit: Int)? {
+        try usage {
+            guard media != nil else {
+                guard limit == nil, cursor == nil else {
+                    throw ValidationError("--limit and --cursor page --media; a window takes --count")
+                }
+                return nil
+            }
+            let window: [Any?] = [last, before, after, around, aroundSource, initial, at, content, search]
+            guard window.allSatisfy({ $0 == nil }) else {
+                throw ValidationError(
+                    "--media lists a kind of item newest first: it takes --limit and --cursor, not a window's options")
+            }
+            return try RequestParameters.media(
+                kind: media, limit: limit ?? RequestParameters.mediaLimit, spelling: .commandLine)
+        }
+    }
+
+    func validate() throws {
+        if try mediaParameters() == nil { _ = try parameters() }
+    }
 
     func run() throws {
         try reportingErrors(json: global.json) {
             let archive = try global.open(.readOnly).blocking
+            if let media = try mediaParameters() {
+                let page = try archive.media(in: chat, kind: media.kind, limit: media.limit, after: cursor)
+                if global.json {
+                    print(ArchiveJSON.media(page))
+                    return
+                }
+                for i in page.items { print(HumanFormat.item(i, isAnchor: false)) }
+                if let next = page.nextCursor { print(Terminal.dim("more: --cursor \(next)")) }
+                return
+            }
             let parameters = try parameters()
             let request: WindowRequest
             var anchor = around
