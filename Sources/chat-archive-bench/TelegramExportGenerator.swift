@@ -1,3 +1,4 @@
+import ChatModel
 import Foundation
 
 #if canImport(Glibc)
@@ -162,21 +163,11 @@ public struct TelegramExportGenerator {
         out.put(s)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS` in UTC.
+    /// `YYYY-MM-DDTHH:MM:SS` in UTC, as Telegram writes its dates.
     static func isoDate(_ t: Int64) -> String {
-        let days = t / 86400
-        let rem = t % 86400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        func p(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(y)-\(p(m))-\(p(d))T\(p(rem / 3600)):\(p(rem % 3600 / 60)):\(p(rem % 60))"
+        let c = Timestamp(seconds: t).components
+        func p(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(c.year)-\(p(c.month))-\(p(c.day))T\(p(c.hour)):\(p(c.minute)):\(p(c.second))"
     }
 
     /// Buffered writes through stdio, counting bytes.

@@ -31,7 +31,7 @@ import Testing
         let around = String(hit.item.id)
         let cursor = try #require(try await f.archive.chats(limit: 4, after: nil).nextCursor)
         let nameCursor = try #require(try await f.archive.chats(matching: "a", limit: 2, after: nil).nextCursor)
-        let mediaCursor = try #require(try await f.archive.media(chat: "media", kind: .image, limit: 1).nextCursor)
+        let mediaCursor = try #require(try await f.archive.media(in: "media", kind: .image, limit: 1).nextCursor)
         // (CLI arguments, API request) pairs; scripts beyond Latin in the queries.
         let cases: [([String], String)] = [
             (["chats"], "/api/chats"),

@@ -51,7 +51,7 @@ import Testing
             let initial = try await archive.items(in: row.chatId, window: .initial(10))
             try same(ArchiveJSON.items(initial), initial, "initial window of \(row.chatId)")
             for kind in MediaKind.allCases {
-                let media = try await archive.media(chat: row.chatId, kind: kind, limit: 2)
+                let media = try await archive.media(in: row.chatId, kind: kind, limit: 2)
                 try same(ArchiveJSON.media(media), media, "\(kind) of \(row.chatId)")
             }
         }

@@ -53,7 +53,7 @@ package struct ArchiveAPI: Sendable {
                 kind: nonEmpty(q["kind"]), limit: try number(q, "limit", default: RequestParameters.mediaLimit),
                 spelling: .api)
             let page = try await archive.media(
-                chat: chat, kind: parameters.kind, limit: parameters.limit, after: nonEmpty(q["cursor"]))
+                in: chat, kind: parameters.kind, limit: parameters.limit, after: nonEmpty(q["cursor"]))
             return APIResponse(status: 200, body: ArchiveJSON.media(page))
         }
     }
