@@ -71,7 +71,10 @@ struct Bench: ParsableCommand {
     var upsertOnly = false
     @Flag(help: "Build the archive without page checksums (the baseline of their cost).")
     var noChecksums = false
-    @Flag(help: "Read checksummed pages through the memory map (verified at every fetch) instead of into each reader's cache.")
+    @Flag(
+        help:
+            "Read checksummed pages through the memory map (verified at every fetch) instead of into each reader's cache."
+    )
     var mappedChecksums = false
 
     func run() throws {

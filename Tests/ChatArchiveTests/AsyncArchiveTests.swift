@@ -37,17 +37,14 @@ import Testing
         let export = try Self.export()
         let path = (export as NSString).deletingLastPathComponent + "/archive.sqlite"
         let archive = try await Archive.open(path: path)
-        let started = Task { try await archive.ingest([export], options: IngestOptions(batchSize: 1_000)) }
-        // Cancelled once its first items are read.
-        let watcher = Task {
-            while !Task.isCancelled {
-                if let stats = try? await archive.stats(), stats.items > 0 { break }
-                try await Task.sleep(nanoseconds: 2_000_000)
-            }
-            started.cancel()
+        // Cancelled from its first progress report, while it reads (a watcher polling from
+        // another task lost the race to a fast ingest on a loaded machine).
+        let ingest = CancelOnProgress()
+        let started = Task {
+            try await archive.ingest([export], options: IngestOptions(batchSize: 1_000)) { _ in ingest.cancel() }
         }
+        ingest.task = started
         let first = try await started.value
-        watcher.cancel()
         #expect(first.interrupted)
         #expect(first.itemsAdded < Self.messages)
         // The archive opens again and answers.
@@ -79,4 +76,31 @@ final class ProgressLog: @unchecked Sendable {
     private var values: [MaintenanceProgress] = []
     func add(_ value: MaintenanceProgress) { lock.withLock { values.append(value) } }
     var all: [MaintenanceProgress] { lock.withLock { values } }
+}
+
+/// Cancels a task the first time a progress report arrives, from whatever thread reports it.
+private final class CancelOnProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending = false
+    private var stored: Task<IngestReport, any Error>?
+
+    /// The task to cancel; set after it starts (a report that came first cancels it then).
+    var task: Task<IngestReport, any Error>? {
+        get { lock.withLock { stored } }
+        set {
+            let cancelNow = lock.withLock {
+                stored = newValue
+                return pending
+            }
+            if cancelNow { newValue?.cancel() }
+        }
+    }
+
+    func cancel() {
+        let task = lock.withLock {
+            pending = true
+            return stored
+        }
+        task?.cancel()
+    }
 }

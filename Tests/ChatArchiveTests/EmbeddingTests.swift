@@ -10,7 +10,7 @@ import Testing
     @Test func embeddingChatArchiveInAChatApp() async throws {
         try await TestTemporary.withTemporaryDirectory("embedding") { dir in
             // Open the app's archive (created on first launch).
-            let archive = try Archive(path: dir + "/chats.sqlite")
+            let archive = try await Archive.open(path: dir + "/chats.sqlite", busyTimeout: .seconds(2))
 
             // A group arrives, with its members.
             try await archive.upsert(chats: [Chat(sourceId: "g1", type: .group, displayName: "Hiking club")])
@@ -59,9 +59,15 @@ import Testing
             question.isEdited = true
             try await archive.upsert(items: [question])
 
-            // The chat view: the newest messages, again whenever they change.
-            var chatView = archive.observeItems(in: "g1", window: .last(50)).makeAsyncIterator()
+            // The chat view: the newest messages, again whenever they change, growing as the
+            // user scrolls up.
+            let opened = archive.observeItemWindow(in: "g1", window: .last(2))
+            var chatView = opened.makeAsyncIterator()
+            let newest = try #require(try await chatView.next())
+            #expect(newest.items.map(\.sourceId) == ["1002", "1003"] && newest.counts?.before == 1)
+            opened.loadOlder(50)
             let window = try #require(try await chatView.next())
+            #expect(window.counts == WindowCounts(before: 0, after: 0))
             let last = try #require(window.items.last)
             #expect(window.items.map(\.sourceId) == ["1001", "1002", "1003"])
             #expect(last.sender == "Zoë" && last.memberSourceId == "zoe")
@@ -73,10 +79,6 @@ import Testing
             let mentioned = (last.text as NSString).substring(
                 with: NSRange(location: mention.range.lowerBound, length: mention.range.count))
             #expect(mentioned == "@Łukasz" && mention.memberSourceId == "lukasz")
-
-            // Older messages as the user scrolls up.
-            let older = try await archive.items(in: "g1", window: .before(first.id, count: 50))
-            #expect(older.items.isEmpty)
 
             // Tap the quote: the quoted message in its context, in one call.
             #expect(last.quote?.sender == "Łukasz")
@@ -96,6 +98,10 @@ import Testing
                 text.substring(with: NSRange(location: $0.lowerBound, length: $0.count))
             }
             #expect(highlighted == ["Heinestraße"])
+            // "k of N" beside the search bar.
+            let count = try await archive.searchCount(
+                "heine", options: SearchOptions(chat: "g1"), positionOf: hit.item.id)
+            #expect("\(count.position ?? 0) of \(count.total)" == "1 of 1")
 
             // Open the hit in context: the chat scrolled to it, with what follows.
             let context = try await archive.context(of: hit, count: 25)
@@ -124,12 +130,19 @@ import Testing
             #expect(try await archive.search("map").hits.isEmpty)
             #expect(try await archive.items(in: "g1", window: .last(3)).items.map(\.isDeleted) == [false, true, false])
 
-            // Errors are ArchiveError values with a code to match.
+            // Errors are ArchiveError values with a code a catch matches.
             do {
                 _ = try await archive.items(in: "g9", window: .last(50))
                 Issue.record("an unknown chat throws")
-            } catch let error as ArchiveError where error.code == .unknownChat {
-                #expect(error.message.contains("g9"))
+            } catch ArchiveError.unknownChat {
+                // refresh the chat list
+            } catch ArchiveError.busy {
+                Issue.record("not busy")
+            }
+            do {
+                _ = try await archive.items(in: "g9", window: .last(50))
+            } catch let error as ArchiveError {
+                #expect(error.localizedDescription.contains("g9"))
             }
             #expect(try await archive.check() == [])
         }

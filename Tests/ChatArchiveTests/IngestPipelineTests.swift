@@ -94,7 +94,8 @@ enum FormatSamples {
     @Test func strictStopsTelegramAtTheRepeatedMessageKeepingTheEleventhBefore() throws {
         let archive = try Archive(path: TestArchive.temporaryPath())
         let report = try IngestPipeline.run(
-            [TestArchive.corpusPath + "/telegram/single-chat"], options: IngestOptions(strict: true), database: archive.database)
+            [TestArchive.corpusPath + "/telegram/single-chat"], options: IngestOptions(strict: true),
+            database: archive.database)
         #expect(report.stoppedEarly)
         #expect(report.errors.map(\.severity) == [.warning])
         #expect(report.errors.first?.message.contains("311 appears again") == true)

@@ -157,7 +157,7 @@ package struct ArchiveAPI: Sendable {
             request = .around(id, count: count)
         }
         let window = try await archive.items(
-            chat: chat, request, content: parameters.content, search: nonEmpty(q["search"]))
+            in: chat, window: request, content: parameters.content, search: nonEmpty(q["search"]))
         return APIResponse(status: 200, body: ArchiveJSON.items(window))
     }
 

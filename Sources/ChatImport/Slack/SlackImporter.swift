@@ -305,7 +305,8 @@ struct SlackConversationReader {
             chatSourceId: chatSourceId, sourceId: ts, timestamp: timestamp, direction: direction,
             memberSourceId: isEvent || isTombstone ? nil : userId, senderName: isTombstone ? nil : senderName,
             content: MessageContent(type: contentType, text: text, preview: preview), markup: .formatted(rich.pieces),
-            mentions: rich.mentions, quote: quote, file: files.first, reactions: SlackConversationReader.reactions(of: m),
+            mentions: rich.mentions, quote: quote, file: files.first,
+            reactions: SlackConversationReader.reactions(of: m),
             isEdited: m["edited"] != nil, isDeleted: isTombstone,
             isPinned: !(m["pinned_to"]?.arrayValue?.isEmpty ?? true), raw: raw, moreFiles: Array(files.dropFirst()))
         try sink.emit(.item(item))

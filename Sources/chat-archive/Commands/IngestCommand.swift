@@ -90,7 +90,7 @@ struct IngestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reportingErrors(json: global.json) {
+        try reportingErrors(json: global.json) {
             // Nothing to read: say so before an archive is created.
             if let missing = paths.first(where: { !FileManager.default.fileExists(atPath: $0) }),
                 paths.allSatisfy({ !FileManager.default.fileExists(atPath: $0) })
