@@ -67,11 +67,16 @@ public final class Archive: Sendable {
     /// does, with writes that wait at most `busyTimeout` for another program's write.
     ///
     /// - Parameters:
+    ///   - path: the archive's file, as for the initialiser without `busyTimeout`.
+    ///   - mode: whether a missing archive is created, and whether it may be written.
     ///   - busyTimeout: how long a write waits for another program writing to the archive
     ///     before it throws `ArchiveError/Code/busy`, which an app can offer as "try again";
     ///     `nil`: the command line's patience, enough for an ingest to wait for another one.
     ///   - isCancelled: asked between the transactions of an index rebuild; once it says yes,
     ///     the open throws `CancellationError` and the rebuild starts over at the next open.
+    ///   - rebuildsStaleIndexes: whether an index marked stale is rebuilt before the open returns.
+    ///   - rebuildProgress: called as such a rebuild goes (items indexed of all).
+    ///   - onWait: called once when the open has to wait for another program.
     /// - Throws: `ArchiveError`, or `CancellationError`.
     public init(
         path: String, mode: OpenMode = .create, busyTimeout: Duration?, rebuildsStaleIndexes: Bool = true,
@@ -158,8 +163,8 @@ public final class Archive: Sendable {
     /// record: what was read is committed in whole batches and indexed, and the report says
     /// so (`IngestReport/interrupted`); ingesting the same exports again completes the archive.
     ///
-    /// - Throws: `ArchiveError`: ``ArchiveError/Code/unreadableExport`` or
-    ///   ``ArchiveError/Code/notAnExport`` when the only export given could not be read at all,
+    /// - Throws: `ArchiveError`: `ArchiveError/Code/unreadableExport` or
+    ///   `ArchiveError/Code/notAnExport` when the only export given could not be read at all,
     ///   the archive's codes for the archive's failures.
     public func ingest(
         _ paths: [String], options: IngestOptions = IngestOptions(),
@@ -226,7 +231,7 @@ public final class Archive: Sendable {
     }
 
     /// How many items a search matches, and the place of one of them among them: the "k of N"
-    /// of a search in one chat (``SearchOptions/chat``).
+    /// of a search in one chat (`SearchOptions/chat`).
     ///
     /// ```swift
     /// let options = SearchOptions(chat: "g1")
@@ -270,7 +275,7 @@ public final class Archive: Sendable {
     /// One page of a chat's shared media: its items that carry an image, a video, a file, a
     /// link or a voice message (by `kind`), newest first, deleted ones left out.
     ///
-    /// Pass `nil` for the first page, then the previous page's ``MediaPage/nextCursor``; each
+    /// Pass `nil` for the first page, then the previous page's `MediaPage/nextCursor`; each
     /// item opens in context with `items(in:window:)` and `.around(item.id, count:)`.
     ///
     /// ```swift

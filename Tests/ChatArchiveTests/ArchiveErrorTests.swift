@@ -57,7 +57,7 @@ import Testing
     @Test func readsOfAnUnknownChatThrowUnknownChat() async throws {
         let archive = try await Self.group(at: Self.temporaryFolder() + "/a.sqlite")
         #expect(await Self.code { _ = try await archive.members(chat: "nope", matching: "zo") } == .unknownChat)
-        #expect(await Self.code { _ = try await archive.items(chat: "nope", .last(10)) } == .unknownChat)
+        #expect(await Self.code { _ = try await archive.items(in: "nope", window: .last(10)) } == .unknownChat)
         #expect(await Self.code { _ = try await archive.itemId(chat: "nope", sourceId: "1") } == .unknownChat)
         #expect(
             await Self.code {

@@ -69,7 +69,7 @@ import Testing
     }
 
     func bytes(_ archive: Archive, _ chat: String) async throws -> String? {
-        let id = try #require(try await archive.items(chat: chat, .last(5)).items.first?.id)
+        let id = try #require(try await archive.items(in: chat, window: .last(5)).items.first?.id)
         guard let file = try await archive.attachment(item: id, index: 0) else { return nil }
         return String(decoding: try file.stream.read(maxLength: 1000), as: UTF8.self)
     }

@@ -63,7 +63,7 @@ import Testing
         let other = try #require(try await archive.itemId(chat: "g1", sourceId: "0"))
         #expect(try await archive.searchCount("ภูเขา", options: options, positionOf: other).position == nil)
         let sourceId = try #require(
-            try await archive.items(chat: "g1", .around(hits[0], count: 0)).items.first?.sourceId)
+            try await archive.items(in: "g1", window: .around(hits[0], count: 0)).items.first?.sourceId)
         try await archive.markDeleted(chat: "g1", items: [sourceId])
         let after = try await archive.searchCount("ภูเขา", options: options, positionOf: hits[1])
         #expect(after == SearchCount(total: hits.count - 1, position: 1))
@@ -82,25 +82,27 @@ import Testing
     @Test func everyWindowSaysWhatLiesBeforeAndAfterIt() async throws {
         let archive = try await Self.archive(count: 30)
         let tenth = try #require(try await archive.itemId(chat: "g1", sourceId: "9"))
-        let around = try await archive.items(chat: "g1", .around(tenth, count: 3))
+        let around = try await archive.items(in: "g1", window: .around(tenth, count: 3))
         #expect(around.counts == WindowCounts(before: 6, after: 17))
         let json = String(decoding: try JSONEncoder().encode(around), as: UTF8.self)
         #expect(
             json.contains("\"counts\":{\"after\":17,\"before\":6}")
                 || json.contains("\"counts\":{\"before\":6,\"after\":17}"))
-        #expect(try await archive.items(chat: "g1", .last(5)).counts == WindowCounts(before: 25, after: 0))
+        #expect(try await archive.items(in: "g1", window: .last(5)).counts == WindowCounts(before: 25, after: 0))
         #expect(
-            try await archive.items(chat: "g1", .before(tenth, count: 4)).counts == WindowCounts(before: 5, after: 21))
+            try await archive.items(in: "g1", window: .before(tenth, count: 4)).counts
+                == WindowCounts(before: 5, after: 21))
         #expect(
-            try await archive.items(chat: "g1", .after(tenth, count: 4)).counts == WindowCounts(before: 10, after: 16))
+            try await archive.items(in: "g1", window: .after(tenth, count: 4)).counts
+                == WindowCounts(before: 10, after: 16))
         // Filters leave the counts about the chat's items.
-        let filtered = try await archive.items(chat: "g1", .last(2), search: "горе")
+        let filtered = try await archive.items(in: "g1", window: .last(2), search: "горе")
         let oldest = try #require(filtered.items.first)
-        let place = try await archive.items(chat: "g1", .around(oldest.id, count: 0)).counts
+        let place = try await archive.items(in: "g1", window: .around(oldest.id, count: 0)).counts
         #expect(filtered.counts?.before == place?.before)
         #expect(
             try await archive.items(
-                chat: "g1", .before(try #require(try await archive.itemId(chat: "g1", sourceId: "0")), count: 5)
+                in: "g1", window: .before(try #require(try await archive.itemId(chat: "g1", sourceId: "0")), count: 5)
             ).counts == nil)
     }
 }

@@ -42,7 +42,7 @@ package enum SharedMedia {
     /// previous page (from the newest when `nil`).
     ///
     /// It is a message search with no words, scoped to the chat and the kind: the kind is a
-    /// token of every item in the full-text index (``IndexTerms``), so a page reads the chat's
+    /// token of every item in the full-text index (`IndexTerms`), so a page reads the chat's
     /// entries of that token only, in the chat-keyed index when the chat has its keys.
     ///
     /// - Throws: `ArchiveError` `.unknownChat` for an unknown chat, `.invalidCursor` for a
