@@ -355,7 +355,7 @@ public final class Archive: Sendable {
     /// rebuild, which the next writable open or repair does).
     ///
     /// - Parameter onProgress: called as the full-text index is rebuilt (items indexed of all).
-    public func repair(onProgress: (@Sendable (MaintenanceProgress) -> Void)? = nil) async throws -> [String] {
+    public func repair(onProgress: (@Sendable (MaintenanceProgress) -> Void)?) async throws -> [String] {
         // A damaged file is not written to: its problems are reported as they are (for a big
         // archive, the quick check that ran in the background since the open says whether).
         if database.damage != nil { return try await check() }
@@ -377,9 +377,13 @@ public final class Archive: Sendable {
         }
     }
 
-    /// ``repair(onProgress:)`` with unlabelled (done, total) progress.
+    /// ``repair(onProgress:)`` without progress reports.
+    public func repair() async throws -> [String] { try await repair(onProgress: nil) }
+
+    /// ``repair(onProgress:)`` with unlabelled (done, total) progress, as 0.1.0 named it (its
+    /// default stays: a call without arguments is ``repair()``).
     @available(*, deprecated, renamed: "repair(onProgress:)")
-    public func repair(progress: (@Sendable (Int64, Int64) -> Void)?) async throws -> [String] {
+    public func repair(progress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> [String] {
         try await repair(onProgress: progress.map { report in { @Sendable p in report(p.completed, p.total) } })
     }
 
