@@ -242,17 +242,23 @@ public final class Archive: Sendable {
     ///
     /// The count follows the options' chat, content filter and `includeDeleted`; their
     /// cursor, limit and order do not change it. The position is the item's place newest first
-    /// (as `SearchOrder/newest` pages list the hits), from 1; `nil` when `item` is `nil` or
-    /// does not match.
+    /// (as `SearchOrder/newest` pages list the hits), from 1; `nil` when `item` is `nil`, does
+    /// not match, or lies beyond `limit`.
     ///
-    /// - Complexity: O(matches) in the chat searched (each match's posting once, those newer
-    ///   than `item` twice); over all chats, O(matches) in the archive.
+    /// Counting stops past `limit` matches (`SearchCount/defaultLimit`, 1,000): a word
+    /// frequent in a big chat then answers within the in-chat budget, as
+    /// `SearchCount/total` `limit` with `SearchCount/isExact` false ("1,000+"). Pass `nil`
+    /// to count every match.
+    ///
+    /// - Complexity: O(min(matches, `limit`)) in the chat searched (the index's postings only,
+    ///   those newer than `item` twice); over all chats, the same in the archive.
     ///   <doc:ServingPerformance> has what it costs.
     /// - Throws: `ArchiveError` `.unknownChat` for an unknown chat; never for the query's text.
-    public func searchCount(_ query: String, options: SearchOptions = SearchOptions(), positionOf item: Int64? = nil)
-        async throws -> SearchCount
-    {
-        try await database.reading(ArchiveQuery.searchCount(query, options: options, positionOf: item))
+    public func searchCount(
+        _ query: String, options: SearchOptions = SearchOptions(), positionOf item: Int64? = nil,
+        limit: Int? = SearchCount.defaultLimit
+    ) async throws -> SearchCount {
+        try await database.reading(ArchiveQuery.searchCount(query, options: options, positionOf: item, limit: limit))
     }
 
     /// A window of a chat's items: the last ones, those around an item, before or after one, or

@@ -38,11 +38,11 @@ enum ArchiveQuery {
         { db in try MessageSearch.histogram(query, period: period, exact: exact, options: options, in: db) }
     }
 
-    /// ``Archive/searchCount(_:options:positionOf:)``.
-    static func searchCount(_ query: String, options: SearchOptions, positionOf item: Int64?)
+    /// ``Archive/searchCount(_:options:positionOf:limit:)``.
+    static func searchCount(_ query: String, options: SearchOptions, positionOf item: Int64?, limit: Int?)
         -> ArchiveDatabase.Access<SearchCount>
     {
-        { db in try MessageSearch.count(query, options: options, positionOf: item, in: db) }
+        { db in try MessageSearch.count(query, options: options, positionOf: item, limit: limit, in: db) }
     }
 
     /// ``Archive/items(in:window:content:search:)``.

@@ -199,18 +199,21 @@ struct QueryBench {
         try add("small chat, rare word", rare, chat: chats.small)
         try add("small chat, frequent word", frequent, chat: chats.small)
         try add("small chat, mid word", mid, chat: chats.small)
-        // "k of N" beside an in-chat search: the count and the place of the oldest hit of the first page.
-        for (name, ws, chat) in [
-            ("big chat, rare word: k of N", rare, chats.big), ("big chat, frequent word: k of N", frequent, chats.big),
-            ("mid chat, frequent word: k of N", frequent, chats.mid),
+        // "k of N" beside an in-chat search: the count and the place of the oldest hit of the
+        // first page, up to the library's default limit and, for the frequent word, every match.
+        for (name, ws, chat, limit) in [
+            ("big chat, rare word: k of N", rare, chats.big, SearchCount.defaultLimit),
+            ("big chat, frequent word: k of N", frequent, chats.big, SearchCount.defaultLimit),
+            ("big chat, frequent word: k of N, every match", frequent, chats.big, nil),
+            ("mid chat, frequent word: k of N", frequent, chats.mid, SearchCount.defaultLimit),
         ] where !ws.isEmpty {
-            report.latencies.append((name, try searchCount(ws, chat: chat), nil, ""))
+            report.latencies.append((name, try searchCount(ws, chat: chat, limit: limit), nil, ""))
         }
     }
 
-    /// The latency of ``MessageSearch/count(_:options:positionOf:in:)`` over the words `ws` in
-    /// `chat`, with the place of the oldest hit of each word's first page of 50.
-    func searchCount(_ ws: [Word], chat: ChatInfo) throws -> Latency {
+    /// The latency of ``MessageSearch/count(_:options:positionOf:limit:in:)`` over the words `ws`
+    /// in `chat`, with the place of the oldest hit of each word's first page of 50.
+    func searchCount(_ ws: [Word], chat: ChatInfo, limit: Int?) throws -> Latency {
         let db = archive.database.writer
         let options = SearchOptions(chat: chat.sourceId, limit: 50)
         let oldest = try ws.map { w in
@@ -219,7 +222,7 @@ struct QueryBench {
         return try Latency.measure(repeats: repeats) { i in
             try db.read { db in
                 try MessageSearch.count(
-                    ws[i % ws.count].term, options: options, positionOf: oldest[i % ws.count], in: db
+                    ws[i % ws.count].term, options: options, positionOf: oldest[i % ws.count], limit: limit, in: db
                 )
                 .total
             }

@@ -72,6 +72,41 @@ import Testing
         #expect(try await archive.searchCount("ภูเขา", options: withDeleted).total == hits.count)
     }
 
+    /// The count and every hit's place under `limit`, against the paged hits.
+    static func expectLimitedCounts(
+        _ archive: Archive, _ query: String, _ options: SearchOptions, limit: Int?
+    ) async throws {
+        let hits = try await allHits(archive, query, options)
+        let counted = try await archive.searchCount(query, options: options, limit: limit)
+        let isExact = limit.map { hits.count <= $0 } ?? true
+        #expect(counted == SearchCount(total: isExact ? hits.count : limit!, position: nil, isExact: isExact))
+        for (k, id) in hits.enumerated() {
+            let place = try await archive.searchCount(query, options: options, positionOf: id, limit: limit)
+            #expect(place.position == (k + 1 <= (limit ?? Int.max) ? k + 1 : nil))
+        }
+    }
+
+    @Test(arguments: ["café", "山", "горе", "café is:unread", ""])
+    func aLimitedCountStopsAtItsLimitWhateverIsDeleted(query: String) async throws {
+        let archive = try await Self.archive(count: 84)
+        for options in [SearchOptions(chat: "g1"), SearchOptions()] {
+            let n = try await Self.allHits(archive, query, options).count
+            for limit in [1, 5, n - 1, n, n + 1, nil] where (limit ?? 1) > 0 {
+                try await Self.expectLimitedCounts(archive, query, options, limit: limit)
+            }
+        }
+        // Two of every three of g1's newest hits deleted: the walk reads past them.
+        let hits = try await Self.allHits(archive, query, SearchOptions(chat: "g1"))
+        let gone = hits.prefix(hits.count / 2).enumerated().filter { $0.offset % 3 != 0 }.map(\.element)
+        try await archive.markDeleted(gone, in: "g1")
+        for options in [SearchOptions(chat: "g1"), SearchOptions()] {
+            let n = try await Self.allHits(archive, query, options).count
+            for limit in [1, 4, n / 2, n - 1, n, nil] where (limit ?? 1) > 0 {
+                try await Self.expectLimitedCounts(archive, query, options, limit: limit)
+            }
+        }
+    }
+
     @Test func anUnknownChatThrowsUnknownChat() async throws {
         let archive = try await Self.archive(count: 3)
         await #expect(throws: ArchiveError.self) {

@@ -158,6 +158,56 @@ import Testing
         }
     }
 
+    /// Chat `w`: 300 items "wave N" 5 hours apart from 2024-01-01, every fourth after the first
+    /// deleted, and five sharing the last millisecond of January and five the last of Sunday
+    /// 2024-01-14, whose ids spill into the next period.
+    static let waves = Result {
+        var lines = [Lines.chat("w", name: "Waves")]
+        let start = Timestamp(year: 2024, month: 1, day: 1)?.milliseconds ?? 0
+        for n in 0..<300 {
+            let ts = Timestamp(milliseconds: start + Int64(n) * 5 * 3_600_000).rfc3339
+            lines.append(Lines.item("w", "w\(n)", ts: ts, text: "wave \(n)", deleted: n % 4 == 1))
+        }
+        for k in 0..<5 {
+            lines.append(Lines.item("w", "m\(k)", ts: "2024-01-31T23:59:59.999Z", text: "wave month \(k)"))
+            lines.append(
+                Lines.item("w", "s\(k)", ts: "2024-01-14T23:59:59.999Z", text: "wave sunday \(k)", deleted: k == 2))
+        }
+        return try TestArchive.make(jsonl: lines.joined(separator: "\n")).0
+    }
+
+    /// Deleted matches, in the newest counted and in the older sampled periods, leave every
+    /// exact count, and a period holds the items whose ids it holds (the search's rule for
+    /// `after:` and `before:`), in both indexes.
+    @Test(arguments: [true, false], [nil, 40])
+    func deletedMatchesAndSpilledIdsCountAsTheSearchFindsThem(keys: Bool, counted: Int?) async throws {
+        let archive = try Self.waves.get()
+        for period in HistogramPeriod.allCases {
+            var options = SearchOptions(chat: "w")
+            options.usesChatKeys = keys
+            options.limit = 10_000
+            let hits = try await archive.search("wave", options: options).hits
+            let live = 300 - 75 + 10 - 1
+            #expect(hits.count == live)
+            // Ids are milliseconds in a new archive: a period holds the ids it spans.
+            let want = Dictionary(grouping: hits) {
+                Self.periodStart(Timestamp(milliseconds: $0.item.id), period)
+            }.mapValues(\.count)
+            if let counted {
+                options.histogramCountedMatches = counted
+                options.histogramMatchesPerSpan = 4
+            }
+            let h = try await archive.histogram("wave", by: period, options: options)
+            let isEstimated = counted != nil
+            #expect(h.isExact != isEstimated)
+            for b in h.buckets where b.isExact {
+                #expect(b.count == want[b.start.milliseconds] ?? 0, "\(period) \(b.start), keys \(keys)")
+            }
+            let exact = try await archive.histogram("wave", by: period, options: options, exact: true)
+            #expect(Self.counts(exact) == want, "\(period), keys \(keys)")
+        }
+    }
+
     @Test(arguments: [
         (Int64(0), "1970-01-01T00:00:00Z", "1969-12-29T00:00:00Z"),
         (

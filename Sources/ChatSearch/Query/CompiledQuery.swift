@@ -39,6 +39,36 @@ struct CompiledQuery {
         WHERE f.itemChatFts MATCH ? AND f.rowid < ? AND f.rowid >= ?
         """ + itemConditions
     }
+    /// The rowids of the matches in `[?, ?)` from the index alone, newest first or oldest
+    /// first, at most `?`: bind the match, the upper and the lower rowid (or key, when `keyed`),
+    /// then the limit. No item is read, so deleted items are among them (see ``deletedMatch``)
+    /// and an unread search must not use it.
+    static func indexRowsSQL(keyed: Bool, descending: Bool = true) -> String {
+        let table = keyed ? "itemChatFts" : "itemFts"
+        return
+            "SELECT rowid FROM \(table) WHERE \(table) MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid \(descending ? "DESC" : "ASC") LIMIT ?"
+    }
+    /// How many of ``indexRowsSQL(keyed:descending:)``'s newest rows there are, and the oldest.
+    static func indexWalkSQL(keyed: Bool) -> String {
+        "SELECT count(*), min(rowid) FROM (\(indexRowsSQL(keyed: keyed)))"
+    }
+    /// The archive ids of the matches whose keys are in `[?, ?)`, oldest first, at most `?`, with
+    /// deleted items among them: the keys' index gives the ids without reading the items.
+    static let keyedIdsSQL = """
+        SELECT i.id FROM itemChatFts f JOIN item i ON i.chatKey = f.rowid
+        WHERE f.itemChatFts MATCH ? AND f.rowid < ? AND f.rowid >= ? ORDER BY f.rowid LIMIT ?
+        """
+    /// How many rows of the index match in `[?, ?)`: bind the match, the upper and the lower
+    /// rowid (or key, when `keyed`).
+    static func indexCountSQL(keyed: Bool) -> String {
+        let table = keyed ? "itemChatFts" : "itemFts"
+        return "SELECT count(*) FROM \(table) WHERE \(table) MATCH ? AND rowid < ? AND rowid >= ?"
+    }
+    /// The match expression of the matches whose item is deleted: their tags say so (the writer
+    /// keeps an item's tags and flags together), and deleted items are few, so FTS5 answers it
+    /// by seeking the word's list at each of them.
+    var deletedMatch: String { "(\(match)) AND {tags}: \(IndexTerms.deleted)" }
+
     /// The conditions on the joined item `i`: not deleted (unless asked for), unread for `is:unread`.
     private var itemConditions: String {
         var sql = ""

@@ -49,19 +49,32 @@ struct KeyedChat {
         return lo
     }
 
-    /// ``keyBound(id:_:)`` in one lookup, for `x` an item of the chat or the first id of a
+    /// ``keyBound(id:_:)`` in a few lookups, for `x` an item of the chat or the first id of a
     /// millisecond's slot (as period bounds are): the key of the chat's first item at or after
-    /// that millisecond by the `(chat, ts, id)` index. Within a keyed chat, order by `(ts, id)`
-    /// is order by id; an item whose id was pushed past a slot's start by others sharing its
-    /// millisecond may fall on the wrong side, which only a histogram's estimated spans accept.
+    /// that millisecond by the `(chat, ts, id)` index, then back over the items before it whose
+    /// ids were pushed to `x` or past by others sharing their millisecond (keys follow ids within
+    /// a keyed chat, and an item's id is never below its millisecond's slot).
     func slotKeyBound(id x: Int64, scale: Int64, _ db: Database) throws -> Int64 {
         if x == Int64.max { return range.upperBound + 1 }
         if x == Int64.min { return range.lowerBound }
         if let k = try key(ofItem: x, db) { return k }
         let ms = x / scale + (x % scale == 0 ? 0 : 1)
-        return try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT chatKey FROM item WHERE chatId = ? AND ts >= ? ORDER BY ts, id LIMIT 1"),
-            arguments: [id, ms]) ?? range.upperBound + 1
+        var bound =
+            try Int64.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT chatKey FROM item WHERE chatId = ? AND ts >= ? ORDER BY ts, id LIMIT 1"),
+                arguments: [id, ms]) ?? range.upperBound + 1
+        let previous = try db.cachedStatement(
+            sql: "SELECT chatKey, id FROM item WHERE chatKey < ? AND chatKey >= ? ORDER BY chatKey DESC LIMIT 1")
+        while let row = try Row.fetchOne(previous, arguments: [bound, range.lowerBound]), (row[1] as Int64) >= x {
+            bound = row[0]
+        }
+        return bound
+    }
+
+    /// The archive id of the chat's item with key `key`.
+    func id(ofKey key: Int64, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM item WHERE chatKey = ?"), arguments: [key])
     }
 
     /// The key of item `x` when it is an item of this chat.

@@ -29,23 +29,30 @@ extension MessageSearch {
 extension SearchRun {
     /// See ``MessageSearch/histogram(_:period:exact:options:in:)``.
     ///
-    /// Archive ids follow time, so the newest matches come from the index newest first without
-    /// reading any item, and a period is a range of ids; an estimated span is one seek into the
-    /// index and a bounded read.
+    /// Archive ids follow time, and so do a keyed chat's keys, so the newest matches come from
+    /// the index newest first without reading any item, and a period is a range of rows; the
+    /// deleted matches among them are found apart (few, a seek each). An estimated span is one
+    /// seek into the index and a bounded read.
     func histogram(period: HistogramPeriod, exact: Bool) throws -> SearchHistogram {
         let scale = try ArchiveIds.scale(db)
         let counted = options.histogramCountedMatches
-        let newest = try self.newest(below: compiled.maxRowid, count: exact ? Int.max : counted + 1)
-        guard let newestId = newest.first, var oldestId = newest.last else {
+        let rows = try HistogramRows(self, scale: scale)
+        let walked = try rows.newest(count: exact ? Int.max : counted + 1)
+        let isComplete = exact || walked.count <= counted
+        let counting = isComplete ? walked[...] : walked.prefix(counted)
+        guard let newestRow = walked.first, let splitRow = counting.last else {
             return SearchHistogram(period: period, buckets: [], estimate: nil)
         }
-        let isComplete = exact || newest.count <= counted
-        let exactIds = isComplete ? newest[...] : newest.prefix(counted)
-        // Every match at or above `split` is counted; the older ones are estimated.
-        let split = exactIds[exactIds.endIndex - 1]
-        if !isComplete {
-            oldestId = try ascending(from: compiled.minRowid, below: split, count: 1, scale: scale).first ?? split
-        }
+        // Every live match at or above `splitRow` is counted; the older ones are estimated.
+        let deleted = try rows.deleted(from: isComplete ? rows.low : splitRow, below: rows.high)
+        let live = counting.filter { !deleted.contains($0) }
+        guard !live.isEmpty || !isComplete else { return SearchHistogram(period: period, buckets: [], estimate: nil) }
+        let newestId = try rows.id(of: live.first ?? newestRow)
+        let split = try rows.id(of: splitRow)
+        let oldestId =
+            try isComplete
+            ? rows.id(of: live[live.endIndex - 1])
+            : ascending(from: compiled.minRowid, below: split, count: 1, scale: scale, indexOnly: false).first ?? split
         var starts: [Int64] = []
         var start = period.start(of: oldestId / scale)
         let last = period.start(of: newestId / scale)
@@ -55,21 +62,29 @@ extension SearchRun {
         }
         var counts = [Double](repeating: 0, count: starts.count)
         var isExact = [Bool](repeating: true, count: starts.count)
+        // Newest first: a row below its period's first row belongs to an older period, found by
+        // its id (in a keyed chat, one lookup per period that holds matches, not per match).
         var p = starts.count - 1
-        for id in exactIds {
-            while p > 0 && id / scale < starts[p] { p -= 1 }
+        var bound = try rows.first(ofPeriodAt: starts[p])
+        for row in live {
+            if p > 0 && row < bound {
+                p = Self.period(holding: try rows.id(of: row) / scale, in: starts)
+                bound = try rows.first(ofPeriodAt: starts[p])
+            }
             counts[p] += 1
         }
         var estimate: SearchHistogram.Estimate? = nil
         if !isComplete {
-            let sample = try sampleOlder(from: oldestId, below: split, scale: scale, periods: starts, period: period)
+            let sample = try sampleOlder(
+                from: oldestId, below: split, scale: scale, periods: starts, period: period,
+                deleted: try rows.deletedIds(from: oldestId, below: split, atMost: counted))
             for p in starts.indices {
                 counts[p] += sample.counts[p]
                 isExact[p] = isExact[p] && sample.isExact[p]
             }
             if isExact.contains(false) {
                 estimate = SearchHistogram.Estimate(
-                    countedMatches: exactIds.count, sampledMatches: sample.read, sampledSpans: sample.spans,
+                    countedMatches: live.count, sampledMatches: sample.read, sampledSpans: sample.spans,
                     matchesPerSpan: options.histogramMatchesPerSpan)
             }
         }
@@ -82,14 +97,29 @@ extension SearchRun {
         return SearchHistogram(period: period, buckets: buckets, estimate: estimate)
     }
 
+    /// The index of the period that holds millisecond `ms` among periods starting at `starts`
+    /// (the first when `ms` is before them all).
+    static func period(holding ms: Int64, in starts: [Int64]) -> Int {
+        var (lo, hi) = (0, starts.count - 1)
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= ms { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
     /// The matches in `[lower, upper)` per period, from a few spans read in full and the rest
     /// estimated: the range is cut into spans of whole periods, and in each the first `matchesPerSpan`
     /// matches are read (a span that holds fewer is exact) and counted where they fall; the rest of
     /// a span is its matches' rate times its length, spread over the periods it overlaps. A
     /// search costs FTS5 a parse of its expression and a seek per term, so the spans are few
     /// whatever the periods (weeks over years share them: see SearchPerformance.md).
+    ///
+    /// `deleted` holds the deleted matches in the range, and the spans are read from the index
+    /// alone; `nil` reads them with the items (too many deleted, or an unread search).
     private func sampleOlder(
-        from lower: Int64, below upper: Int64, scale: Int64, periods starts: [Int64], period: HistogramPeriod
+        from lower: Int64, below upper: Int64, scale: Int64, periods starts: [Int64], period: HistogramPeriod,
+        deleted: Set<Int64>?
     ) throws -> (counts: [Double], isExact: [Bool], read: Int, spans: Int) {
         let slot = { (ms: Int64) in ArchiveIds.slotBase(milliseconds: ms, scale: scale) }
         let ranges = starts.map { slot($0)..<slot(period.end(ofPeriodAt: $0)) }
@@ -118,9 +148,9 @@ extension SearchRun {
         var read = 0
         for j in 0..<(bounds.count - 1) {
             let (a, b) = (bounds[j], bounds[j + 1])
-            let ids = try ascending(from: a, below: b, count: perSpan, scale: scale)
+            let ids = try ascending(from: a, below: b, count: perSpan, scale: scale, indexOnly: deleted != nil)
             read += ids.count
-            for id in ids { counts[index(id)] += 1 }
+            for id in ids where deleted?.contains(id) != true { counts[index(id)] += 1 }
             guard ids.count == perSpan, let lastRead = ids.last, lastRead > a, lastRead + 1 < b else { continue }
             // The unread rest of the span at the rate of the matches read: n - 1 gaps over the
             // ids from the span's start to the last one read.
@@ -135,17 +165,100 @@ extension SearchRun {
         return (counts, isExact, read, bounds.count - 1)
     }
 
-    /// Up to `count` matches with archive ids in `[lower, upper)`, oldest first.
-    func ascending(from lower: Int64, below upper: Int64, count: Int, scale: Int64) throws -> [Int64] {
+    /// Up to `count` matches with archive ids in `[lower, upper)`, oldest first: from the index
+    /// alone (deleted ones among them) when `indexOnly`, else live ones read with their items.
+    func ascending(from lower: Int64, below upper: Int64, count: Int, scale: Int64, indexOnly: Bool) throws -> [Int64] {
         if let keyed {
             let low = try keyed.slotKeyBound(id: lower, scale: scale, db)
             let high = try keyed.slotKeyBound(id: upper, scale: scale, db)
             return try Int64.fetchAll(
-                db.cachedStatement(sql: compiled.keyedMatchesSQL(descending: false)),
+                db.cachedStatement(
+                    sql: indexOnly ? CompiledQuery.keyedIdsSQL : compiled.keyedMatchesSQL(descending: false)),
                 arguments: [compiled.match, high, low, count])
         }
         return try Int64.fetchAll(
-            db.cachedStatement(sql: compiled.matchesSQL(ascending: true) + " LIMIT ?"),
+            db.cachedStatement(
+                sql: indexOnly
+                    ? CompiledQuery.indexRowsSQL(keyed: false, descending: false)
+                    : compiled.matchesSQL(ascending: true) + " LIMIT ?"),
             arguments: [compiled.match, upper, lower, count])
+    }
+}
+
+/// The rows a histogram walks: archive ids in the time-ordered index, or keys in a keyed chat's
+/// (which follow ids), read from the index alone unless the search needs the items
+/// (`is:unread`), in which case they are the live matches' ids.
+struct HistogramRows {
+    let run: SearchRun
+    let scale: Int64
+    /// The search's rows, `[low, high)`.
+    let low: Int64
+    let high: Int64
+    /// Whether rows come from the index alone, deleted matches among them.
+    let isIndexOnly: Bool
+    /// The keyed chat whose keys the rows are.
+    let keyed: KeyedChat?
+
+    init(_ run: SearchRun, scale: Int64) throws {
+        self.run = run
+        self.scale = scale
+        isIndexOnly = !run.compiled.requiresUnread
+        keyed = isIndexOnly ? run.keyed : nil
+        if let keyed {
+            (low, high) = try keyed.keyRange(lower: run.compiled.minRowid, upper: run.compiled.maxRowid, run.db)
+        } else {
+            (low, high) = (run.compiled.minRowid, run.compiled.maxRowid)
+        }
+    }
+
+    /// The newest `count` rows, newest first.
+    func newest(count: Int) throws -> [Int64] {
+        guard isIndexOnly else { return try run.newest(below: high, count: count) }
+        return try Int64.fetchAll(
+            run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil)),
+            arguments: [run.compiled.match, high, low, count])
+    }
+
+    /// The rows in `[lower, upper)` whose items are deleted (none read when rows are live).
+    func deleted(from lower: Int64, below upper: Int64) throws -> Set<Int64> {
+        guard isIndexOnly, run.compiled.excludesDeleted else { return [] }
+        return Set(
+            try Int64.fetchAll(
+                run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil)),
+                arguments: [run.compiled.deletedMatch, upper, lower, Int.max]))
+    }
+
+    /// The archive ids of the deleted matches with ids in `[lower, upper)`, for
+    /// ``SearchRun/ascending(from:below:count:scale:indexOnly:)`` from the index; `nil` when
+    /// there are more than `atMost` or rows are live, so that spans are read with their items.
+    func deletedIds(from lower: Int64, below upper: Int64, atMost: Int) throws -> Set<Int64>? {
+        guard isIndexOnly else { return nil }
+        guard run.compiled.excludesDeleted else { return [] }
+        let ids: [Int64]
+        if let keyed {
+            let low = try keyed.slotKeyBound(id: lower, scale: scale, run.db)
+            let high = try keyed.slotKeyBound(id: upper, scale: scale, run.db)
+            ids = try Int64.fetchAll(
+                run.db.cachedStatement(sql: CompiledQuery.keyedIdsSQL),
+                arguments: [run.compiled.deletedMatch, high, low, atMost + 1])
+        } else {
+            ids = try Int64.fetchAll(
+                run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: false, descending: false)),
+                arguments: [run.compiled.deletedMatch, upper, lower, atMost + 1])
+        }
+        return ids.count > atMost ? nil : Set(ids)
+    }
+
+    /// The archive id of a row.
+    func id(of row: Int64) throws -> Int64 {
+        guard let keyed else { return row }
+        return try keyed.id(ofKey: row, run.db) ?? row
+    }
+
+    /// The first row of the period that starts at millisecond `start`.
+    func first(ofPeriodAt start: Int64) throws -> Int64 {
+        let id = ArchiveIds.slotBase(milliseconds: start, scale: scale)
+        guard let keyed else { return id }
+        return try keyed.slotKeyBound(id: id, scale: scale, run.db)
     }
 }

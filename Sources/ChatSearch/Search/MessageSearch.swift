@@ -47,17 +47,24 @@ package enum MessageSearch {
     /// How many items a search matches (its options' chat and filters; its cursor, limit and
     /// order do not count), and the place of item `item` among them newest first.
     ///
-    /// - Complexity: O(matches): it walks the matches' postings (in one chat, that chat's part
-    ///   of each list), and those newer than `item` a second time.
-    package static func count(_ text: String, options: SearchOptions, positionOf item: Int64?, in db: Database) throws
-        -> SearchCount
-    {
+    /// Counting stops past `limit` matches (`nil`: never): the count is then `limit` and not
+    /// exact, and a place beyond `limit` is `nil`.
+    ///
+    /// - Complexity: O(min(matches, limit)): it walks the index's postings of the matches (in
+    ///   one chat, that chat's part of each list) without reading the items, and those newer than
+    ///   `item` a second time; the deleted ones among them are counted by a seek per deleted item.
+    package static func count(
+        _ text: String, options: SearchOptions, positionOf item: Int64?, limit: Int? = nil, in db: Database
+    ) throws -> SearchCount {
         guard let run = try SearchRun(text, options: options, db) else { return SearchCount(total: 0, position: nil) }
-        let total = try run.count(lower: run.compiled.minRowid, upper: run.compiled.maxRowid)
-        guard let item, item >= run.compiled.minRowid, item < run.compiled.maxRowid,
-            try run.count(lower: item, upper: item + 1) == 1
-        else { return SearchCount(total: total, position: nil) }
-        return SearchCount(total: total, position: try run.count(lower: item + 1, upper: run.compiled.maxRowid) + 1)
+        let (min, max) = (run.compiled.minRowid, run.compiled.maxRowid)
+        let total = try run.count(lower: min, upper: max, limit: limit)
+        guard let item, item >= min, item < max, try run.count(lower: item, upper: item + 1).count == 1 else {
+            return SearchCount(total: total.count, position: nil, isExact: total.isExact)
+        }
+        let newer = try run.count(lower: item + 1, upper: max, limit: limit)
+        let isCounted = newer.isExact && newer.count < (limit ?? Int.max)
+        return SearchCount(total: total.count, position: isCounted ? newer.count + 1 : nil, isExact: total.isExact)
     }
 
     /// Archive ids matching a query inside one chat, for window filters.
@@ -261,9 +268,11 @@ struct SearchRun {
             arguments: [average, newest, compiled.match, compiled.maxRowid, compiled.minRowid, candidates + 1])
     }
 
-    /// How many items match with archive ids in `[lower, upper)`.
-    func count(lower: Int64, upper: Int64) throws -> Int {
-        guard lower < upper else { return 0 }
+    /// How many items match with archive ids in `[lower, upper)`, at most `limit` (all when
+    /// `nil`): `isExact` is false when more match, and then the count is `limit`.
+    func count(lower: Int64, upper: Int64, limit: Int? = nil) throws -> (count: Int, isExact: Bool) {
+        guard lower < upper else { return (0, true) }
+        var (low, high) = (lower, upper)
         if let keyed {
             // A bound just above an item of the chat (the hit whose place is counted) is its key
             // + 1: one lookup instead of a search of the key space.
@@ -271,12 +280,48 @@ struct SearchRun {
                 if x > Int64.min, x < Int64.max, let key = try keyed.key(ofItem: x - 1, db) { return key + 1 }
                 return try keyed.keyBound(id: x, db)
             }
-            return try Int.fetchOne(
-                db.cachedStatement(sql: compiled.keyedMatchCountSQL),
-                arguments: [compiled.match, try bound(upper), try bound(lower)]) ?? 0
+            (low, high) = (try bound(lower), try bound(upper))
         }
-        return try Int.fetchOne(
-            db.cachedStatement(sql: compiled.matchCountSQL), arguments: [compiled.match, upper, lower]) ?? 0
+        if compiled.requiresUnread {
+            // Unread needs each item's flags and its chat's read mark: the joined walk.
+            let ids = keyed != nil ? compiled.keyedMatchesSQL() : compiled.matchesSQL()
+            let n =
+                try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT count(*) FROM (\(ids))"),
+                    arguments: [compiled.match, high, low, limit.map { $0 + 1 } ?? Int.max]) ?? 0
+            return limit.map { n > $0 ? ($0, false) : (n, true) } ?? (n, true)
+        }
+        // The index alone, without reading the items: the deleted matches are counted apart.
+        let isKeyed = keyed != nil
+        func deleted(below upper: Int64, from lower: Int64) throws -> Int {
+            guard compiled.excludesDeleted else { return 0 }
+            return try Int.fetchOne(
+                db.cachedStatement(sql: CompiledQuery.indexCountSQL(keyed: isKeyed)),
+                arguments: [compiled.deletedMatch, upper, lower]) ?? 0
+        }
+        guard let limit else {
+            let all =
+                try Int.fetchOne(
+                    db.cachedStatement(sql: CompiledQuery.indexCountSQL(keyed: isKeyed)),
+                    arguments: [compiled.match, high, low]) ?? 0
+            return (all - (try deleted(below: high, from: low)), true)
+        }
+        // The newest matches in turns until more than `limit` are live or the range is walked.
+        var found = 0
+        while true {
+            let wanted = limit + 1 - found
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: CompiledQuery.indexWalkSQL(keyed: isKeyed)),
+                    arguments: [compiled.match, high, low, wanted])
+            else { return (found, true) }
+            let (n, oldest): (Int, Int64?) = (row[0], row[1])
+            let isWalked = n < wanted
+            found += n - (try deleted(below: high, from: isWalked ? low : oldest ?? low))
+            if isWalked { return (found, true) }
+            if found > limit { return (limit, false) }
+            high = oldest ?? low
+        }
     }
 
     /// The hits of `ids`, in that order: each item with its match ranges and snippet.

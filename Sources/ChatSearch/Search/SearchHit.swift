@@ -37,15 +37,24 @@ public struct SearchPage: Sendable, Hashable {
 /// How many items a search matches, and where one of them stands among them: an in-chat
 /// search's "k of N".
 public struct SearchCount: Sendable, Hashable {
-    /// The items that match (N).
+    /// The items that match (N); when ``isExact`` is false, more than this match.
     public var total: Int
     /// The given item's place among them, newest first from 1 (k), as `SearchOrder/newest`
-    /// pages list them; `nil` when no item was given or it does not match.
+    /// pages list them; `nil` when no item was given, it does not match, or its place lies
+    /// beyond the count's limit.
     public var position: Int?
+    /// Whether ``total`` is every match: false when counting stopped at its limit (an app
+    /// shows "1,000+").
+    public var isExact: Bool
+
+    /// The most matches a count walks unless asked for more: what a screen shows as "k of N"
+    /// within the in-chat budget (ServingPerformance.md in ChatArchive.docc).
+    public static let defaultLimit = 1_000
 
     /// A count of `total` matches, the given one at `position`.
-    public init(total: Int, position: Int?) {
+    public init(total: Int, position: Int?, isExact: Bool = true) {
         self.total = total
         self.position = position
+        self.isExact = isExact
     }
 }
