@@ -299,6 +299,10 @@ def browse(driver, url, base, token):
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#item-list mark"))
     pos = driver.find_element(By.ID, "hit-position").text
     check(pos.startswith("1 of "), "in-chat search shows k of N: %r" % pos)
+    # N is the archive's count of the chat's matches (search --count), not the hits loaded.
+    want = json.loads(http(base + "/api/search?q=trip&chat=g-hiking&count=true&limit=1", token)[1])["count"]
+    check(pos == "1 of %s%s" % (format(want["total"], ","), "" if want["exact"] else "+"),
+          "k of N counts every match: %r against %r" % (pos, want))
     driver.find_element(By.ID, "hit-prev").click()
     wait.until(lambda d: d.find_element(By.ID, "hit-position").text.startswith("2 of ") or pos.endswith(" 1"))
     shot(driver, "08-in-chat-search")

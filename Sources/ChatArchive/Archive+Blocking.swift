@@ -17,6 +17,14 @@ extension Archive {
             try archive.database.reading(ArchiveQuery.search(query, options: options))
         }
 
+        /// ``Archive/searchCount(_:options:positionOf:limit:)``.
+        package func searchCount(_ query: String, options: SearchOptions, limit: Int? = SearchCount.defaultLimit)
+            throws -> SearchCount
+        {
+            try archive.database.reading(
+                ArchiveQuery.searchCount(query, options: options, positionOf: nil, limit: limit))
+        }
+
         /// ``Archive/histogram(_:by:options:exact:)``.
         package func histogram(_ query: String, by period: HistogramPeriod, options: SearchOptions, exact: Bool)
             throws -> SearchHistogram

@@ -50,14 +50,15 @@ enum QuickCommandLine {
             guard
                 let a = Arguments(
                     rest, options: ["chat", "content", "limit", "cursor", "order", "histogram"], numbers: ["limit"],
-                    flags: ["include-deleted", "exact"], positionals: 1...1)
+                    flags: ["include-deleted", "exact", "count"], positionals: 1...1)
             else { return nil }
             let d = SearchRequest.defaults
             command = .search(
                 SearchRequest(
                     global: a.global, chat: a["chat"], content: a["content"], limit: a.int("limit") ?? d.limit,
                     cursor: a["cursor"], order: a["order"] ?? d.order, includeDeleted: a.has("include-deleted"),
-                    histogram: a["histogram"], exact: a.has("exact"), query: a.positionals[0]))
+                    histogram: a["histogram"], exact: a.has("exact"), count: a.has("count"),
+                    query: a.positionals[0]))
         case "chats":
             guard
                 let a = Arguments(

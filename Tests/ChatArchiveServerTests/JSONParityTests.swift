@@ -51,6 +51,11 @@ import Testing
             (["search", "Heinestraße"], "/api/search?q=\(Self.q("Heinestraße"))"),
             (["search", "trip", "--limit", "2", "--order", "relevance"], "/api/search?q=trip&limit=2&order=relevance"),
             (["search", "東京"], "/api/search?q=\(Self.q("東京"))"),
+            (["search", "trip", "--count", "--limit", "1"], "/api/search?q=trip&count=true&limit=1"),
+            (
+                ["search", "script", "--chat", "hostile", "--count", "--include-deleted"],
+                "/api/search?q=script&chat=hostile&count=true&includeDeleted=true"
+            ),
             (["search", "สวัสดี"], "/api/search?q=\(Self.q("สวัสดี"))"),
             (["search", "مرحبا"], "/api/search?q=\(Self.q("مرحبا"))"),
             (

@@ -135,6 +135,23 @@ import Testing
         #expect(try run(["search", "--archive", archive, "--histogram", "month", "--chat", "nope", "x"]).status == 1)
     }
 
+    @Test func searchCountSaysHowManyMatchInAll() throws {
+        let archive = TestArchive.temporaryPath()
+        #expect(
+            try run(["ingest", "--archive", archive, TestArchive.corpusPath + "/sample/chats-1.jsonl"]).status == 0)
+        let all = try json(try run(["search", "--archive", archive, "--limit", "10000", "--json", ""]).out)
+        let n = all["hits"]?.arrayValue?.count ?? -1
+        let doc = try json(try run(["search", "--archive", archive, "--limit", "2", "--count", "--json", ""]).out)
+        #expect(doc["hits"]?.arrayValue?.count == 2)
+        #expect(doc["count"]?["total"]?.numberValue == Double(n))
+        #expect(doc["count"]?["exact"]?.boolValue == true)
+        #expect(all["count"] == nil, "no count unless asked for")
+        let text = try run(["search", "--archive", archive, "--limit", "2", "--count", ""])
+        #expect(text.out.hasPrefix("\(n) matches\n"))
+        #expect(try run(["search", "--archive", archive, "--count", "zzzqqq"]).out.hasPrefix("no matches"))
+        #expect(try run(["search", "--archive", archive, "--count", "--histogram", "month", "x"]).status == 2)
+    }
+
     /// Ingests one message into a new archive and returns the archive and the human output of `search query`.
     func searchOneMessage(_ text: String, for query: String) throws -> (archive: String, out: String) {
         let file = try TestArchive.writeFile(

@@ -23,6 +23,12 @@ package enum ArchiveJSON {
     /// A page of search hits: `{"hits": [...], "nextCursor": ...}`.
     package static func search(_ page: SearchPage) -> String { bytes(page, capacity: 768 * page.hits.count) }
 
+    /// A page of search hits with how many items match in all (`search --count`):
+    /// `{"hits": [...], "nextCursor": ..., "count": {"total", "exact"}}`.
+    package static func search(_ page: SearchPage, count: SearchCount) -> String {
+        String(search(page).dropLast()) + ",\"count\":" + text(count) + "}"
+    }
+
     /// A search's matches per period: `{"period", "timeZone", "exact", "total", "estimate", "buckets"}`.
     package static func histogram(_ h: SearchHistogram) -> String { text(h) }
 

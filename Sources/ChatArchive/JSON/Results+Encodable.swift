@@ -101,6 +101,18 @@ extension SkippedFile: Encodable {
     }
 }
 
+extension SearchCount: Encodable {
+    private enum Key: String, CodingKey { case total, exact, position }
+
+    /// `{"total", "exact"}`, with `"position"` when an item's place was asked for and counted.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(total, forKey: .total)
+        try c.encode(isExact, forKey: .exact)
+        try c.encodeIfPresent(position, forKey: .position)
+    }
+}
+
 extension SearchHistogram: Encodable {
     private enum Key: String, CodingKey {
         case period, timeZone, exact, total, estimate, buckets

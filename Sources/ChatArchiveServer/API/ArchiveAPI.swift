@@ -112,14 +112,18 @@ package struct ArchiveAPI: Sendable {
         return APIResponse(status: 200, body: ArchiveJSON.chats(page))
     }
 
-    /// `GET /api/search?q=&chat=&content=&limit=&cursor=&order=&includeDeleted=`: `chat-archive search`.
+    /// `GET /api/search?q=&chat=&content=&limit=&cursor=&order=&includeDeleted=&count=`:
+    /// `chat-archive search` (`count=true`: `--count`).
     func search(_ q: [String: String]) async throws -> APIResponse {
         guard let text = q["q"] else { throw BadRequest(message: "q (what to search for) is missing") }
         let options = try RequestParameters.search(
             chat: nonEmpty(q["chat"]), content: nonEmpty(q["content"]),
             limit: try number(q, "limit", default: RequestParameters.searchLimit), cursor: nonEmpty(q["cursor"]),
             order: nonEmpty(q["order"]), includeDeleted: try flag(q, "includeDeleted"), spelling: .api)
-        return APIResponse(status: 200, body: ArchiveJSON.search(try await archive.search(text, options: options)))
+        let page = try await archive.search(text, options: options)
+        guard try flag(q, "count") else { return APIResponse(status: 200, body: ArchiveJSON.search(page)) }
+        let count = try await archive.searchCount(text, options: options)
+        return APIResponse(status: 200, body: ArchiveJSON.search(page, count: count))
     }
 
     /// `GET /api/histogram?q=&period=month|week&chat=&content=&includeDeleted=&exact=`:

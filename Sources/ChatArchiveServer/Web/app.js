@@ -29,7 +29,7 @@
   })();
   const state = {
     filter: 'all', chatQuery: '', chats: [], chatCursor: null, chat: null, items: [], loadingBefore: false, loadingAfter: false,
-    hasBefore: false, hasAfter: false, inChat: { query: '', content: null, hits: [], index: -1, more: false },
+    hasBefore: false, hasAfter: false, inChat: { query: '', content: null, hits: [], index: -1, cursor: null, count: null },
     global: { query: '', hits: [], cursor: null, loading: false, selected: -1, seq: 0 }, marks: null, chatSeq: 0, windowSeq: 0
   };
 
@@ -808,7 +808,7 @@
   function closeInChatSearch() {
     const filtered = !!(state.inChat.filterWindow || state.inChat.query || state.inChat.content);
     inChatSeq++;
-    state.inChat = { query: '', content: null, hits: [], index: -1, more: false };
+    state.inChat = { query: '', content: null, hits: [], index: -1, cursor: null, count: null };
     $('in-chat-search').value = '';
     $('hit-position').textContent = '';
     $('chat-search-bar').hidden = true;    $('chat-histogram').hidden = true;
@@ -838,22 +838,34 @@
       $('hit-position').textContent = body.items.length + (body.items.length >= PAGE ? '+' : '') + ' ' + state.inChat.content;
       return;
     }
-    const body = await api('search', { q: q, chat: state.chat.chatId, content: state.inChat.content, limit: 500 });
+    // A page of hits and how many match in all ("k of N"; the archive counts up to 1,000);
+    // stepping past the page loads the next one.
+    const body = await api('search', { q: q, chat: state.chat.chatId, content: state.inChat.content, limit: IN_CHAT_PAGE, count: 'true' });
     if (seq !== inChatSeq) return;
     state.inChat.hits = body.hits;
-    state.inChat.more = !!body.nextCursor;
+    state.inChat.cursor = body.nextCursor;
+    state.inChat.count = body.count || null;
     state.inChat.index = body.hits.length ? 0 : -1;
     showInChatHit();
   }
+  const IN_CHAT_PAGE = 50;
   function showInChatHit() {
-    const h = state.inChat.hits, i = state.inChat.index;
-    $('hit-position').textContent = h.length ? (i + 1) + ' of ' + h.length + (state.inChat.more ? '+' : '') : 'no matches';
+    const h = state.inChat.hits, i = state.inChat.index, c = state.inChat.count;
+    const total = c ? c.total.toLocaleString() + (c.exact ? '' : '+') : h.length + (state.inChat.cursor ? '+' : '');
+    $('hit-position').textContent = h.length ? (i + 1).toLocaleString() + ' of ' + total : 'no matches';
     if (i >= 0) openChat(state.chat, h[i].id, { id: h[i].id, ranges: h[i].ranges }, 'replace');
   }
-  function stepInChat(d) {
+  async function stepInChat(d) {
     const n = state.inChat.hits.length;
     if (!n) return;
-    state.inChat.index = Math.min(n - 1, Math.max(0, state.inChat.index + d));
+    const seq = inChatSeq;
+    if (state.inChat.index + d >= n && state.inChat.cursor) {
+      const body = await api('search', { q: state.inChat.query, chat: state.chat.chatId, content: state.inChat.content, limit: IN_CHAT_PAGE, cursor: state.inChat.cursor });
+      if (seq !== inChatSeq) return;
+      state.inChat.hits = state.inChat.hits.concat(body.hits);
+      state.inChat.cursor = body.nextCursor;
+    }
+    state.inChat.index = Math.min(state.inChat.hits.length - 1, Math.max(0, state.inChat.index + d));
     showInChatHit();
   }
 
@@ -1214,10 +1226,10 @@
     $('media-button').addEventListener('click', () => toggleMedia(!media.open));
     $('in-chat-search').addEventListener('input', debounce(runInChatSearch, 120));
     $('in-chat-search').addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') { e.preventDefault(); stepInChat(e.shiftKey ? -1 : 1); }
+      if (e.key === 'Enter') { e.preventDefault(); stepInChat(e.shiftKey ? -1 : 1).catch(() => {}); }
     });
-    $('hit-prev').addEventListener('click', () => stepInChat(1));
-    $('hit-next').addEventListener('click', () => stepInChat(-1));
+    $('hit-prev').addEventListener('click', () => stepInChat(1).catch(() => {}));
+    $('hit-next').addEventListener('click', () => stepInChat(-1).catch(() => {}));
     $('jump-date-button').addEventListener('click', () => {
       const input = $('jump-date');
       try { input.showPicker(); } catch (e) { input.focus(); }

@@ -37,13 +37,17 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "With --histogram: count every match, even where an estimate would be quicker.")
     var exact = false
 
+    @Flag(help: "Also say how many items match in all (up to 1,000, then \"1000+\").")
+    var count = false
+
     @Argument(help: "What to search for.")
     var query: String
 
     var request: SearchRequest {
         SearchRequest(
             global: global.values, chat: chat, content: content, limit: limit, cursor: cursor, order: order,
-            includeDeleted: includeDeleted, histogram: histogram, exact: exact, query: query)
+            includeDeleted: includeDeleted, histogram: histogram, exact: exact, count: count,
+            query: query)
     }
 
     func validate() throws { try request.validate() }
@@ -65,6 +69,7 @@ struct SearchRequest: Equatable {
     var includeDeleted = false
     var histogram: String?
     var exact = false
+    var count = false
     var query = ""
 
     /// The search's options (``RequestParameters/search(chat:content:limit:cursor:order:includeDeleted:spelling:)``).
@@ -83,6 +88,7 @@ struct SearchRequest: Equatable {
             if exact { throw ValidationError("--exact applies to --histogram only") }
             return nil
         }
+        if count { throw ValidationError("--count lists hits; --histogram counts them per period: choose one") }
         return try usage { try RequestParameters.histogramPeriod(histogram, spelling: .commandLine) }
     }
 
@@ -99,12 +105,14 @@ struct SearchRequest: Equatable {
                 print(global.json ? ArchiveJSON.histogram(histogram) : HumanFormat.histogram(histogram))
                 return
             }
-            let page = try archive.search(query, options: try options())
+            let options = try options()
+            let page = try archive.search(query, options: options)
+            let total = count ? try archive.searchCount(query, options: options) : nil
             if global.json {
-                print(ArchiveJSON.search(page))
+                print(total.map { ArchiveJSON.search(page, count: $0) } ?? ArchiveJSON.search(page))
                 return
             }
-            if page.hits.isEmpty { print("no matches") }
+            if let total { print(HumanFormat.count(total)) } else if page.hits.isEmpty { print("no matches") }
             let chatIds = Array(Set(page.hits.map(\.item.chatId)))
             let rows = chatIds.isEmpty ? [] : try archive.chats(ids: chatIds)
             let names = Dictionary(rows.map { ($0.chatId, $0.displayName) }, uniquingKeysWith: { a, _ in a })

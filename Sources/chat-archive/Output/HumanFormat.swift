@@ -134,6 +134,12 @@ enum HumanFormat {
 
     /// A histogram as text bars, one line per period (`2024-05` or the week's Monday,
     /// `2024-05-06`), the longest bar 40 cells; an estimated count reads `~123`.
+    /// `search --count`'s line above the hits: "37 matches", "1000+ matches", "no matches".
+    static func count(_ c: SearchCount) -> String {
+        if c.total == 0 { return "no matches" }
+        return "\(c.total)\(c.isExact ? "" : "+") match\(c.total == 1 && c.isExact ? "" : "es")"
+    }
+
     static func histogram(_ h: SearchHistogram) -> String {
         guard !h.buckets.isEmpty else { return "no matches" }
         let most = max(1, h.buckets.map(\.count).max() ?? 1)
