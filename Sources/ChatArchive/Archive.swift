@@ -321,6 +321,16 @@ public final class Archive: Sendable {
         return try await items(in: item.chatId, window: .around(quoted, count: count))
     }
 
+    /// Prepares chat-list name search in every script, off the caller's path.
+    ///
+    /// A name query in another script than Latin (`Дми`, `東京`) is also matched through its
+    /// Latin transliteration, and ICU builds each script's transliterator on its first use in a
+    /// process, which costs far more than the search (<doc:ServingPerformance>). An app or server
+    /// that lives long calls this once at launch, on a background thread: it builds them one
+    /// script at a time, so its first name search in each script is as fast as the next.
+    /// A search that comes meanwhile waits at most for one script's build.
+    public static func prepareNameSearch() { TextNormalizer.warmTransliteration() }
+
     /// Parses SimpleX markdown (`nil` when nothing is formatted).
     public static func markdown(_ text: String) -> [FormattedText]? { SimplexMarkdown.parseMaybeMarkdownList(text) }
 

@@ -61,6 +61,10 @@ package struct ArchiveServer: Sendable {
     /// SIGINT/SIGTERM; `onReady` gets the bound port once the server accepts connections.
     package func run(host: String, port: Int, onReady: @escaping @Sendable (Int) -> Void) async throws {
         let policy = self.policy
+        // The chat list's name search transliterates a query in another script, and ICU builds
+        // a script's transliterator on first use: build them while the app loads, not on the
+        // user's first search in each script.
+        Thread.detachNewThread { Archive.prepareNameSearch() }
         let app = Application(
             router: makeRouter(),
             configuration: .init(address: .hostname(host, port: port), serverName: nil),

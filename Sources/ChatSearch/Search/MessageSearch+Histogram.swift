@@ -11,6 +11,10 @@ extension MessageSearch {
     package static let histogramMatchesPerSpan = 32
     /// The most spans the older periods are sampled in (one per period up to this many).
     static let histogramSpans = 32
+    /// The most deleted matches looked up, a seek each, so that the sampled spans are read from
+    /// the index alone; with more (every message of an archive with many deleted), the spans'
+    /// few reads join their items instead.
+    static let histogramDeletedSeeks = 256
 
     /// The matches of a search per period, oldest period first: exact when `exact` or when the
     /// query has at most ``histogramCountedMatches`` matches, otherwise the older periods are
@@ -77,7 +81,7 @@ extension SearchRun {
         if !isComplete {
             let sample = try sampleOlder(
                 from: oldestId, below: split, scale: scale, periods: starts, period: period,
-                deleted: try rows.deletedIds(from: oldestId, below: split, atMost: counted))
+                deleted: try rows.deletedIds(from: oldestId, below: split, atMost: MessageSearch.histogramDeletedSeeks))
             for p in starts.indices {
                 counts[p] += sample.counts[p]
                 isExact[p] = isExact[p] && sample.isExact[p]

@@ -19,6 +19,17 @@ package enum TextNormalizer {
         convert(s) { cchaticu_transliterate($0, $1, $2, $3) }
     }
 
+    /// Builds, one script at a time, the transliterators of the scripts people type, which ICU
+    /// builds on a script's first use at a cost far above a search's (SearchPerformance.md in
+    /// ChatSearch.docc): a long-running process that calls it off its requests' path answers its
+    /// first name search in each script as fast as the next one.
+    package static func warmTransliteration() {
+        let samples = [
+            "Дмитрий", "Ελένη", "Հայկ", "გიორგი", "مرحبا", "שלום", "नमस्ते", "กรุงเทพ", "서울", "ひらがな", "カタカナ", "北京",
+        ]
+        for sample in samples { _ = transliterate(sample) }
+    }
+
     private static func convert(
         _ s: String,
         _ body: (
