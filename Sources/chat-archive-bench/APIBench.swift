@@ -11,21 +11,24 @@ struct APIBench {
     let repeats: Int
     let seed: UInt64
 
+    /// A word in about 1% of the messages, as a person might search.
+    static func onePercentWord(_ db: Database) throws -> String {
+        try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.apiVocab USING fts5vocab(main, itemFts, col)")
+        let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
+        return try String.fetchOne(
+            db,
+            sql:
+                "SELECT term FROM temp.apiVocab WHERE col = 'text' AND length(term) >= 4 AND doc BETWEEN ? AND ? ORDER BY doc DESC LIMIT 1",
+            arguments: [n / 200, max(1, n / 50)]) ?? "the"
+    }
+
     func run(into report: inout BenchReport) throws {
         let api = ArchiveAPI(archive: archive)
         let db = archive.database.writer
         let (big, names, word, chatIds): (String, [String], String, [String]) = try db.read { db in
             let big = try String.fetchOne(db, sql: "SELECT sourceId FROM chat ORDER BY itemCount DESC LIMIT 1") ?? ""
             let names = try String.fetchAll(db, sql: "SELECT displayName FROM chat ORDER BY id LIMIT 200")
-            // A word in about 1% of the messages, as a person might search.
-            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.apiVocab USING fts5vocab(main, itemFts, col)")
-            let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
-            let word =
-                try String.fetchOne(
-                    db,
-                    sql:
-                        "SELECT term FROM temp.apiVocab WHERE col = 'text' AND length(term) >= 4 AND doc BETWEEN ? AND ? ORDER BY doc DESC LIMIT 1",
-                    arguments: [n / 200, max(1, n / 50)]) ?? "the"
+            let word = try Self.onePercentWord(db)
             let chatIds = try String.fetchAll(db, sql: "SELECT sourceId FROM chat ORDER BY id")
             return (big, names, word, chatIds)
         }

@@ -48,6 +48,12 @@ struct Bench: ParsableCommand {
     @Option(help: "With --dir and --reuse: run this SQL on the archive (tokenizer registered) and print the rows.")
     var sql: String?
     @Flag(help: "With --sql: run it --repeats times and print its latency instead of its rows.") var timed = false
+    @Flag(help: "With --dir and --reuse: only compare estimated histograms with exact ones, per month.")
+    var histogramAccuracy = false
+    @Option(help: "With --histogram-accuracy: the newest matches counted one by one.") var histogramCounted: Int?
+    @Option(help: "With --histogram-accuracy: the most spans the older periods are sampled in.")
+    var histogramSpans: Int?
+    @Option(help: "With --histogram-accuracy: the most matches read in one span.") var histogramPerSpan: Int?
     @Flag(help: "With --reuse: measure our queries only, not SimpleX's LIKE scan beside them.") var noLike = false
     @Flag(
         help:
@@ -127,6 +133,13 @@ struct Bench: ParsableCommand {
                 }
             }
             print("chat list \(chatSearch): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms, \(l.hits) rows")
+            return
+        }
+        if histogramAccuracy {
+            try HistogramBench(
+                archive: archive, repeats: repeats, counted: histogramCounted, spans: histogramSpans,
+                perSpan: histogramPerSpan
+            ).run()
             return
         }
         if api {

@@ -205,6 +205,11 @@ import Testing
             }
             let exact = try await archive.histogram("wave", by: period, options: options, exact: true)
             #expect(Self.counts(exact) == want, "\(period), keys \(keys)")
+            // Spans that read every match they hold are exact: their deleted matches looked up.
+            options.histogramMatchesPerSpan = 1_000
+            let spans = try await archive.histogram("wave", by: period, options: options)
+            #expect(spans.buckets.allSatisfy { $0.isExact })
+            #expect(Self.counts(spans) == want, "\(period), keys \(keys), spans read whole")
         }
     }
 

@@ -10,11 +10,7 @@ extension MessageSearch {
     /// The most matches read in one sampled span of the older periods.
     package static let histogramMatchesPerSpan = 32
     /// The most spans the older periods are sampled in (one per period up to this many).
-    static let histogramSpans = 32
-    /// The most deleted matches looked up, a seek each, so that the sampled spans are read from
-    /// the index alone; with more (every message of an archive with many deleted), the spans'
-    /// few reads join their items instead.
-    static let histogramDeletedSeeks = 256
+    package static let histogramSpans = 32
 
     /// The matches of a search per period, oldest period first: exact when `exact` or when the
     /// query has at most ``histogramCountedMatches`` matches, otherwise the older periods are
@@ -80,8 +76,7 @@ extension SearchRun {
         var estimate: SearchHistogram.Estimate? = nil
         if !isComplete {
             let sample = try sampleOlder(
-                from: oldestId, below: split, scale: scale, periods: starts, period: period,
-                deleted: try rows.deletedIds(from: oldestId, below: split, atMost: MessageSearch.histogramDeletedSeeks))
+                from: oldestId, below: split, scale: scale, periods: starts, period: period, rows: rows)
             for p in starts.indices {
                 counts[p] += sample.counts[p]
                 isExact[p] = isExact[p] && sample.isExact[p]
@@ -119,11 +114,11 @@ extension SearchRun {
     /// search costs FTS5 a parse of its expression and a seek per term, so the spans are few
     /// whatever the periods (weeks over years share them: see SearchPerformance.md).
     ///
-    /// `deleted` holds the deleted matches in the range, and the spans are read from the index
-    /// alone; `nil` reads them with the items (too many deleted, or an unread search).
+    /// Spans are read from the index alone when `rows` are: an estimated span counts its deleted
+    /// matches as any (they are few), an exact one looks them up and leaves them out.
     private func sampleOlder(
         from lower: Int64, below upper: Int64, scale: Int64, periods starts: [Int64], period: HistogramPeriod,
-        deleted: Set<Int64>?
+        rows: HistogramRows
     ) throws -> (counts: [Double], isExact: [Bool], read: Int, spans: Int) {
         let slot = { (ms: Int64) in ArchiveIds.slotBase(milliseconds: ms, scale: scale) }
         let ranges = starts.map { slot($0)..<slot(period.end(ofPeriodAt: $0)) }
@@ -132,7 +127,7 @@ extension SearchRun {
         // Spans start at period bounds, so that a burst in one period is not spread over others;
         // with more periods than spans, each span holds several whole periods.
         let older = ranges.indices.filter { ranges[$0].lowerBound < upper && ranges[$0].upperBound > lower }
-        let spans = max(1, min(MessageSearch.histogramSpans, older.count))
+        let spans = max(1, min(options.histogramSpans, older.count))
         let perSpan = options.histogramMatchesPerSpan
         var bounds = [lower]
         for j in 1..<spans {
@@ -152,9 +147,10 @@ extension SearchRun {
         var read = 0
         for j in 0..<(bounds.count - 1) {
             let (a, b) = (bounds[j], bounds[j + 1])
-            let ids = try ascending(from: a, below: b, count: perSpan, scale: scale, indexOnly: deleted != nil)
+            let ids = try ascending(from: a, below: b, count: perSpan, scale: scale, indexOnly: rows.isIndexOnly)
             read += ids.count
-            for id in ids where deleted?.contains(id) != true { counts[index(id)] += 1 }
+            let deleted = ids.isEmpty || ids.count == perSpan ? [] : try rows.deletedIds(from: a, below: b)
+            for id in ids where !deleted.contains(id) { counts[index(id)] += 1 }
             guard ids.count == perSpan, let lastRead = ids.last, lastRead > a, lastRead + 1 < b else { continue }
             // The unread rest of the span at the rate of the matches read: n - 1 gaps over the
             // ids from the span's start to the last one read.
@@ -232,25 +228,19 @@ struct HistogramRows {
                 arguments: [run.compiled.deletedMatch, upper, lower, Int.max]))
     }
 
-    /// The archive ids of the deleted matches with ids in `[lower, upper)`, for
-    /// ``SearchRun/ascending(from:below:count:scale:indexOnly:)`` from the index; `nil` when
-    /// there are more than `atMost` or rows are live, so that spans are read with their items.
-    func deletedIds(from lower: Int64, below upper: Int64, atMost: Int) throws -> Set<Int64>? {
-        guard isIndexOnly else { return nil }
-        guard run.compiled.excludesDeleted else { return [] }
-        let ids: [Int64]
+    /// The archive ids of the deleted matches with ids in `[lower, upper)` (none when rows are
+    /// live, or the search includes deleted items).
+    func deletedIds(from lower: Int64, below upper: Int64) throws -> Set<Int64> {
+        guard isIndexOnly, run.compiled.excludesDeleted else { return [] }
         if let keyed {
             let low = try keyed.slotKeyBound(id: lower, scale: scale, run.db)
             let high = try keyed.slotKeyBound(id: upper, scale: scale, run.db)
-            ids = try Int64.fetchAll(
-                run.db.cachedStatement(sql: CompiledQuery.keyedIdsSQL),
-                arguments: [run.compiled.deletedMatch, high, low, atMost + 1])
-        } else {
-            ids = try Int64.fetchAll(
-                run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: false, descending: false)),
-                arguments: [run.compiled.deletedMatch, upper, lower, atMost + 1])
+            return Set(
+                try Int64.fetchAll(
+                    run.db.cachedStatement(sql: CompiledQuery.keyedIdsSQL),
+                    arguments: [run.compiled.deletedMatch, high, low, Int.max]))
         }
-        return ids.count > atMost ? nil : Set(ids)
+        return try deleted(from: lower, below: upper)
     }
 
     /// The archive id of a row.

@@ -24,10 +24,13 @@ public struct SearchOptions: Sendable, Hashable {
     var ascendingWalkMaxItems = MessageSearch.ascendingWalkMaxItems
     /// The newest items of a chat walked oldest first that are walked first (tests lower it).
     var recentWindowItems = MessageSearch.recentWindowItems
-    /// The newest matches a histogram counts one by one before it estimates (tests lower it).
-    var histogramCountedMatches = MessageSearch.histogramCountedMatches
-    /// The most matches a histogram reads in one sampled span (tests lower it).
-    var histogramMatchesPerSpan = MessageSearch.histogramMatchesPerSpan
+    /// The newest matches a histogram counts one by one before it estimates (tests lower it,
+    /// the bench varies it).
+    package var histogramCountedMatches = MessageSearch.histogramCountedMatches
+    /// The most matches a histogram reads in one sampled span.
+    package var histogramMatchesPerSpan = MessageSearch.histogramMatchesPerSpan
+    /// The most spans a histogram samples its older periods in.
+    package var histogramSpans = MessageSearch.histogramSpans
     /// Whether a search in one chat uses the chat-keyed index when the chat has its keys
     /// (tests turn it off to compare with the items' index).
     var usesChatKeys = true
