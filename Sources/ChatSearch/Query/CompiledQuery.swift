@@ -6,6 +6,8 @@ import ChatModel
 /// highlighting needs.
 struct CompiledQuery {
     var match: String
+    /// How many terms ``match`` names: each is a posting list FTS5 sets up for every statement.
+    var termCount: Int { match.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\"") ? 1 : 0) } / 2 }
     /// `SELECT itemFts.rowid, …` of the matches (ids and what `columns` adds), in rowid range
     /// `[?, ?)`, newest first: bind the match, the upper and the lower bound, then the limit.
     /// With `ascending`, every match in the range oldest first, and no limit to bind.

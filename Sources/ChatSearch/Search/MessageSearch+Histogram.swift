@@ -8,9 +8,13 @@ extension MessageSearch {
     /// affords (SearchPerformance.md in ChatSearch.docc).
     package static let histogramCountedMatches = 4_096
     /// The most matches read in one sampled span of the older periods.
-    package static let histogramMatchesPerSpan = 32
-    /// The most spans the older periods are sampled in (one per period up to this many).
-    package static let histogramSpans = 32
+    package static let histogramMatchesPerSpan = 48
+    /// The most spans the older periods are sampled in (one per period up to this many), for a
+    /// query of at most ``histogramSpanTerms`` terms; one of more terms gets fewer, since each
+    /// span is a statement that sets up every term (SearchPerformance.md in ChatSearch.docc).
+    package static let histogramSpans = 16
+    /// The terms a query may expand to before its histogram samples fewer spans.
+    static let histogramSpanTerms = 4
 
     /// The matches of a search per period, oldest period first: exact when `exact` or when the
     /// query has at most ``histogramCountedMatches`` matches, otherwise the older periods are
@@ -127,7 +131,9 @@ extension SearchRun {
         // Spans start at period bounds, so that a burst in one period is not spread over others;
         // with more periods than spans, each span holds several whole periods.
         let older = ranges.indices.filter { ranges[$0].lowerBound < upper && ranges[$0].upperBound > lower }
-        let spans = max(1, min(options.histogramSpans, older.count))
+        let terms = max(MessageSearch.histogramSpanTerms, compiled.termCount)
+        let affordable = max(4, options.histogramSpans * MessageSearch.histogramSpanTerms / terms)
+        let spans = max(1, min(options.histogramSpans, affordable, older.count))
         let perSpan = options.histogramMatchesPerSpan
         var bounds = [lower]
         for j in 1..<spans {
