@@ -58,7 +58,22 @@ import Testing
         for q in ["a", "the", "привет", "你好", "😀", "http", "café", "script", "is:unread", "has:file"] {
             let hits = try await archive.search(q, options: SearchOptions(limit: 500))
             try same(ArchiveJSON.search(hits), hits, "search \(q)")
+            for period in HistogramPeriod.allCases {
+                let h = try await archive.histogram(q, by: period)
+                try same(ArchiveJSON.histogram(h), h, "histogram of \(q) per \(period)")
+            }
         }
+        let estimated = SearchHistogram(
+            period: .week,
+            buckets: [
+                .init(
+                    start: Timestamp(milliseconds: -62_135_596_800_001), end: Timestamp(milliseconds: 0),
+                    count: Int.max,
+                    isExact: false),
+                .init(start: Timestamp(milliseconds: 0), end: Timestamp(milliseconds: 1), count: 0, isExact: true),
+            ],
+            estimate: .init(countedMatches: 1, sampledMatches: Int.min, sampledSpans: 0, matchesPerSpan: 48))
+        try same(ArchiveJSON.histogram(estimated), estimated, "estimated histogram")
         // Every optional member, strings that need escapes, extreme numbers and times.
         let odd = "quote \" backslash \\ nul \u{0} bell \u{7} del \u{7F} ls \u{2028} ps \u{2029} ⁨bidi⁩ e\u{301} 👩‍👩‍👧"
         var item = ArchivedItem(

@@ -30,7 +30,7 @@ package enum ArchiveJSON {
     }
 
     /// A search's matches per period: `{"period", "timeZone", "exact", "total", "estimate", "buckets"}`.
-    package static func histogram(_ h: SearchHistogram) -> String { text(h) }
+    package static func histogram(_ h: SearchHistogram) -> String { bytes(h, capacity: 96 * h.buckets.count) }
 
     /// A window of items: `{"items": [...], "navInfo": ...}`.
     package static func items(_ window: ItemWindow) -> String { bytes(window, capacity: 768 * window.items.count) }

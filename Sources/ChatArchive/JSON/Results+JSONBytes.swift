@@ -181,6 +181,44 @@ extension ArchivedItem: JSONBytesWritable {
     }
 }
 
+extension SearchHistogram: JSONBytesWritable {
+    package func write(to o: inout JSONBytes) {
+        o.raw("{\"period\":")
+        o.string(period.rawValue)
+        o.raw(",\"timeZone\":\"UTC\",\"exact\":")
+        o.bool(isExact)
+        o.raw(",\"total\":")
+        o.int(total)
+        o.raw(",\"estimate\":")
+        if let estimate {
+            o.raw("{\"method\":\"newestCountedOlderSampled\",\"countedMatches\":")
+            o.int(estimate.countedMatches)
+            o.raw(",\"sampledMatches\":")
+            o.int(estimate.sampledMatches)
+            o.raw(",\"sampledSpans\":")
+            o.int(estimate.sampledSpans)
+            o.raw(",\"matchesPerSpan\":")
+            o.int(estimate.matchesPerSpan)
+            o.raw("}")
+        } else {
+            o.raw("null")
+        }
+        o.raw(",\"buckets\":")
+        o.array(buckets) { o, b in
+            o.raw("{\"start\":")
+            o.time(b.start)
+            o.raw(",\"end\":")
+            o.time(b.end)
+            o.raw(",\"count\":")
+            o.int(b.count)
+            o.raw(",\"exact\":")
+            o.bool(b.isExact)
+            o.raw("}")
+        }
+        o.raw("}")
+    }
+}
+
 extension SearchPage: JSONBytesWritable {
     package func write(to o: inout JSONBytes) {
         o.raw("{\"hits\":")
