@@ -434,6 +434,20 @@ def round_two(driver, url, base, token, archive):
     driver.execute_script("arguments[0].value = ''; arguments[0].dispatchEvent(new Event('input'))", g)
     time.sleep(0.4)
 
+    # In-chat search past its first page of hits: k of N from the count, the next page loaded
+    # as the user steps, once, however fast the steps come.
+    open_chat(driver, wait, "long", "Long chat")
+    driver.find_element(By.ID, "toggle-search").click()
+    driver.find_element(By.ID, "in-chat-search").send_keys("long")
+    wait.until(lambda d: d.find_element(By.ID, "hit-position").text == "1 of 600")
+    for _ in range(55):
+        driver.find_element(By.ID, "in-chat-search").send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_element(By.ID, "hit-position").text == "56 of 600")
+    wait.until(lambda d: any("message 544 of" in m.find_element(By.XPATH, "..").text
+                             for m in d.find_elements(By.CSS_SELECTOR, "#item-list mark")))
+    check(True, "stepping 55 hits back in a chat of 600 matches reads '56 of 600' and marks message 544")
+    driver.find_element(By.ID, "in-chat-search").send_keys(Keys.ESCAPE)
+
     # 14. The chat info panel: facts and the chat's activity; a month's bar opens the chat there.
     open_chat(driver, wait, "long", "Long chat")
     driver.find_element(By.ID, "info-button").click()

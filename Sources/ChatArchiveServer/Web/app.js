@@ -856,17 +856,22 @@
     if (i >= 0) openChat(state.chat, h[i].id, { id: h[i].id, ranges: h[i].ranges }, 'replace');
   }
   async function stepInChat(d) {
-    const n = state.inChat.hits.length;
-    if (!n) return;
+    if (!state.inChat.hits.length) return;
     const seq = inChatSeq;
-    if (state.inChat.index + d >= n && state.inChat.cursor) {
-      const body = await api('search', { q: state.inChat.query, chat: state.chat.chatId, content: state.inChat.content, limit: IN_CHAT_PAGE, cursor: state.inChat.cursor });
+    if (state.inChat.index + d >= state.inChat.hits.length && state.inChat.cursor) {
+      // One request for the next page, however many steps wait for it.
+      if (!state.inChat.loading) state.inChat.loading = moreInChatHits(seq).finally(() => { state.inChat.loading = null; });
+      await state.inChat.loading;
       if (seq !== inChatSeq) return;
-      state.inChat.hits = state.inChat.hits.concat(body.hits);
-      state.inChat.cursor = body.nextCursor;
     }
     state.inChat.index = Math.min(state.inChat.hits.length - 1, Math.max(0, state.inChat.index + d));
     showInChatHit();
+  }
+  async function moreInChatHits(seq) {
+    const body = await api('search', { q: state.inChat.query, chat: state.chat.chatId, content: state.inChat.content, limit: IN_CHAT_PAGE, cursor: state.inChat.cursor });
+    if (seq !== inChatSeq) return;
+    state.inChat.hits = state.inChat.hits.concat(body.hits);
+    state.inChat.cursor = body.nextCursor;
   }
 
   // ---------- search across chats ----------
