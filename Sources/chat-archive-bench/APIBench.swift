@@ -24,6 +24,9 @@ struct APIBench {
 
     func run(into report: inout BenchReport) throws {
         let api = ArchiveAPI(archive: archive)
+        // As `chat-archive serve` does at start: name searches in other scripts otherwise pay
+        // ICU's build of each script's transliterator in their first request.
+        Archive.prepareNameSearch()
         let db = archive.database.writer
         let (big, names, word, chatIds): (String, [String], String, [String]) = try db.read { db in
             let big = try String.fetchOne(db, sql: "SELECT sourceId FROM chat ORDER BY itemCount DESC LIMIT 1") ?? ""
