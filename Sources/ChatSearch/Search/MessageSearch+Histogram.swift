@@ -10,7 +10,7 @@ extension MessageSearch {
     /// The most matches read in one sampled span of the older periods.
     package static let histogramMatchesPerSpan = 48
     /// The most spans the older periods are sampled in (one per period up to this many), for a
-    /// query of at most ``histogramSpanTerms`` terms; one of more terms gets fewer, since each
+    /// query of at most `histogramSpanTerms` terms; one of more terms gets fewer, since each
     /// span is a statement that sets up every term (SearchPerformance.md in ChatSearch.docc).
     package static let histogramSpans = 16
     /// The terms a query may expand to before its histogram samples fewer spans.
