@@ -279,7 +279,12 @@ static int piece_cmp(const void *a, const void *b) {
 // the pieces are exactly those of the SQL it replaces, which numbered positions with
 // json_each over a zeroblob, which was most of a chat insert's cost in an ingest (see
 // WritePerformance.md in ChatIndex.docc).
+// member_short_grams(searchKey, nameKey) adds, for the first text's words (each after a
+// newline), their one- and two-character starts after that newline ("\nz", "\nzo"): the pieces
+// of the archive's index of short member-name fragments (memberNameShort), where a word-start
+// match is one key lookup as a match inside a word is.
 static void short_grams(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    int wordStarts = sqlite3_user_data(ctx) != NULL;
     piece *pieces = NULL;
     int32_t count = 0, cap = 0;
     for (int a = 0; a < argc; a++) {
@@ -290,15 +295,19 @@ static void short_grams(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         int32_t n = (int32_t)strnlen((const char *)z, (size_t)sqlite3_value_bytes(argv[a]));
         // At each character boundary i, the last character and the last two end there:
         // starts[] holds where the last two characters began (seen of them so far).
-        int32_t starts[2] = {0, 0}, seen = 0;
+        int32_t starts[3] = {0, 0, 0}, seen = 0;
         int32_t i = 0;
+        // Word starts: the first text's pieces of a newline and one or two characters.
+        int widest = wordStarts && a == 0 ? 3 : 2;
         while (i <= n) {
             if (seen >= 1) {
-                for (int w = 1; w <= 2 && w <= seen; w++) {
-                    int32_t from = starts[(seen - w) % 2];
+                for (int w = 1; w <= widest && w <= seen; w++) {
+                    int32_t from = starts[(seen - w) % 3];
                     const uint8_t *q = z + from;
                     int32_t len = i - from;
-                    if (memchr(q, '\n', (size_t)len)) continue;
+                    int plain = w <= 2 && !memchr(q, '\n', (size_t)len);
+                    int start = w >= 2 && widest == 3 && q[0] == '\n' && !memchr(q + 1, '\n', (size_t)len - 1);
+                    if (!plain && !start) continue;
                     if (count == cap) {
                         int32_t ncap = cap ? cap * 2 : 64;
                         piece *np = realloc(pieces, (size_t)ncap * sizeof *np);
@@ -310,7 +319,7 @@ static void short_grams(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                 }
             }
             if (i == n) break;
-            starts[seen % 2] = i;
+            starts[seen % 3] = i;
             seen++;
             uint8_t c = z[i++];
             if (c >= 0xC0) {
@@ -362,9 +371,14 @@ int32_t cchaticu_register_fts5(void *db) {
     if (rc != SQLITE_OK) return rc;
     rc = cchaticu_register_rank(api);
     if (rc != SQLITE_OK) return rc;
-    return sqlite3_create_function_v2((sqlite3 *)db, "chat_short_grams", 2,
-                                      SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL, short_grams, NULL,
-                                      NULL, NULL);
+    static int wordStarts = 1;
+    rc = sqlite3_create_function_v2((sqlite3 *)db, "chat_short_grams", 2,
+                                    SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL, short_grams, NULL,
+                                    NULL, NULL);
+    if (rc != SQLITE_OK) return rc;
+    return sqlite3_create_function_v2((sqlite3 *)db, "member_short_grams", 2,
+                                      SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, &wordStarts, short_grams,
+                                      NULL, NULL, NULL);
 }
 
 // MARK: - Matching tokens (highlighting)

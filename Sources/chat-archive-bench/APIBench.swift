@@ -28,12 +28,16 @@ struct APIBench {
         // ICU's build of each script's transliterator in their first request.
         Archive.prepareNameSearch()
         let db = archive.database.writer
-        let (big, names, word, chatIds): (String, [String], String, [String]) = try db.read { db in
+        let (big, names, word, chatIds, people): (String, [String], String, [String], [String]) = try db.read { db in
             let big = try String.fetchOne(db, sql: "SELECT sourceId FROM chat ORDER BY itemCount DESC LIMIT 1") ?? ""
             let names = try String.fetchAll(db, sql: "SELECT displayName FROM chat ORDER BY id LIMIT 200")
             let word = try Self.onePercentWord(db)
             let chatIds = try String.fetchAll(db, sql: "SELECT sourceId FROM chat ORDER BY id")
-            return (big, names, word, chatIds)
+            // Members' names, each as often as it is a member: short fragments of them are
+            // what `from:` completion asks as a person starts typing.
+            let people = try String.fetchAll(
+                db, sql: "SELECT displayName FROM member WHERE isUser = 0 AND displayName <> '' ORDER BY id LIMIT 2000")
+            return (big, names, word, chatIds, people)
         }
         let ids: [Int64] = try db.read { db in
             try Int64.fetchAll(
@@ -62,6 +66,13 @@ struct APIBench {
         func fragment() -> String {
             let name = names.isEmpty ? "abc" : names[Int(rng.next() % UInt64(names.count))]
             return String(name.prefix(3))
+        }
+        // One or two characters of a member's name, from its start or inside it.
+        func shortFragment() -> String {
+            let name = Array((people.isEmpty ? ["ab"] : people)[Int(rng.next() % UInt64(max(1, people.count)))])
+            let width = 1 + Int(rng.next() % 2)
+            let start = rng.next() % 2 == 0 ? 0 : Int(rng.next() % UInt64(max(1, name.count - width + 1)))
+            return String(name[min(start, max(0, name.count - 1))..<min(name.count, start + width)]).lowercased()
         }
         let routes: [(String, String, () -> [String: String])] = [
             ("api chats (first page, 60 rows)", "chats", { ["limit": page] }),
@@ -93,6 +104,7 @@ struct APIBench {
             ("api chats/ID/media?kind=image (biggest chat, 60)", "media", { ["kind": "image", "limit": "60"] }),
             ("api chats/ID/media?kind=link (biggest chat, 60)", "media", { ["kind": "link", "limit": "60"] }),
             ("api members?q= (3 letters of a name, all chats)", "members", { ["q": fragment()] }),
+            ("api members?q= (1 or 2 characters of a member's name, all chats)", "members", { ["q": shortFragment()] }),
         ]
         for (label, route, params) in routes {
             var failures = 0

@@ -1,6 +1,9 @@
 import ChatArchive
+import ChatSearch
 import ChatTestSupport
+import ChatText
 import Foundation
+import GRDB
 import Testing
 
 /// `from:` autocomplete across chats (`Archive.memberNames(matching:limit:)`): the members of
@@ -64,5 +67,75 @@ import Testing
         let json = ArchiveJSON.memberNames(try await archive.memberNames(matching: "zo"))
         #expect(json.hasPrefix(#"{"names":[{"name":"#))
         #expect(json.contains(#""chats":3"#))
+    }
+
+    /// Many members in 30 chats, in many scripts, the same people in several chats under other
+    /// full names and aliases, writers and members who never wrote, times that tie: every short
+    /// query (each piece of every name, pieces no name holds, the empty query) at several page
+    /// sizes answers exactly as testing every member does, whichever way the index chooses
+    /// (few names read by name, a walk of the writers, word starts then a walk).
+    @Test func shortQueriesAnswerAsTestingEveryMember() async throws {
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        let first = [
+            "Anna", "Joanna", "Hannah", "Zoë", "Łukasz", "Дмитрий", "Мария", "王小明", "小林", "明美", "佐藤", "さくら",
+            "김민준", "민서", "สมชาย", "ชาย", "عمرو", "محمد", "דוד", "שרה", "प्रिया", "राज", "Jürgen", "Çağla", "Ömer", "🎉 Party",
+            "Ｔａｒｏ", "Ana", "Nana", "Ian", "Manon", "Bob",
+        ]
+        let full = ["", "Smith", "Anders", "Novak", "Иванов", "田中", "ang", "Nguyen"]
+        var rng = SplitMix64(seed: 7)
+        let chats = (0..<30).map { Chat(sourceId: "g\($0)", type: .group, displayName: "Group \($0)") }
+        try await archive.upsert(chats: chats)
+        var members: [Member] = []
+        var writers: [(chat: String, member: String)] = []
+        for c in 0..<30 {
+            for k in 0..<14 {
+                let name = first[Int(rng.next() % UInt64(first.count))]
+                let id = "m\(c)-\(k)"
+                members.append(
+                    Member(
+                        chatSourceId: "g\(c)", sourceId: id,
+                        displayName: k == 0 && c % 7 == 0 ? name.uppercased() : name,
+                        fullName: full[Int(rng.next() % UInt64(full.count))],
+                        localAlias: rng.next() % 9 == 0 ? "Alias " + first[Int(rng.next() % UInt64(first.count))] : "",
+                        isUser: k == 13, hasLeft: k == 12))
+                if rng.next() % 3 != 0 { writers.append(("g\(c)", id)) }
+            }
+        }
+        try await archive.upsert(members: members)
+        // Minutes from a small range: many members share their newest message's time.
+        let items = writers.enumerated().map { i, w in
+            LiveWriteFixtures.message(w.chat, "i\(i)", "hi", at: Int64(rng.next() % 40), from: w.member)
+        }
+        try await archive.upsert(items: items)
+        var keys: Set<String> = ["", "q", "zz", "x", "ß"]
+        for name in first + full {
+            let scalars = Array(TextNormalizer.normalize(name).unicodeScalars)
+            for i in scalars.indices {
+                keys.insert(String(String.UnicodeScalarView(scalars[i...i])))
+                if i + 1 < scalars.count { keys.insert(String(String.UnicodeScalarView(scalars[i...(i + 1)]))) }
+            }
+        }
+        var compared = 0
+        // The query is trimmed first (" p" is "p"): keys are compared as the search sees them.
+        for key in keys.sorted() where key.trimmingCharacters(in: .whitespaces) == key {
+            for (limit, common) in [(1, 48), (3, 1), (10, 2), (10, 5), (10, 48), (200, 3)] {
+                let (fast, scan) = try await archive.database.writer.read { db in
+                    (
+                        try MemberSearch.names(matching: key, limit: limit, common: common, in: db),
+                        try MemberSearch.namesByScan(key: TextNormalizer.normalize(key), limit: limit, in: db)
+                    )
+                }
+                // The spelling of a name is its newest writer's; with several at one time
+                // either is right: compared folded.
+                func shape(_ names: [MemberName]) -> [String] {
+                    names.map {
+                        "\(TextNormalizer.normalize($0.name)) \($0.chats) \($0.lastActivity?.milliseconds ?? -1) \($0.isWordPrefixMatch)"
+                    }
+                }
+                #expect(shape(fast) == shape(scan), "key \(key.debugDescription) limit \(limit) common \(common)")
+                compared += 1
+            }
+        }
+        #expect(compared > 600)
     }
 }

@@ -259,7 +259,9 @@ package enum ArchiveMaintenance {
             if ftsChecks {
                 try db.execute(sql: "INSERT INTO memberNameGram(memberNameGram, rank) VALUES('integrity-check', 1)")
             }
-            if let off = try Int.fetchOne(db, sql: memberNamesMismatchSQL), off != 0 {
+            let hasShort = try Bool.fetchOne(db, sql: MemberNameGrams.existsSQL) == true
+            let missingShort = hasShort ? try Int.fetchOne(db, sql: MemberNameGrams.missingSQL) ?? 0 : 0
+            if let off = try Int.fetchOne(db, sql: memberNamesMismatchSQL), off + missingShort != 0 {
                 problems.append(
                     Problem(
                         kind: .memberNames,
@@ -419,6 +421,9 @@ package enum ArchiveMaintenance {
                             DELETE FROM memberNameGram;
                             INSERT INTO memberNameGram(rowid, words, name) SELECT id, searchKey, nameKey FROM member;
                             """)
+                    if try Bool.fetchOne(db, sql: MemberNameGrams.existsSQL) == true {
+                        try db.execute(sql: MemberNameGrams.rebuildSQL)
+                    }
                 }
             }
         }

@@ -7,7 +7,7 @@ enum Migrations {
     /// the next program that writes.
     static let readCompatible: Set<String> = [
         "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex", "v11-itemFtsWithoutSizes",
-        "v12-denseKeys", "v13-compressedText", "v14-compactChatKeys",
+        "v12-denseKeys", "v13-compressedText", "v14-compactChatKeys", "v15-memberNameShort",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -60,6 +60,7 @@ enum Migrations {
         m.registerMigration("v12-denseKeys", migrate: v12DenseKeys)
         m.registerMigration("v13-compressedText", migrate: v13CompressedText)
         m.registerMigration("v14-compactChatKeys", migrate: v14CompactChatKeys)
+        m.registerMigration("v15-memberNameShort", migrate: v15MemberNameShort)
         return m
     }
 
@@ -436,5 +437,13 @@ enum Migrations {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
         let compact = ChatKeys.Layout.compact
         try ArchiveDatabase.setMeta(db, ChatKeys.Layout.metaKey, String(compact.placeBits))
+    }
+
+    /// Migration `v15-memberNameShort`.
+    private static func v15MemberNameShort(_ db: Database) throws {
+        // `from:` autocomplete across chats for one or two characters without testing every
+        // member (MemberNameGrams). Read-compatible: a reader of an archive without it tests
+        // the members as before.
+        try db.execute(sql: MemberNameGrams.createSQL)
     }
 }
