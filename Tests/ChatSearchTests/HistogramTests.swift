@@ -176,6 +176,32 @@ import Testing
         return try TestArchive.make(jsonl: lines.joined(separator: "\n")).0
     }
 
+    /// A chat's activity (no query) is counted from its items' positions, exactly, by their
+    /// times: the five items of January's last millisecond stay in January though their ids
+    /// spill into February (a search's histogram places them by id), and deleted items are
+    /// left out unless asked for.
+    @Test(arguments: [true, false], [false, true])
+    func aChatsActivityCountsItsItemsByTime(keys: Bool, includeDeleted: Bool) async throws {
+        let archive = try Self.waves.get()
+        for period in HistogramPeriod.allCases {
+            var options = SearchOptions(chat: "w", includeDeleted: includeDeleted)
+            options.usesChatKeys = keys
+            options.limit = 10_000
+            let hits = try await archive.search("", options: options).hits
+            #expect(hits.count == (includeDeleted ? 310 : 234))
+            let want = Dictionary(grouping: hits) { Self.periodStart($0.item.timestamp, period) }.mapValues(\.count)
+            // Tight knobs: were the activity estimated as a search is, it would say so.
+            options.histogramCountedMatches = 20
+            options.histogramMatchesPerSpan = 4
+            let h = try await archive.histogram("", by: period, options: options)
+            #expect(h.estimate == nil)
+            #expect(h.buckets.allSatisfy { $0.isExact })
+            #expect(Self.counts(h) == want, "\(period), keys \(keys), deleted \(includeDeleted)")
+            let january = try #require(h.buckets.first { $0.start.rfc3339 == "2024-01-01T00:00:00Z" })
+            if period == .month { #expect(january.count == want[january.start.milliseconds]) }
+        }
+    }
+
     /// Deleted matches, in the newest counted and in the older sampled periods, leave every
     /// exact count, and a period holds the items whose ids it holds (the search's rule for
     /// `after:` and `before:`), in both indexes.

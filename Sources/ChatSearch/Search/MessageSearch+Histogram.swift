@@ -26,7 +26,79 @@ extension MessageSearch {
         guard let run = try SearchRun(text, options: options, db) else {
             return SearchHistogram(period: period, buckets: [], estimate: nil)
         }
+        // A chat's activity (no query, no filter) is counted from its items' positions.
+        if options.chat != nil, options.content == nil, QueryParser.parse(text).isEmpty,
+            let activity = try run.activity(period: period)
+        {
+            return activity
+        }
         return try run.histogram(period: period, exact: exact)
+    }
+}
+
+extension SearchRun {
+    /// A chat's items per period, exact, without reading them: an item's position in its chat
+    /// (`item.pos`, its rank by time) at each period's first item, from one seek into the
+    /// chat's time index per period, gives every period's count; the deleted items, few, are
+    /// found in the index and left out. Periods hold items by their times (a search's histogram
+    /// places a match by its archive id, which is its time but for items that share a
+    /// millisecond). `nil` for a search it does not answer: not one chat, matches read from the
+    /// items (`is:unread`), or items dated before 1970 (where ids and times part).
+    func activity(period: HistogramPeriod) throws -> SearchHistogram? {
+        guard let chats = scope.chatIds, chats.count == 1, let chat = chats.first else { return nil }
+        let rows = try HistogramRows(self, scale: try ArchiveIds.scale(db))
+        guard rows.isIndexOnly else { return nil }
+        let deleted = try rows.deletedIds(from: compiled.minRowid, below: compiled.maxRowid)
+        // The oldest and newest items not deleted.
+        func end(_ order: String) throws -> Int64? {
+            let items = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT id, ts FROM item WHERE chatId = ? ORDER BY \(order)"),
+                arguments: [chat])
+            while let r = try items.next() {
+                let id: Int64 = r[0]
+                if !deleted.contains(id) { return r[1] }
+            }
+            return nil
+        }
+        guard let oldest = try end("ts, id"), let newest = try end("ts DESC, id DESC") else {
+            return SearchHistogram(period: period, buckets: [], estimate: nil)
+        }
+        guard oldest >= 0 else { return nil }
+        let deletedTimes = try deleted.map { id in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT ts FROM item WHERE id = ?"), arguments: [id]) ?? 0
+        }.sorted()
+        let count =
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
+                arguments: [chat]) ?? 0
+        let position = try db.cachedStatement(
+            sql: "SELECT pos FROM item WHERE chatId = ? AND ts >= ? ORDER BY ts, id LIMIT 1")
+        /// The position of the first item at or after `ms` (one past the last when none is).
+        func first(at ms: Int64) throws -> Int64 {
+            try Int64.fetchOne(position, arguments: [chat, ms]) ?? count + 1
+        }
+        /// The deleted items before `ms`.
+        func deletedBefore(_ ms: Int64) -> Int {
+            var (lo, hi) = (0, deletedTimes.count)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if deletedTimes[mid] < ms { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        var buckets: [SearchHistogram.Bucket] = []
+        var start = period.start(of: oldest)
+        var (atStart, deletedAtStart) = (try first(at: start), deletedBefore(start))
+        while start <= newest {
+            let next = period.end(ofPeriodAt: start)
+            let (atNext, deletedAtNext) = (try first(at: next), deletedBefore(next))
+            buckets.append(
+                SearchHistogram.Bucket(
+                    start: Timestamp(milliseconds: start), end: Timestamp(milliseconds: next),
+                    count: Int(atNext - atStart) - (deletedAtNext - deletedAtStart), isExact: true))
+            (start, atStart, deletedAtStart) = (next, atNext, deletedAtNext)
+        }
+        return SearchHistogram(period: period, buckets: buckets, estimate: nil)
     }
 }
 
