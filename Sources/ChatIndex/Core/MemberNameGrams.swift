@@ -10,9 +10,11 @@
 /// (`member_activity`). Rows are keyed by name, not by member: the same people are members of
 /// many chats, so the table stays a fraction of the member table.
 ///
-/// Triggers on the member table add rows; a rename or a removal leaves the old rows, which only
-/// name a candidate that the query then tests against the members themselves (`rebuildSQL`, run
-/// by a repair, drops them).
+/// The writer adds a new member's rows at the end of its transaction, as it adds the trigram
+/// index's (`BatchStore.writeNewNameRows`: a trigger that writes another table makes every
+/// insert a savepoint, which flushes FTS5's pending rows); a trigger adds a renamed member's.
+/// A rename or a removal leaves the old rows, which only name a candidate that the query then
+/// tests against the members themselves (`rebuildSQL`, run by a repair, drops them).
 package enum MemberNameGrams {
     /// The folded display name of member row `m` (an SQL alias, `new`/`old`, or `""` for the
     /// bare column an index expression takes): the first line
@@ -40,17 +42,20 @@ package enum MemberNameGrams {
         WHERE NOT EXISTS (SELECT 1 FROM memberNameShort s WHERE s.gram = r.gram AND s.folded = r.folded)
         """
 
+    /// The pieces of a member with search key `?1` and name key `?2`, one per row.
+    package static let gramsSQL = "SELECT value FROM json_each(member_short_grams(?, ?))"
+
+    /// Adds one row `(gram, folded)`: a single-row insert, which opens no savepoint.
+    package static let insertSQL = "INSERT OR IGNORE INTO memberNameShort(gram, folded) VALUES (?, ?)"
+
     /// Every member's rows, from the member table.
     static let all = rows("member", from: "member")
 
-    /// Creates the table, fills it from the members, adds the triggers that keep it and the two
-    /// indexes its queries use: format 15.
+    /// Creates the table, fills it from the members, adds the trigger that adds a renamed
+    /// member's rows and the two indexes its queries use: format 15.
     package static let createSQL = """
         CREATE TABLE memberNameShort (gram TEXT NOT NULL, folded TEXT NOT NULL, PRIMARY KEY (gram, folded)) WITHOUT ROWID;
         INSERT OR IGNORE INTO memberNameShort(gram, folded) \(all);
-        CREATE TRIGGER member_nameShort_insert AFTER INSERT ON member BEGIN
-            INSERT INTO memberNameShort(gram, folded) \(newRows);
-        END;
         CREATE TRIGGER member_nameShort_update AFTER UPDATE OF searchKey, nameKey ON member
         WHEN old.searchKey IS NOT new.searchKey OR old.nameKey IS NOT new.nameKey
         BEGIN

@@ -116,8 +116,8 @@ extension BatchStore {
         return id
     }
 
-    /// Adds the name-index rows (`chatNameGram`, `memberNameGram`) of the chats and members this
-    /// transaction inserted, in rowid order, after its other statements.
+    /// Adds the name-index rows (`chatNameGram`, `memberNameGram`, `memberNameShort`) of the
+    /// chats and members this transaction inserted, in rowid order, after its other statements.
     ///
     /// Triggers used to add them with each insert, but FTS5 writes its pending rows out as a
     /// new segment whenever a statement opens a savepoint, and every chat or member upsert does
@@ -138,8 +138,15 @@ extension BatchStore {
         }
         if !newMembers.isEmpty {
             let insert = try db.cachedStatement(sql: "INSERT INTO memberNameGram(rowid, words, name) VALUES (?, ?, ?)")
+            let grams = try db.cachedStatement(sql: MemberNameGrams.gramsSQL)
+            let short = try db.cachedStatement(sql: MemberNameGrams.insertSQL)
             for (id, keys) in newMembers.sorted(by: { $0.key < $1.key }) {
                 try insert.execute(arguments: [id, keys.search, keys.name])
+                guard shortNamesWritten.insert(keys.search + "\u{0}" + keys.name).inserted else { continue }
+                let folded = String(String.UnicodeScalarView(keys.name.unicodeScalars.prefix { $0 != "\n" }))
+                for gram in try String.fetchAll(grams, arguments: [keys.search, keys.name]) {
+                    try short.execute(arguments: [gram, folded])
+                }
             }
             newMembers.removeAll()
         }

@@ -55,6 +55,9 @@ final class BatchStore: @unchecked Sendable {
     /// (see ``writeNewNameRows(_:)``).
     var newChats: [Int64: (name: String, translit: String)] = [:]
     var newMembers: [Int64: (search: String, name: String)] = [:]
+    /// The name keys whose short fragments (`memberNameShort`) this store has written: many
+    /// members share a name, and its rows are written once.
+    var shortNamesWritten: Set<String> = []
     var issues: [String] = []
     var summary = IngestSummary()
     var failure: Error?
