@@ -142,9 +142,11 @@ extension BatchStore {
             let short = try db.cachedStatement(sql: MemberNameGrams.insertSQL)
             for (id, keys) in newMembers.sorted(by: { $0.key < $1.key }) {
                 try insert.execute(arguments: [id, keys.search, keys.name])
-                guard shortNamesWritten.insert(keys.search + "\u{0}" + keys.name).inserted else { continue }
                 let folded = String(String.UnicodeScalarView(keys.name.unicodeScalars.prefix { $0 != "\n" }))
-                for gram in try String.fetchAll(grams, arguments: [keys.search, keys.name]) {
+                if shortGramsCount > Self.shortGramsRemembered { (shortGramsWritten, shortGramsCount) = ([:], 0) }
+                for gram in try String.fetchAll(grams, arguments: [keys.search, keys.name])
+                where shortGramsWritten[folded, default: []].insert(gram).inserted {
+                    shortGramsCount += 1
                     try short.execute(arguments: [gram, folded])
                 }
             }

@@ -55,9 +55,12 @@ final class BatchStore: @unchecked Sendable {
     /// (see ``writeNewNameRows(_:)``).
     var newChats: [Int64: (name: String, translit: String)] = [:]
     var newMembers: [Int64: (search: String, name: String)] = [:]
-    /// The name keys whose short fragments (`memberNameShort`) this store has written: many
-    /// members share a name, and its rows are written once.
-    var shortNamesWritten: Set<String> = []
+    /// The short fragments (`memberNameShort`) this store has written, by folded name: many
+    /// members share a name, and each of its rows is written once (forgotten past
+    /// ``shortGramsRemembered``, after which a row is only written again, ignored).
+    var shortGramsWritten: [String: Set<String>] = [:]
+    var shortGramsCount = 0
+    static let shortGramsRemembered = 100_000
     var issues: [String] = []
     var summary = IngestSummary()
     var failure: Error?
