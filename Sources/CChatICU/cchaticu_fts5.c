@@ -283,18 +283,19 @@ static int piece_cmp(const void *a, const void *b) {
 // newline), their one- and two-character starts after that newline ("\nz", "\nzo"): the pieces
 // of the archive's index of short member-name fragments (memberNameShort), where a word-start
 // match is one key lookup as a match inside a word is.
-static void short_grams(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    int wordStarts = sqlite3_user_data(ctx) != NULL;
+// The distinct pieces of texts `z[0..count)` (lengths `n`, each read up to a NUL, as length()
+// counts), sorted, into *out (malloc'ed; NULL when none) and their number into *outCount: with
+// `wordStarts`, also the first text's word starts. 0, or -1 when memory runs out.
+static int32_t collect_pieces(const uint8_t *const *z, const int32_t *len, int texts, int wordStarts, piece **out,
+                              int32_t *outCount) {
     piece *pieces = NULL;
     int32_t count = 0, cap = 0;
-    for (int a = 0; a < argc; a++) {
-        if (sqlite3_value_type(argv[a]) == SQLITE_NULL) continue;
-        const uint8_t *z = sqlite3_value_text(argv[a]);
-        if (!z) continue;
-        // Up to a NUL, as length() counts.
-        int32_t n = (int32_t)strnlen((const char *)z, (size_t)sqlite3_value_bytes(argv[a]));
-        // At each character boundary i, the last character and the last two end there:
-        // starts[] holds where the last two characters began (seen of them so far).
+    for (int a = 0; a < texts; a++) {
+        if (!z[a]) continue;
+        const uint8_t *t = z[a];
+        int32_t n = (int32_t)strnlen((const char *)t, (size_t)len[a]);
+        // At each character boundary i, the last characters end there: starts[] holds where
+        // the last three began (seen of them so far).
         int32_t starts[3] = {0, 0, 0}, seen = 0;
         int32_t i = 0;
         // Word starts: the first text's pieces of a newline and one or two characters.
@@ -303,36 +304,60 @@ static void short_grams(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
             if (seen >= 1) {
                 for (int w = 1; w <= widest && w <= seen; w++) {
                     int32_t from = starts[(seen - w) % 3];
-                    const uint8_t *q = z + from;
-                    int32_t len = i - from;
-                    int plain = w <= 2 && !memchr(q, '\n', (size_t)len);
-                    int start = w >= 2 && widest == 3 && q[0] == '\n' && !memchr(q + 1, '\n', (size_t)len - 1);
+                    const uint8_t *q = t + from;
+                    int32_t plen = i - from;
+                    int plain = w <= 2 && !memchr(q, '\n', (size_t)plen);
+                    int start = w >= 2 && widest == 3 && q[0] == '\n' && !memchr(q + 1, '\n', (size_t)plen - 1);
                     if (!plain && !start) continue;
                     if (count == cap) {
                         int32_t ncap = cap ? cap * 2 : 64;
                         piece *np = realloc(pieces, (size_t)ncap * sizeof *np);
-                        if (!np) { free(pieces); sqlite3_result_error_nomem(ctx); return; }
+                        if (!np) { free(pieces); return -1; }
                         pieces = np;
                         cap = ncap;
                     }
-                    pieces[count++] = (piece){q, len};
+                    pieces[count++] = (piece){q, plen};
                 }
             }
             if (i == n) break;
             starts[seen % 3] = i;
             seen++;
-            uint8_t c = z[i++];
+            uint8_t c = t[i++];
             if (c >= 0xC0) {
-                while (i < n && (z[i] & 0xC0) == 0x80) i++;
+                while (i < n && (t[i] & 0xC0) == 0x80) i++;
             }
         }
     }
-    qsort(pieces, (size_t)count, sizeof *pieces, piece_cmp);
+    if (count) qsort(pieces, (size_t)count, sizeof *pieces, piece_cmp);
+    // Distinct, in place.
+    int32_t kept = 0;
+    for (int32_t k = 0; k < count; k++) {
+        if (kept > 0 && piece_cmp(&pieces[k], &pieces[kept - 1]) == 0) continue;
+        pieces[kept++] = pieces[k];
+    }
+    *out = pieces;
+    *outCount = kept;
+    return 0;
+}
+
+static void short_grams(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    const uint8_t *z[2] = {NULL, NULL};
+    int32_t len[2] = {0, 0};
+    for (int a = 0; a < argc && a < 2; a++) {
+        if (sqlite3_value_type(argv[a]) == SQLITE_NULL) continue;
+        z[a] = sqlite3_value_text(argv[a]);
+        len[a] = sqlite3_value_bytes(argv[a]);
+    }
+    piece *pieces = NULL;
+    int32_t count = 0;
+    if (collect_pieces(z, len, argc < 2 ? argc : 2, sqlite3_user_data(ctx) != NULL, &pieces, &count)) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
     sqlite3_str *out = sqlite3_str_new(sqlite3_context_db_handle(ctx));
     sqlite3_str_appendchar(out, 1, '[');
     for (int32_t k = 0; k < count; k++) {
-        if (k > 0 && piece_cmp(&pieces[k], &pieces[k - 1]) == 0) continue;
-        if (sqlite3_str_length(out) > 1) sqlite3_str_appendchar(out, 1, ',');
+        if (k > 0) sqlite3_str_appendchar(out, 1, ',');
         sqlite3_str_appendchar(out, 1, '"');
         for (int32_t j = 0; j < pieces[k].n; j++) {
             uint8_t c = pieces[k].p[j];
@@ -349,10 +374,36 @@ static void short_grams(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     sqlite3_str_appendchar(out, 1, ']');
     free(pieces);
-    int32_t len = sqlite3_str_length(out);
+    int32_t len8 = sqlite3_str_length(out);
     char *json = sqlite3_str_finish(out);
     if (!json) { sqlite3_result_error_nomem(ctx); return; }
-    sqlite3_result_text(ctx, json, len, sqlite3_free);
+    sqlite3_result_text(ctx, json, len8, sqlite3_free);
+}
+
+int32_t cchaticu_member_short_grams(const uint8_t *searchKey, int32_t searchLen, const uint8_t *nameKey,
+                                    int32_t nameLen, uint8_t **out, int32_t *outLen) {
+    *out = NULL;
+    *outLen = 0;
+    const uint8_t *z[2] = {searchKey ? searchKey : (const uint8_t *)"", nameKey ? nameKey : (const uint8_t *)""};
+    int32_t len[2] = {searchKey ? searchLen : 0, nameKey ? nameLen : 0};
+    piece *pieces = NULL;
+    int32_t count = 0;
+    if (collect_pieces(z, len, 2, 1, &pieces, &count)) return -1;
+    int32_t total = 0;
+    for (int32_t k = 0; k < count; k++) total += pieces[k].n + 1;
+    uint8_t *b = malloc((size_t)total + 1);
+    if (!b) { free(pieces); return -1; }
+    int32_t at = 0;
+    for (int32_t k = 0; k < count; k++) {
+        memcpy(b + at, pieces[k].p, (size_t)pieces[k].n);
+        at += pieces[k].n;
+        b[at++] = 0;
+    }
+    b[at] = 0;
+    free(pieces);
+    *out = b;
+    *outLen = total;
+    return 0;
 }
 
 int32_t cchaticu_register_fts5(void *db) {

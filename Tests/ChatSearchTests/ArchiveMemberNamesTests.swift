@@ -107,6 +107,17 @@ import Testing
             LiveWriteFixtures.message(w.chat, "i\(i)", "hi", at: Int64(rng.next() % 40), from: w.member)
         }
         try await archive.upsert(items: items)
+        // The writer's rows are the SQL function's (a repair rebuilds them from it), and the
+        // C pieces without SQL are the function's.
+        try await archive.database.writer.read { db in
+            #expect(try Int.fetchOne(db, sql: MemberNameGrams.missingSQL) == 0)
+            for row in try Row.fetchAll(db, sql: "SELECT searchKey, nameKey FROM member") {
+                let (search, name): (String, String) = (row[0], row[1])
+                let sql = try String.fetchAll(
+                    db, sql: "SELECT value FROM json_each(member_short_grams(?, ?))", arguments: [search, name])
+                #expect(NamePieces.memberShortGrams(searchKey: search, nameKey: name) == sql)
+            }
+        }
         var keys: Set<String> = ["", "q", "zz", "x", "ß"]
         for name in first + full {
             let scalars = Array(TextNormalizer.normalize(name).unicodeScalars)

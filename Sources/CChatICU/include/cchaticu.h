@@ -57,9 +57,15 @@ typedef int32_t (*cchaticu_token_fn)(void *ctx, int32_t flags, const uint8_t *to
 int32_t cchaticu_tokenize(const uint8_t *text, int32_t len, int32_t mode, void *ctx, cchaticu_token_fn fn);
 
 /// Registers the FTS5 tokenizer named "chat", the FTS5 ranking function `chat_bm25` and the SQL
-/// function `chat_short_grams` on an sqlite3 connection (`sqlite3 *` passed as void *). Returns
-/// an SQLite result code (0 = SQLITE_OK).
+/// functions `chat_short_grams` and `member_short_grams` on an sqlite3 connection (`sqlite3 *`
+/// passed as void *). Returns an SQLite result code (0 = SQLITE_OK).
 int32_t cchaticu_register_fts5(void *db);
+
+/// The pieces `member_short_grams(searchKey, nameKey)` returns, without SQL: each followed by a
+/// NUL, in a malloc'ed buffer (*out, free it with cchaticu_free; NULL when there are none) of
+/// *outLen bytes. Returns 0, or -1 when memory runs out.
+int32_t cchaticu_member_short_grams(const uint8_t *searchKey, int32_t searchLen, const uint8_t *nameKey,
+                                    int32_t nameLen, uint8_t **out, int32_t *outLen);
 
 /// A document analysed ahead of time (on any thread), so that the FTS5 tokenizer can replay
 /// its tokens instead of analysing it again on the writer's thread.

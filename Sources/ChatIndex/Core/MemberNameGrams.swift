@@ -42,9 +42,6 @@ package enum MemberNameGrams {
         WHERE NOT EXISTS (SELECT 1 FROM memberNameShort s WHERE s.gram = r.gram AND s.folded = r.folded)
         """
 
-    /// The pieces of a member with search key `?1` and name key `?2`, one per row.
-    package static let gramsSQL = "SELECT value FROM json_each(member_short_grams(?, ?))"
-
     /// Adds one row `(gram, folded)`: a single-row insert, which opens no savepoint.
     package static let insertSQL = "INSERT OR IGNORE INTO memberNameShort(gram, folded) VALUES (?, ?)"
 

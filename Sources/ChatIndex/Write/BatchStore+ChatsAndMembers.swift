@@ -138,13 +138,12 @@ extension BatchStore {
         }
         if !newMembers.isEmpty {
             let insert = try db.cachedStatement(sql: "INSERT INTO memberNameGram(rowid, words, name) VALUES (?, ?, ?)")
-            let grams = try db.cachedStatement(sql: MemberNameGrams.gramsSQL)
             let short = try db.cachedStatement(sql: MemberNameGrams.insertSQL)
             for (id, keys) in newMembers.sorted(by: { $0.key < $1.key }) {
                 try insert.execute(arguments: [id, keys.search, keys.name])
                 let folded = String(String.UnicodeScalarView(keys.name.unicodeScalars.prefix { $0 != "\n" }))
                 if shortGramsCount > Self.shortGramsRemembered { (shortGramsWritten, shortGramsCount) = ([:], 0) }
-                for gram in try String.fetchAll(grams, arguments: [keys.search, keys.name])
+                for gram in NamePieces.memberShortGrams(searchKey: keys.search, nameKey: keys.name)
                 where shortGramsWritten[folded, default: []].insert(gram).inserted {
                     shortGramsCount += 1
                     try short.execute(arguments: [gram, folded])
