@@ -142,7 +142,12 @@ extension BatchStore {
             for (id, keys) in newMembers.sorted(by: { $0.key < $1.key }) {
                 try insert.execute(arguments: [id, keys.search, keys.name])
                 let folded = String(String.UnicodeScalarView(keys.name.unicodeScalars.prefix { $0 != "\n" }))
-                if shortGramsCount > Self.shortGramsRemembered { (shortGramsWritten, shortGramsCount) = ([:], 0) }
+                if shortGramsCount > Self.shortGramsRemembered {
+                    (shortGramsWritten, shortKeysSeen, shortGramsCount) = ([:], [], 0)
+                }
+                // Members of many chats share their keys: their pieces are taken once.
+                guard shortKeysSeen.insert(keys.search + "\u{0}" + keys.name).inserted else { continue }
+                shortGramsCount += 1
                 for gram in NamePieces.memberShortGrams(searchKey: keys.search, nameKey: keys.name)
                 where shortGramsWritten[folded, default: []].insert(gram).inserted {
                     shortGramsCount += 1

@@ -56,9 +56,11 @@ final class BatchStore: @unchecked Sendable {
     var newChats: [Int64: (name: String, translit: String)] = [:]
     var newMembers: [Int64: (search: String, name: String)] = [:]
     /// The short fragments (`memberNameShort`) this store has written, by folded name: many
-    /// members share a name, and each of its rows is written once (forgotten past
-    /// ``shortGramsRemembered``, after which a row is only written again, ignored).
+    /// members share a name, and each of its rows is written once (all forgotten past
+    /// ``shortGramsRemembered`` entries, after which a row is only written again, ignored).
     var shortGramsWritten: [String: Set<String>] = [:]
+    /// The (search key, name key) pairs whose pieces this store has taken.
+    var shortKeysSeen: Set<String> = []
     var shortGramsCount = 0
     static let shortGramsRemembered = 100_000
     var issues: [String] = []
