@@ -121,7 +121,15 @@ struct PagesFile {
     // Log: the last frame header written, until its page follows.
     sqlite3_int64 pendingOffset;
     uint8_t pendingHeader[FRAME_HEADER];
+    // Main file, mapped pages: the pages verified in the current read transaction (`epoch`,
+    // advanced each time the connection takes a read lock; 0 before any), so that a page
+    // SQLite fetches again and again within one query is verified once.
+    uint32_t epoch;
+    struct verified { uint32_t page, epoch; } *verified;
 };
+
+// Slots of a connection's memo of verified mapped pages (direct-mapped by page number).
+#define VERIFIED_SLOTS 4096
 
 // The real file follows the struct, aligned for any type.
 #define REAL_OFFSET ((sizeof(PagesFile) + 15) & ~(size_t)15)
@@ -212,10 +220,24 @@ static int rewrite_frame_header(PagesFile *p, const uint8_t *page, uint32_t size
     return real->pMethods->xWrite(real, p->pendingHeader, FRAME_HEADER, header);
 }
 
+// The first of the log index's read-mark locks (WAL_READ_LOCK(0) in SQLite's wal.c, part of
+// its file format): a connection takes one of them shared to begin each read transaction.
+#define FIRST_READ_LOCK 3
+
+// A new read transaction: what was verified in the last one is verified again when fetched.
+static void next_epoch(PagesFile *p) {
+    if (++p->epoch == 0) {
+        if (p->verified) memset(p->verified, 0, VERIFIED_SLOTS * sizeof *p->verified);
+        p->epoch = 1;
+    }
+}
+
 static int pages_close(sqlite3_file *f) {
     PagesFile *p = (PagesFile *)f;
     sqlite3_free(p->scratch);
     p->scratch = NULL;
+    sqlite3_free(p->verified);
+    p->verified = NULL;
     return REAL(p)->pMethods->xClose(REAL(p));
 }
 
@@ -239,6 +261,7 @@ static int pages_write(sqlite3_file *f, const void *buf, int amt, sqlite3_int64 
     if (p->kind == KIND_MAIN) {
         if (off == 0 && amt >= 100) learn_header(p, buf);
         uint32_t size = sealed_page_size(p);
+        if (p->verified && size != 0) p->verified[(uint32_t)(off / size) % VERIFIED_SLOTS].epoch = 0;
         if (size != 0 && (uint32_t)amt == size && off % size == 0) {
             buf = sealed_copy(p, buf, amt);
             if (!buf) return SQLITE_IOERR_NOMEM;
@@ -274,7 +297,13 @@ static int pages_sync(sqlite3_file *f, int flags) { return REAL((PagesFile *)f)-
 static int pages_file_size(sqlite3_file *f, sqlite3_int64 *size) {
     return REAL((PagesFile *)f)->pMethods->xFileSize(REAL((PagesFile *)f), size);
 }
-static int pages_lock(sqlite3_file *f, int level) { return REAL((PagesFile *)f)->pMethods->xLock(REAL((PagesFile *)f), level); }
+static int pages_lock(sqlite3_file *f, int level) {
+    PagesFile *p = (PagesFile *)f;
+    int rc = REAL(p)->pMethods->xLock(REAL(p), level);
+    // Without a log, a read transaction begins with the shared lock on the file.
+    if (rc == SQLITE_OK && level == SQLITE_LOCK_SHARED) next_epoch(p);
+    return rc;
+}
 static int pages_unlock(sqlite3_file *f, int level) {
     return REAL((PagesFile *)f)->pMethods->xUnlock(REAL((PagesFile *)f), level);
 }
@@ -305,9 +334,14 @@ static int pages_shm_map(sqlite3_file *f, int region, int size, int extend, void
     return real->pMethods->xShmMap(real, region, size, extend, pp);
 }
 static int pages_shm_lock(sqlite3_file *f, int offset, int n, int flags) {
-    sqlite3_file *real = REAL((PagesFile *)f);
+    PagesFile *p = (PagesFile *)f;
+    sqlite3_file *real = REAL(p);
     if (real->pMethods->iVersion < 2 || !real->pMethods->xShmLock) return SQLITE_IOERR_SHMLOCK;
-    return real->pMethods->xShmLock(real, offset, n, flags);
+    int rc = real->pMethods->xShmLock(real, offset, n, flags);
+    if (rc == SQLITE_OK && offset >= FIRST_READ_LOCK && (flags & SQLITE_SHM_LOCK) && (flags & SQLITE_SHM_SHARED)) {
+        next_epoch(p);
+    }
+    return rc;
 }
 static void pages_shm_barrier(sqlite3_file *f) {
     sqlite3_file *real = REAL((PagesFile *)f);
@@ -333,12 +367,27 @@ static int pages_fetch(sqlite3_file *f, sqlite3_int64 off, int amt, void **pp) {
     if (rc != SQLITE_OK || !*pp) return rc;
     if (p->kind == KIND_MAIN && off == 0 && amt >= 100) learn_header(p, *pp);
     uint32_t size = checked_page_size(p);
-    // A mapped page is verified at each fetch: SQLite fetches it each time it needs it.
-    if (size != 0 && (uint32_t)amt == size && off % size == 0 && !cchatpages_verify(*pp, amt)) {
+    if (size == 0 || (uint32_t)amt != size || off % size != 0) return SQLITE_OK;
+    // SQLite fetches a mapped page each time it needs it: a page is verified at its first
+    // fetch in each read transaction (while one lasts, no other connection may change a page
+    // of the file that it reads), and at every fetch when no transaction is known (a file
+    // opened without locks, whose epoch stays 0).
+    uint32_t page = (uint32_t)(off / size);
+    struct verified *slot = NULL;
+    if (p->epoch != 0) {
+        if (!p->verified) {
+            p->verified = sqlite3_malloc(VERIFIED_SLOTS * sizeof *p->verified);
+            if (p->verified) memset(p->verified, 0, VERIFIED_SLOTS * sizeof *p->verified);
+        }
+        slot = p->verified ? &p->verified[page % VERIFIED_SLOTS] : NULL;
+        if (slot && slot->epoch == p->epoch && slot->page == page) return SQLITE_OK;
+    }
+    if (!cchatpages_verify(*pp, amt)) {
         real->pMethods->xUnfetch(real, off, *pp);
         *pp = NULL;
         return mismatch();
     }
+    if (slot) *slot = (struct verified){page, p->epoch};
     return SQLITE_OK;
 }
 static int pages_unfetch(sqlite3_file *f, sqlite3_int64 off, void *page) {
