@@ -352,7 +352,7 @@ static int pages_shm_unmap(sqlite3_file *f, int deleteFlag) {
     if (real->pMethods->iVersion < 2 || !real->pMethods->xShmUnmap) return SQLITE_OK;
     return real->pMethods->xShmUnmap(real, deleteFlag);
 }
-static int maps_checked_pages = 0;
+static int maps_checked_pages = 1;
 
 void cchatpages_set_mapping(int32_t on) { __atomic_store_n(&maps_checked_pages, on != 0, __ATOMIC_RELAXED); }
 

@@ -79,12 +79,15 @@ struct Bench: ParsableCommand {
     var noChecksums = false
     @Flag(
         help:
-            "Read checksummed pages through the memory map (verified at every fetch) instead of into each reader's cache."
+            "Read checksummed pages through the memory map, verified at their first fetch in each read transaction (the default)."
     )
     var mappedChecksums = false
+    @Flag(help: "Read checksummed pages into each reader's cache instead of through the memory map.")
+    var unmappedChecksums = false
 
     func run() throws {
         if mappedChecksums { ArchivePages.mapsPages(true) }
+        if unmappedChecksums { ArchivePages.mapsPages(false) }
         let fm = FileManager.default
         if let generateTelegram {
             print(

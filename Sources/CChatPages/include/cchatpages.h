@@ -35,10 +35,10 @@ int32_t cchatpages_set_reserve(void *db, int32_t bytes);
 /// result code (SQLITE_NOTFOUND when `db` does not open through the VFS).
 int32_t cchatpages_set_sealing(void *db, int32_t on);
 
-/// Whether pages of checksummed files may be read through SQLite's memory map (1: each is
-/// verified every time SQLite fetches it) or are always read into SQLite's cache (0, the
-/// default: verified once per load; see the PageChecksums article). For the bench, which
-/// measures both.
+/// Whether pages of checksummed files may be read through SQLite's memory map (1, the default:
+/// each is verified at its first fetch in each read transaction) or are always read into
+/// SQLite's cache (0: verified once per load; see the PageChecksums article). For the bench,
+/// which measures both.
 void cchatpages_set_mapping(int32_t on);
 
 /// Whether `page` (`size` bytes, its last 8 the checksum) holds a matching checksum: 1 or 0.

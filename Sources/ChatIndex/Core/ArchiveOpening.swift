@@ -459,9 +459,9 @@ enum ArchiveOpening {
                     "PRAGMA cache_size = -\(oneShot ? oneShotCacheKiB : cacheKiB); PRAGMA temp_store = MEMORY; PRAGMA secure_delete = OFF"
             )
             // Readers map the file (no copy into each connection's cache; the OS shares the
-            // pages), except one with page checksums, whose pages the VFS reads into the cache
-            // so each is verified once per load, not at every fetch (<doc:PageChecksums>). The
-            // writer does not map, so an ingest's memory stays its own working set.
+            // pages); with page checksums the VFS verifies a mapped page at its first fetch in
+            // each read transaction (<doc:PageChecksums>). The writer does not map, so an
+            // ingest's memory stays its own working set.
             if db.configuration.readonly && !oneShot { try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
             // A one-shot reader checks the cells of each page as it loads it (unmapped, a page
             // is checked once per load, not at every access): what it answers from is checked

@@ -86,8 +86,9 @@ package enum ArchivePages {
         return Int(head[20]) == reservedBytes
     }
 
-    /// Whether readers map the pages of checksummed files (verified at every fetch) or read
-    /// them into their caches (verified once per load); process-wide, for the bench.
+    /// Whether readers map the pages of checksummed files (the default: verified at their first
+    /// fetch in each read transaction) or read them into their caches (verified once per load);
+    /// process-wide, for the bench and tests.
     package static func mapsPages(_ on: Bool) { cchatpages_set_mapping(on ? 1 : 0) }
 
     /// The pages whose checksum did not match, in this process so far.

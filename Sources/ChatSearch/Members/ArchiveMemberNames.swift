@@ -80,7 +80,7 @@ extension MemberSearch {
                 having: "max(prefix) = 1", in: db)
             guard starts.count < n else { return starts.map(\.name) }
             return try starts.map(\.name)
-                + walk(key: key, limit: n - starts.count, after: Set(starts.map(\.folded)), in: db)
+                + walk(key: key, limit: n - starts.count, after: Set(starts.map(\.folded)), isFilling: true, in: db)
         }
         guard !anywhere.isEmpty else { return [] }
         return try aggregate(
@@ -103,8 +103,11 @@ extension MemberSearch {
     }
 
     /// The members of the names a short fragment lists, by the `member_folded` index.
+    /// (`CROSS JOIN`: the names first; SQLite would otherwise walk the whole index and look
+    /// each member's name up. `|| ''`: a value without the column's text affinity, which
+    /// SQLite needs to look it up in an index on an expression.)
     private static let shortSource =
-        "memberNameShort s JOIN member m INDEXED BY member_folded ON \(MemberNameGrams.folded("m")) = s.folded"
+        "memberNameShort s CROSS JOIN member m INDEXED BY member_folded ON \(MemberNameGrams.folded("m")) = (s.folded || '')"
 
     /// The members autocomplete lists.
     private static let live = MemberNameGrams.liveCondition("m")
@@ -158,12 +161,12 @@ extension MemberSearch {
     /// The first `n` names, in the ranking's order, of the members who wrote and match `key`,
     /// walked newest writer first: a name's newest matching member is met first, so each name's
     /// rank is known when it is met, and the walk stops once `n` word-start names are certain.
-    /// `after`: the word-start names, every one of them, already listed; the walk then lists
-    /// the names after them (any it meets) and stops at `n` of those. Falls back to ranking
+    /// `isFilling`: every word-start name is already listed (`after`); the walk then lists the
+    /// names after them (any it meets) and stops at `n` of those. Falls back to ranking
     /// every member when the writers do not fill the page (the rest never wrote and are
     /// ranked by name).
     private static func walk(
-        key: String, limit n: Int, after skipping: Set<String> = [], in db: Database
+        key: String, limit n: Int, after skipping: Set<String> = [], isFilling: Bool = false, in db: Database
     ) throws -> [MemberName] {
         let rows = try Row.fetchCursor(
             db.cachedStatement(
@@ -182,7 +185,7 @@ extension MemberSearch {
         var met: [(name: String, folded: String, ts: Int64, prefix: Bool)] = []
         var leading = 0
         var boundary: Int64? = nil
-        let countLeading = skipping.isEmpty
+        let countLeading = !isFilling
         while let r = try rows.next() {
             let ts: Int64 = r[2]
             if let b = boundary, ts < b { break }

@@ -64,13 +64,21 @@ extension SearchRun {
             return SearchHistogram(period: period, buckets: [], estimate: nil)
         }
         guard oldest >= 0 else { return nil }
-        let deletedTimes = try deleted.map { id in
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT ts FROM item WHERE id = ?"), arguments: [id]) ?? 0
-        }.sorted()
         let count =
             try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
                 arguments: [chat]) ?? 0
+        // A deleted item's period, from its id: an item's id is its time, moved later only
+        // past items that share its time slot (ArchiveIds), so by fewer milliseconds than the
+        // chat holds items. Only an id that close after a period's start is looked up.
+        let scale = try ArchiveIds.scale(db)
+        let spill = count / scale + 1
+        let deletedTimes = try deleted.map { id in
+            let ms = id / scale
+            guard ms - period.start(of: ms) < spill else { return ms }
+            return try Int64.fetchOne(db.cachedStatement(sql: "SELECT ts FROM item WHERE id = ?"), arguments: [id])
+                ?? ms
+        }.sorted()
         let position = try db.cachedStatement(
             sql: "SELECT pos FROM item WHERE chatId = ? AND ts >= ? ORDER BY ts, id LIMIT 1")
         /// The position of the first item at or after `ms` (one past the last when none is).
