@@ -93,6 +93,10 @@ extension MemberSearch {
     /// names is met every few dozen members of the walk.
     package static let commonNames = 48
 
+    /// The most word-start names a walk reads from the index to know which names it meets start
+    /// a word with the key (a query per name met otherwise).
+    static let walkStartNames = 4_096
+
     /// The folded names holding `gram` in the short-fragment index, or `nil` when there are
     /// `common` or more.
     private static func fewNames(gram: String, common: Int, in db: Database) throws -> [String]? {
@@ -180,19 +184,32 @@ extension MemberSearch {
                 SELECT EXISTS (SELECT 1 FROM member m INDEXED BY member_folded
                     WHERE \(MemberNameGrams.folded("m")) = ?2 AND \(live) AND \(wordStart))
                 """)
+        let countLeading = !isFilling
+        // The names with a word that starts with the key, when the index holds fewer than
+        // ``walkStartNames`` of them (else each name met is tested).
+        var startNames: Set<String>? = nil
+        if countLeading && !key.isEmpty {
+            let names = try String.fetchAll(
+                db.cachedStatement(sql: "SELECT folded FROM memberNameShort WHERE gram = ? LIMIT ?"),
+                arguments: ["\n" + key, walkStartNames])
+            if names.count < walkStartNames { startNames = Set(names) }
+        }
         var seen = Set(skipping)
         // The names met, in walk order, and how many of them rank first.
         var met: [(name: String, folded: String, ts: Int64, prefix: Bool)] = []
         var leading = 0
         var boundary: Int64? = nil
-        let countLeading = !isFilling
         while let r = try rows.next() {
             let ts: Int64 = r[2]
             if let b = boundary, ts < b { break }
             let folded: String = r[1]
             guard seen.insert(folded).inserted else { continue }
             var prefix = key.isEmpty
-            if !prefix && countLeading { prefix = try Bool.fetchOne(startsWord, arguments: [key, folded]) ?? false }
+            // A name the index lists no word start for has none (the index may list more: a
+            // renamed member's old rows), so only the listed ones are tested.
+            if !prefix && countLeading && startNames.map({ $0.contains(folded) }) != false {
+                prefix = try Bool.fetchOne(startsWord, arguments: [key, folded]) ?? false
+            }
             met.append((r[0], folded, ts, prefix))
             if prefix || !countLeading { leading += 1 }
             // Names met later with the same time may still rank before the n-th by name.
