@@ -71,11 +71,18 @@ extension SearchRun {
         // A deleted item's period, from its id: an item's id is its time, moved later only
         // past items that share its time slot (ArchiveIds), so by fewer milliseconds than the
         // chat holds items. Only an id that close after a period's start is looked up.
+        var starts: [Int64] = []
+        var start = period.start(of: oldest)
+        while start <= newest {
+            starts.append(start)
+            start = period.end(ofPeriodAt: start)
+        }
         let scale = try ArchiveIds.scale(db)
         let spill = count / scale + 1
         let deletedTimes = try deleted.map { id in
             let ms = id / scale
-            guard ms - period.start(of: ms) < spill else { return ms }
+            let p = Self.period(holding: ms, in: starts)
+            guard ms - starts[p] < spill else { return ms }
             return try Int64.fetchOne(db.cachedStatement(sql: "SELECT ts FROM item WHERE id = ?"), arguments: [id])
                 ?? ms
         }.sorted()
@@ -95,16 +102,15 @@ extension SearchRun {
             return lo
         }
         var buckets: [SearchHistogram.Bucket] = []
-        var start = period.start(of: oldest)
-        var (atStart, deletedAtStart) = (try first(at: start), deletedBefore(start))
-        while start <= newest {
-            let next = period.end(ofPeriodAt: start)
+        var (atStart, deletedAtStart) = (try first(at: starts[0]), deletedBefore(starts[0]))
+        for (i, start) in starts.enumerated() {
+            let next = i + 1 < starts.count ? starts[i + 1] : period.end(ofPeriodAt: start)
             let (atNext, deletedAtNext) = (try first(at: next), deletedBefore(next))
             buckets.append(
                 SearchHistogram.Bucket(
                     start: Timestamp(milliseconds: start), end: Timestamp(milliseconds: next),
                     count: Int(atNext - atStart) - (deletedAtNext - deletedAtStart), isExact: true))
-            (start, atStart, deletedAtStart) = (next, atNext, deletedAtNext)
+            (atStart, deletedAtStart) = (atNext, deletedAtNext)
         }
         return SearchHistogram(period: period, buckets: buckets, estimate: nil)
     }
