@@ -37,17 +37,28 @@ extension MessageSearch {
 }
 
 extension SearchRun {
+    /// The most deleted items a chat's activity reads (beyond, its histogram is the search's).
+    static let activityDeletedItems = 2_048
+
     /// A chat's items per period, exact, without reading them: an item's position in its chat
     /// (`item.pos`, its rank by time) at each period's first item, from one seek into the
     /// chat's time index per period, gives every period's count; the deleted items, few, are
     /// found in the index and left out. Periods hold items by their times (a search's histogram
     /// places a match by its archive id, which is its time but for items that share a
     /// millisecond). `nil` for a search it does not answer: not one chat, matches read from the
-    /// items (`is:unread`), or items dated before 1970 (where ids and times part).
+    /// items (`is:unread`), ``activityDeletedItems`` deleted items or more, or items dated
+    /// before 1970 (where ids and times part).
     func activity(period: HistogramPeriod) throws -> SearchHistogram? {
         guard let chats = scope.chatIds, chats.count == 1, let chat = chats.first else { return nil }
         let rows = try HistogramRows(self, scale: try ArchiveIds.scale(db))
         guard rows.isIndexOnly else { return nil }
+        // Each deleted item is read: a chat with many is left to the search's histogram.
+        if compiled.excludesDeleted {
+            let some = try Int64.fetchAll(
+                db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: rows.keyed != nil)),
+                arguments: [compiled.deletedMatch, rows.high, rows.low, Self.activityDeletedItems])
+            guard some.count < Self.activityDeletedItems else { return nil }
+        }
         let deleted = try rows.deletedIds(from: compiled.minRowid, below: compiled.maxRowid)
         // The oldest and newest items not deleted.
         func end(_ order: String) throws -> Int64? {
