@@ -49,8 +49,8 @@ extension MemberSearch {
     ///   (`member_activity`) until a page of names is certain. An archive without that index
     ///   (format 14 or older, opened read-only) tests every member.
     ///
-    /// - Parameter common: the number of names from which a fragment counts as common
-    ///   (``commonNames``; tests choose smaller ones to take each way on a small archive).
+    /// `common` is the number of names from which a fragment counts as common
+    /// (``commonNames``; tests choose smaller ones to take each way on a small archive).
     package static func names(
         matching query: String, limit: Int = 10, common: Int = commonNames, in db: Database
     ) throws -> [MemberName] {
