@@ -108,17 +108,31 @@ struct APIBench {
         ]
         for (label, route, params) in routes {
             var failures = 0
+            var timed: [(ms: Double, query: [String: String])] = []
             let l = Latency.measure(repeats: repeats) { _ in
                 let q = params()
+                let t = DispatchTime.now().uptimeNanoseconds
                 // The media route is /api/chats/ID/media: its chat is in the path, not the query.
                 let answer = Self.blocking {
                     route == "media" ? await api.media(chat: big, query: q) : await api.respond(route: route, query: q)
                 }
+                timed.append((Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6, q))
                 if answer.status != 200 { failures += 1 }
                 return answer.body.utf8.count
             }
+            Self.printSlowest(timed, of: label)
             report.latencies.append(
                 (name: label + (failures > 0 ? " (\(failures) errors)" : ""), ours: l, baseline: nil, baselineName: ""))
+        }
+    }
+
+    /// `BENCH_SLOWEST=N`: a route's N slowest requests, with their parameters, on standard
+    /// error (to tell a slow kind of query from the machine's noise behind a p99).
+    static func printSlowest(_ timed: [(ms: Double, query: [String: String])], of label: String) {
+        guard let n = ProcessInfo.processInfo.environment["BENCH_SLOWEST"].flatMap(Int.init), n > 0 else { return }
+        for t in timed.sorted(by: { $0.ms > $1.ms }).prefix(n) {
+            let q = t.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.prefix(40))" }.joined(separator: "&")
+            FileHandle.standardError.write(Data((String(format: "%8.2f ms  ", t.ms) + label + "  " + q + "\n").utf8))
         }
     }
 

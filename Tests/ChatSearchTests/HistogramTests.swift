@@ -239,6 +239,50 @@ import Testing
         }
     }
 
+    /// Chat `d`: an export that keeps only dates, every item at midnight. One item a day over
+    /// 2023 and 2024, and 30 more on the first of each month: bursts of items sharing a
+    /// millisecond, which take consecutive ids, at every period start.
+    static let dates = Result {
+        var lines = [Lines.chat("d", name: "Dates"), Lines.chat("e", name: "Elsewhere")]
+        let start = Timestamp(year: 2023, month: 1, day: 1)?.milliseconds ?? 0
+        var n = 0
+        for day in 0..<731 {
+            let ts = Timestamp(milliseconds: start + Int64(day) * 86_400_000)
+            let isFirst = ts.rfc3339.dropFirst(8).hasPrefix("01T")
+            for _ in 0..<(isFirst ? 31 : 1) {
+                lines.append(Lines.item("d", "d\(n)", ts: ts.rfc3339, text: "tally \(n)"))
+                n += 1
+            }
+            if day % 7 == 0 { lines.append(Lines.item("e", "e\(day)", ts: ts.rfc3339, text: "tally weekly")) }
+        }
+        return try TestArchive.make(jsonl: lines.joined(separator: "\n")).0
+    }
+
+    /// Bursts at every period start do not stand for the time after them: each estimated
+    /// period stays within a small factor of its exact count, in one chat and in all.
+    @Test(arguments: [nil, "d"] as [String?], [true, false])
+    func burstsOfOneMillisecondAreNotExtrapolated(chat: String?, keys: Bool) async throws {
+        let archive = try Self.dates.get()
+        for period in HistogramPeriod.allCases {
+            var options = SearchOptions(chat: chat)
+            options.usesChatKeys = keys
+            options.histogramCountedMatches = 60
+            options.histogramMatchesPerSpan = 6
+            let h = try await archive.histogram("tally", by: period, options: options)
+            let exact = try await archive.histogram("tally", by: period, options: options, exact: true)
+            #expect(h.estimate != nil)
+            let want = Self.counts(exact)
+            // A burst read as a rate would put one match in each millisecond of a period
+            // (billions); here a period may lose the unread part of its burst, never gain more
+            // than the counted matches' rate gives it.
+            for b in h.buckets where !b.isExact {
+                let w = want[b.start.milliseconds] ?? 0
+                #expect(b.count <= 2 * w + 6, "\(period) \(b.start): \(b.count) for \(w), chat \(chat ?? "-")")
+            }
+            #expect(h.total * 2 >= exact.total && h.total <= exact.total * 3 / 2, "\(period): \(h.total) for \(exact.total)")
+        }
+    }
+
     @Test(arguments: [
         (Int64(0), "1970-01-01T00:00:00Z", "1969-12-29T00:00:00Z"),
         (

@@ -15,6 +15,9 @@ extension MessageSearch {
     package static let histogramSpans = 16
     /// The terms a query may expand to before its histogram samples fewer spans.
     static let histogramSpanTerms = 4
+    /// How far the match rates on the two sides of an unread gap may differ (as a ratio) before
+    /// the histogram reads the gap again: beyond it, one side is a burst or the gap holds a change.
+    static let histogramRateSpread = 4.0
 
     /// The matches of a search per period, oldest period first: exact when `exact` or when the
     /// query has at most ``histogramCountedMatches`` matches, otherwise the older periods are
@@ -176,8 +179,11 @@ extension SearchRun {
         }
         var estimate: SearchHistogram.Estimate? = nil
         if !isComplete {
+            // The rate of the counted matches: the right side of the oldest estimated gap.
+            let newer = Double(counting.count) / Double(max(1, newestId - split + 1))
             let sample = try sampleOlder(
-                from: oldestId, below: split, scale: scale, periods: starts, period: period, rows: rows)
+                from: oldestId, below: split, newer: newer, scale: scale, periods: starts, period: period,
+                rows: rows)
             for p in starts.indices {
                 counts[p] += sample.counts[p]
                 isExact[p] = isExact[p] && sample.isExact[p]
@@ -208,18 +214,27 @@ extension SearchRun {
         return lo
     }
 
-    /// The matches in `[lower, upper)` per period, from a few spans read in full and the rest
-    /// estimated: the range is cut into spans of whole periods, and in each the first `matchesPerSpan`
-    /// matches are read (a span that holds fewer is exact) and counted where they fall; the rest of
-    /// a span is its matches' rate times its length, spread over the periods it overlaps. A
-    /// search costs FTS5 a parse of its expression and a seek per term, so the spans are few
-    /// whatever the periods (weeks over years share them: see SearchPerformance.md).
+    /// The matches in `[lower, upper)` per period, from reads at a few points and the rest
+    /// estimated. The range is cut into spans of whole periods; from the start of each, the
+    /// first `matchesPerSpan` matches are read and counted where they fall (a span that holds
+    /// fewer is exact). What a read leaves of its span, the gap up to the next read, holds the
+    /// matches' rate times its length, spread over the periods it overlaps. A search costs FTS5 a
+    /// parse of its expression and a seek per term, so the reads are few whatever the periods
+    /// (weeks over years share them: see SearchPerformance.md).
     ///
-    /// Spans are read from the index alone when `rows` are: an estimated span counts its deleted
-    /// matches as any (they are few), an exact one looks them up and leaves them out.
+    /// A gap's rate comes from the reads on both sides of it, so that a burst does not stand
+    /// for the time after it: items that share a millisecond (exports that keep only minutes
+    /// or dates) take consecutive ids, and matches read from one would show a rate of one per
+    /// millisecond. Where the two sides differ by more than ``MessageSearch/histogramRateSpread``,
+    /// the gap is read again at its middle (the widest disagreement first, up to half as many
+    /// extra reads as spans); a gap left so takes the lower side's rate, and one that agrees
+    /// their mean. The last gap's right side is `newer`, the rate of the counted matches.
+    ///
+    /// Reads come from the index alone when `rows` do: an estimated gap counts deleted matches
+    /// as any (they are few), an exact span looks them up and leaves them out.
     private func sampleOlder(
-        from lower: Int64, below upper: Int64, scale: Int64, periods starts: [Int64], period: HistogramPeriod,
-        rows: HistogramRows
+        from lower: Int64, below upper: Int64, newer: Double, scale: Int64, periods starts: [Int64],
+        period: HistogramPeriod, rows: HistogramRows
     ) throws -> (counts: [Double], isExact: [Bool], read: Int, spans: Int) {
         let slot = { (ms: Int64) in ArchiveIds.slotBase(milliseconds: ms, scale: scale) }
         let ranges = starts.map { slot($0)..<slot(period.end(ofPeriodAt: $0)) }
@@ -248,24 +263,82 @@ extension SearchRun {
             return lo
         }
         var read = 0
-        for j in 0..<(bounds.count - 1) {
-            let (a, b) = (bounds[j], bounds[j + 1])
+        var reads = 0
+        /// Reads `[a, b)` from its start: counts the matches read and returns the first id not
+        /// read (`b` when the span is exact) and the rate they show, `nil` when they are packed
+        /// into fewer milliseconds than twice their number (a burst shows no rate).
+        func sample(_ a: Int64, _ b: Int64) throws -> (rate: Double?, reach: Int64) {
             let ids = try ascending(from: a, below: b, count: perSpan, scale: scale, indexOnly: rows.isIndexOnly)
             read += ids.count
-            let deleted = ids.isEmpty || ids.count == perSpan ? [] : try rows.deletedIds(from: a, below: b)
+            reads += 1
+            let isFull = ids.count == perSpan && perSpan > 0
+            let deleted = ids.isEmpty || isFull ? [] : try rows.deletedIds(from: a, below: b)
             for id in ids where !deleted.contains(id) { counts[index(id)] += 1 }
-            guard ids.count == perSpan, let lastRead = ids.last, lastRead > a, lastRead + 1 < b else { continue }
-            // The unread rest of the span at the rate of the matches read: n - 1 gaps over the
-            // ids from the span's start to the last one read.
-            let rate = Double(perSpan - 1) / Double(lastRead - a)
-            for p in index(lastRead + 1)...index(b - 1) {
-                let overlap = min(b, ranges[p].upperBound) - max(lastRead + 1, ranges[p].lowerBound)
+            guard isFull, let first = ids.first, let last = ids.last, last + 1 < b else {
+                return (Double(ids.count) / Double(max(1, b - a)), b)
+            }
+            let isPacked = (last - first) / max(1, scale) < 2 * Int64(ids.count)
+            return (isPacked ? nil : Double(ids.count) / Double(max(1, last + 1 - a)), last + 1)
+        }
+        /// The unread ids `[from, to)` between reads with rates `left` and `right`.
+        struct Gap {
+            var from: Int64, to: Int64, left: Double?, right: Double?
+            /// How many times the higher side's rate is the lower's (infinite when a side is
+            /// unknown or the lower is zero).
+            var spread: Double {
+                guard let left, let right else { return .infinity }
+                let (low, high) = (min(left, right), max(left, right))
+                return high == 0 ? 1 : low > 0 ? high / low : .infinity
+            }
+            /// What reading it again may change: its length when a side is unknown (ranked
+            /// above any other), else its length times the sides' difference.
+            var doubt: (Bool, Double) {
+                guard let left, let right else { return (true, Double(to - from)) }
+                return (false, Double(to - from) * abs(left - right))
+            }
+        }
+        var gaps: [Gap] = []
+        var pending: (from: Int64, to: Int64, left: Double?)? = nil
+        for j in 0..<(bounds.count - 1) {
+            let (rate, reach) = try sample(bounds[j], bounds[j + 1])
+            if let p = pending { gaps.append(Gap(from: p.from, to: p.to, left: p.left, right: rate)) }
+            pending = reach < bounds[j + 1] ? (reach, bounds[j + 1], rate) : nil
+        }
+        if let p = pending { gaps.append(Gap(from: p.from, to: p.to, left: p.left, right: newer)) }
+        // Gaps with an unknown side or sides that disagree, read again at their middle, the
+        // most doubtful first.
+        var extra = max(2, spans / 2)
+        while extra > 0,
+            let k = gaps.indices.filter({
+                gaps[$0].spread > MessageSearch.histogramRateSpread && gaps[$0].to - gaps[$0].from > 2
+            }).max(by: { (gaps[$0].doubt.0 ? 1 : 0, gaps[$0].doubt.1) < (gaps[$1].doubt.0 ? 1 : 0, gaps[$1].doubt.1) })
+        {
+            extra -= 1
+            let g = gaps.remove(at: k)
+            let mid = g.from + (g.to - g.from) / 2
+            let (rate, reach) = try sample(mid, g.to)
+            var parts = [Gap(from: g.from, to: mid, left: g.left, right: rate)]
+            if reach < g.to { parts.append(Gap(from: reach, to: g.to, left: rate, right: g.right)) }
+            gaps.insert(contentsOf: parts, at: k)
+        }
+        for g in gaps {
+            // Sides that agree: their mean; that disagree: the lower (a burst is not spread);
+            // none known: the counted matches' rate, taken over a long time.
+            let rate: Double
+            switch (g.left, g.right) {
+            case (let l?, let r?): rate = g.spread > MessageSearch.histogramRateSpread ? min(l, r) : (l + r) / 2
+            case (let l?, nil): rate = l
+            case (nil, let r?): rate = r
+            case (nil, nil): rate = newer
+            }
+            for p in index(g.from)...index(g.to - 1) {
+                let overlap = min(g.to, ranges[p].upperBound) - max(g.from, ranges[p].lowerBound)
                 guard overlap > 0 else { continue }
                 counts[p] += rate * Double(overlap)
                 isExact[p] = false
             }
         }
-        return (counts, isExact, read, bounds.count - 1)
+        return (counts, isExact, read, reads)
     }
 
     /// Up to `count` matches with archive ids in `[lower, upper)`, oldest first: from the index

@@ -68,17 +68,18 @@ public struct SearchHistogram: Sendable, Hashable {
     /// How the counts of a histogram that is not exact were estimated.
     ///
     /// The newest ``countedMatches`` matches were counted one by one. The time before them, back
-    /// to the oldest match, was cut into ``sampledSpans`` spans at period bounds (one period each,
-    /// or several when there are more periods than spans), and in each the first
-    /// ``matchesPerSpan`` matches were read and counted where they fall: a span that held no more
-    /// is exact, and the rest of one that held more is its matches' rate times its length, spread
-    /// over the periods it overlaps (those periods' ``Bucket/isExact`` is false).
+    /// to the oldest match, was cut into spans at period bounds (one period each, or several when
+    /// there are more periods than spans), and ``sampledSpans`` reads of up to ``matchesPerSpan``
+    /// matches each were counted where they fall: one at each span's start, and more inside
+    /// spans whose rates were in doubt. A span a read covers is exact; the unread rest of one is
+    /// estimated from the match rates the reads on either side show, spread over the periods it
+    /// overlaps (those periods' ``Bucket/isExact`` is false).
     public struct Estimate: Sendable, Hashable {
         /// The newest matches, counted exactly.
         public var countedMatches: Int
         /// The matches read in the sampled spans.
         public var sampledMatches: Int
-        /// The spans the older time was cut into.
+        /// The reads of the older time: one per span, and one more per gap read again.
         public var sampledSpans: Int
         /// The most matches read in one span.
         public var matchesPerSpan: Int
