@@ -126,6 +126,27 @@ struct APIBench {
         }
     }
 
+    /// One request, `route?name=value&…` (values as typed, not percent-encoded), timed
+    /// `repeats` times: a route's cost for one kind of query, apart from the mix `run` draws.
+    func run(_ request: String, into report: inout BenchReport) throws {
+        let api = ArchiveAPI(archive: archive)
+        Archive.prepareNameSearch()
+        let parts = request.split(separator: "?", maxSplits: 1).map(String.init)
+        var query: [String: String] = [:]
+        for pair in (parts.count > 1 ? parts[1] : "").split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            query[kv[0]] = kv.count > 1 ? kv[1] : ""
+        }
+        let (route, asked) = (parts.first ?? "", query)
+        var status = 200
+        let l = Latency.measure(repeats: repeats) { _ in
+            let answer = Self.blocking { await api.respond(route: route, query: asked) }
+            status = answer.status
+            return answer.body.utf8.count
+        }
+        report.latencies.append((name: "api " + request + " (status \(status))", ours: l, baseline: nil, baselineName: ""))
+    }
+
     /// `BENCH_SLOWEST=N`: a route's N slowest requests, with their parameters, on standard
     /// error (to tell a slow kind of query from the machine's noise behind a p99).
     static func printSlowest(_ timed: [(ms: Double, query: [String: String])], of label: String) {

@@ -42,6 +42,10 @@ struct Bench: ParsableCommand {
         String?
     @Flag(help: "With --dir and --reuse: only measure the web app's API (server time per route, p50/p99).") var api =
         false
+    @Option(
+        help:
+            "With --dir and --reuse: only time this API request (ROUTE?NAME=VALUE&…, values as typed), --repeats times (for profiling)."
+    ) var apiRequest: String?
     @Flag(
         help: "With --dir and --reuse: only measure the full bench's chat-list row (3-letter fragments of every name).")
     var chatList = false
@@ -143,6 +147,11 @@ struct Bench: ParsableCommand {
                 archive: archive, repeats: repeats, counted: histogramCounted, spans: histogramSpans,
                 perSpan: histogramPerSpan
             ).run()
+            return
+        }
+        if let apiRequest {
+            try APIBench(archive: archive, repeats: repeats, seed: seed).run(apiRequest, into: &report)
+            if json { print(report.json) } else { print(report.table) }
             return
         }
         if api {

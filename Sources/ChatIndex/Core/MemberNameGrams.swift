@@ -62,6 +62,15 @@ package enum MemberNameGrams {
         CREATE INDEX member_activity ON member(lastTs DESC) WHERE \(liveCondition(""));
         """
 
+    /// Replaces `member_folded` with the listed members by folded name and then chat: a name's
+    /// chats are counted from the index alone, in order (a popular name has thousands of
+    /// members, each a row of the member table to read otherwise). Every query of the index
+    /// lists only live members, so the index holds only those: format 16.
+    package static let foldedByChatSQL = """
+        DROP INDEX member_folded;
+        CREATE INDEX member_folded ON member(\(folded("")), chatId) WHERE \(liveCondition(""));
+        """
+
     /// The members autocomplete lists (not the user, not those who left, with a name), as the
     /// `member_activity` index holds them: the same terms, so that SQLite may use it (`m` as
     /// in ``folded(_:)``).

@@ -8,6 +8,7 @@ enum Migrations {
     static let readCompatible: Set<String> = [
         "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex", "v11-itemFtsWithoutSizes",
         "v12-denseKeys", "v13-compressedText", "v14-compactChatKeys", "v15-memberNameShort",
+        "v16-memberFoldedByChat",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -61,6 +62,7 @@ enum Migrations {
         m.registerMigration("v13-compressedText", migrate: v13CompressedText)
         m.registerMigration("v14-compactChatKeys", migrate: v14CompactChatKeys)
         m.registerMigration("v15-memberNameShort", migrate: v15MemberNameShort)
+        m.registerMigration("v16-memberFoldedByChat", migrate: v16MemberFoldedByChat)
         return m
     }
 
@@ -445,5 +447,12 @@ enum Migrations {
         // member (MemberNameGrams). Read-compatible: a reader of an archive without it tests
         // the members as before.
         try db.execute(sql: MemberNameGrams.createSQL)
+    }
+
+    /// Migration `v16-memberFoldedByChat`.
+    private static func v16MemberFoldedByChat(_ db: Database) throws {
+        // A name's chats counted from the index alone (MemberNameGrams). Read-compatible: the
+        // queries of format 15 list only live members, which the index still holds, by name.
+        try db.execute(sql: MemberNameGrams.foldedByChatSQL)
     }
 }

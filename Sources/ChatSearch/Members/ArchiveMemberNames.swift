@@ -82,7 +82,7 @@ extension MemberSearch {
             return try starts.map(\.name)
                 + walk(key: key, limit: n - starts.count, after: Set(starts.map(\.folded)), isFilling: true, in: db)
         }
-        guard !anywhere.isEmpty else { return [] }
+        guard anywhere > 0 else { return [] }
         return try aggregate(
             key: key, limit: n, source: shortSource, condition: "s.gram = ?3", arguments: [key], in: db
         ).map(\.name)
@@ -97,13 +97,15 @@ extension MemberSearch {
     /// a word with the key (a query per name met otherwise).
     static let walkStartNames = 4_096
 
-    /// The folded names holding `gram` in the short-fragment index, or `nil` when there are
+    /// How many folded names hold `gram` in the short-fragment index, or `nil` when there are
     /// `common` or more.
-    private static func fewNames(gram: String, common: Int, in db: Database) throws -> [String]? {
-        let names = try String.fetchAll(
-            db.cachedStatement(sql: "SELECT folded FROM memberNameShort WHERE gram = ? LIMIT ?"),
-            arguments: [gram, common])
-        return names.count < common ? names : nil
+    private static func fewNames(gram: String, common: Int, in db: Database) throws -> Int? {
+        let names =
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT count(*) FROM (SELECT 1 FROM memberNameShort WHERE gram = ? LIMIT ?)"),
+                arguments: [gram, common]) ?? 0
+        return names < common ? names : nil
     }
 
     /// The members of the names a short fragment lists, by the `member_folded` index.
@@ -225,15 +227,26 @@ extension MemberSearch {
             if a.ts != b.ts { return a.ts > b.ts }
             return a.folded < b.folded
         }
+        // A name that holds the key matches in each of its members (the folded name is the
+        // first line of their name key): its chats come from the index alone (format 16).
+        // Another matched by some members' other names or aliases: those members are read.
         let chats = try db.cachedStatement(
             sql: """
                 SELECT count(DISTINCT m.chatId) FROM member m INDEXED BY member_folded
                 WHERE \(MemberNameGrams.folded("m")) = ?2 AND \(live) AND \(matches)
                 """)
+        let allChats = try db.cachedStatement(
+            sql: """
+                SELECT count(DISTINCT m.chatId) FROM member m INDEXED BY member_folded
+                WHERE \(MemberNameGrams.folded("m")) = ?1 AND \(live)
+                """)
         return try met.prefix(n).map { m in
-            MemberName(
-                name: m.name, chats: try Int.fetchOne(chats, arguments: [key, m.folded]) ?? 0,
-                lastActivity: Timestamp(milliseconds: m.ts), isWordPrefixMatch: m.prefix)
+            let count =
+                key.isEmpty || m.folded.utf8.firstRange(of: key.utf8) != nil
+                ? try Int.fetchOne(allChats, arguments: [m.folded]) : try Int.fetchOne(chats, arguments: [key, m.folded])
+            return MemberName(
+                name: m.name, chats: count ?? 0, lastActivity: Timestamp(milliseconds: m.ts),
+                isWordPrefixMatch: m.prefix)
         }
     }
 

@@ -55,14 +55,11 @@ extension SearchRun {
         guard let chats = scope.chatIds, chats.count == 1, let chat = chats.first else { return nil }
         let rows = try HistogramRows(self, scale: try ArchiveIds.scale(db))
         guard rows.isIndexOnly else { return nil }
-        // Each deleted item is read: a chat with many is left to the search's histogram.
-        if compiled.excludesDeleted {
-            let some = try Int64.fetchAll(
-                db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: rows.keyed != nil)),
-                arguments: [compiled.deletedMatch, rows.high, rows.low, Self.activityDeletedItems])
-            guard some.count < Self.activityDeletedItems else { return nil }
-        }
-        let deleted = try rows.deletedIds(from: compiled.minRowid, below: compiled.maxRowid)
+        // Each deleted item is read (rows from the index, then their ids): a chat with many is
+        // left to the search's histogram.
+        let deletedRows = try rows.deleted(from: rows.low, below: rows.high, limit: Self.activityDeletedItems)
+        guard deletedRows.count < Self.activityDeletedItems else { return nil }
+        let deleted = Set(try deletedRows.map { try rows.id(of: $0) })
         // The oldest and newest items not deleted.
         func end(_ order: String) throws -> Int64? {
             let items = try Row.fetchCursor(
@@ -226,7 +223,7 @@ extension SearchRun {
     /// for the time after it: items that share a millisecond (exports that keep only minutes
     /// or dates) take consecutive ids, and matches read from one would show a rate of one per
     /// millisecond. Where the two sides differ by more than ``MessageSearch/histogramRateSpread``,
-    /// the gap is read again at its middle (the widest disagreement first, up to half as many
+    /// the gap is read again at its middle (the widest disagreement first, up to a quarter as many
     /// extra reads as spans); a gap left so takes the lower side's rate, and one that agrees
     /// their mean. The last gap's right side is `newer`, the rate of the counted matches.
     ///
@@ -307,7 +304,7 @@ extension SearchRun {
         if let p = pending { gaps.append(Gap(from: p.from, to: p.to, left: p.left, right: newer)) }
         // Gaps with an unknown side or sides that disagree, read again at their middle, the
         // most doubtful first.
-        var extra = max(2, spans / 2)
+        var extra = max(2, spans / 4)
         while extra > 0,
             let k = gaps.indices.filter({
                 gaps[$0].spread > MessageSearch.histogramRateSpread && gaps[$0].to - gaps[$0].from > 2
@@ -395,13 +392,14 @@ struct HistogramRows {
             arguments: [run.compiled.match, high, low, count])
     }
 
-    /// The rows in `[lower, upper)` whose items are deleted (none read when rows are live).
-    func deleted(from lower: Int64, below upper: Int64) throws -> Set<Int64> {
+    /// The rows in `[lower, upper)` whose items are deleted, up to `limit` of them, newest
+    /// first (none read when rows are live).
+    func deleted(from lower: Int64, below upper: Int64, limit: Int = .max) throws -> Set<Int64> {
         guard isIndexOnly, run.compiled.excludesDeleted else { return [] }
         return Set(
             try Int64.fetchAll(
                 run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil)),
-                arguments: [run.compiled.deletedMatch, upper, lower, Int.max]))
+                arguments: [run.compiled.deletedMatch, upper, lower, limit]))
     }
 
     /// The archive ids of the deleted matches with ids in `[lower, upper)` (none when rows are
