@@ -69,19 +69,18 @@ import Testing
         #expect(json.contains(#""chats":3"#))
     }
 
-    /// Many members in 30 chats, in many scripts, the same people in several chats under other
-    /// full names and aliases, writers and members who never wrote, times that tie: every short
-    /// query (each piece of every name, pieces no name holds, the empty query) at several page
-    /// sizes answers exactly as testing every member does, whichever way the index chooses
-    /// (few names read by name, a walk of the writers, word starts then a walk).
-    @Test func shortQueriesAnswerAsTestingEveryMember() async throws {
+    /// 30 groups of 14 members named from `crowdNames` and `crowdFullNames` in 14 scripts, with
+    /// aliases, leavers, the user, and newest messages at tied times.
+    static let crowdNames = [
+        "Anna", "Joanna", "Hannah", "Zoë", "Łukasz", "Дмитрий", "Мария", "王小明", "小林", "明美", "佐藤", "さくら",
+        "김민준", "민서", "สมชาย", "ชาย", "عمرو", "محمد", "דוד", "שרה", "प्रिया", "राज", "Jürgen", "Çağla", "Ömer", "🎉 Party",
+        "Ｔａｒｏ", "Ana", "Nana", "Ian", "Manon", "Bob",
+    ]
+    static let crowdFullNames = ["", "Smith", "Anders", "Novak", "Иванов", "田中", "ang", "Nguyen"]
+
+    static func crowd() async throws -> Archive {
         let archive = try Archive(path: TestArchive.temporaryPath())
-        let first = [
-            "Anna", "Joanna", "Hannah", "Zoë", "Łukasz", "Дмитрий", "Мария", "王小明", "小林", "明美", "佐藤", "さくら",
-            "김민준", "민서", "สมชาย", "ชาย", "عمرو", "محمد", "דוד", "שרה", "प्रिया", "राज", "Jürgen", "Çağla", "Ömer", "🎉 Party",
-            "Ｔａｒｏ", "Ana", "Nana", "Ian", "Manon", "Bob",
-        ]
-        let full = ["", "Smith", "Anders", "Novak", "Иванов", "田中", "ang", "Nguyen"]
+        let (first, full) = (crowdNames, crowdFullNames)
         var rng = SplitMix64(seed: 7)
         let chats = (0..<30).map { Chat(sourceId: "g\($0)", type: .group, displayName: "Group \($0)") }
         try await archive.upsert(chats: chats)
@@ -107,6 +106,17 @@ import Testing
             LiveWriteFixtures.message(w.chat, "i\(i)", "hi", at: Int64(rng.next() % 40), from: w.member)
         }
         try await archive.upsert(items: items)
+        return archive
+    }
+
+    /// Many members in 30 chats, in many scripts, the same people in several chats under other
+    /// full names and aliases, writers and members who never wrote, times that tie: every short
+    /// query (each piece of every name, pieces no name holds, the empty query) at several page
+    /// sizes answers exactly as testing every member does, whichever way the index chooses
+    /// (few names read by name, a walk of the writers, word starts then a walk).
+    @Test func shortQueriesAnswerAsTestingEveryMember() async throws {
+        let archive = try await Self.crowd()
+        let (first, full) = (Self.crowdNames, Self.crowdFullNames)
         // The writer's rows are the SQL function's (a repair rebuilds them from it), and the
         // C pieces without SQL are the function's.
         try await archive.database.writer.read { db in
@@ -148,5 +158,39 @@ import Testing
             }
         }
         #expect(compared > 600)
+    }
+
+    /// In one chat, a query of three or more characters answers the same whether its trigram
+    /// candidates across the archive are read or the chat's members are walked.
+    @Test func aChatsMembersAnswerTheSameByTrigramsOrByWalking() async throws {
+        let archive = try await Self.crowd()
+        var keys: Set<String> = ["qqz", "ann ", "and", "mit", "smith", "anders", "小林明"]
+        for name in Self.crowdNames + Self.crowdFullNames {
+            let scalars = Array(TextNormalizer.normalize(name).unicodeScalars)
+            for width in 3...4 where scalars.count >= width {
+                for i in 0...(scalars.count - width) {
+                    keys.insert(String(String.UnicodeScalarView(scalars[i..<(i + width)])))
+                }
+            }
+        }
+        var compared = 0
+        for chat in ["g0", "g7", "g13", "g29"] {
+            for key in keys.sorted() {
+                for limit in [1, 3, 10, 200] {
+                    let (byGrams, byWalk) = try await archive.database.writer.read { db in
+                        (
+                            try MemberSearch.members(chat: chat, matching: key, limit: limit, common: .max, in: db),
+                            try MemberSearch.members(chat: chat, matching: key, limit: limit, common: 1, in: db)
+                        )
+                    }
+                    #expect(
+                        byGrams.map { "\($0.sourceId) \($0.isWordPrefixMatch)" }
+                            == byWalk.map { "\($0.sourceId) \($0.isWordPrefixMatch)" },
+                        "chat \(chat) key \(key.debugDescription) limit \(limit)")
+                    if !byGrams.isEmpty { compared += 1 }
+                }
+            }
+        }
+        #expect(compared > 200)
     }
 }

@@ -86,19 +86,25 @@ extension ChatMember: Identifiable {
 
 /// Mention autocomplete: the members of a group whose names match what follows the `@`.
 package enum MemberSearch {
+    /// Members across the archive from which a trigram query in one chat walks that chat's
+    /// members instead of reading each candidate: a candidate costs a row of the member table,
+    /// a walked member an entry of a covering index.
+    package static let commonGramMembers = 256
+
     /// Members of `chat` whose display name, full name or local alias contains `query` after the
     /// analyser's folding (`zo` finds Zoë, `lu` finds Łukasz, `dm` finds Дмитрий through its
     /// transliteration). Matches at the start of a word come before matches inside one; within
     /// each, members who wrote most recently come first. The user and members who left are not
     /// listed. An empty query lists the most recent writers.
     ///
-    /// - Complexity: for a query of 3 or more characters, the members of any chat whose names
-    ///   hold its trigrams (memberNameGram), narrowed to the chat and to real matches; for a
-    ///   shorter one, a walk over the chat's members in a covering index, newest writers first,
-    ///   stopping at `limit` word-start matches.
-    package static func members(chat: String, matching query: String, limit: Int = 10, in db: Database) throws
-        -> [ChatMember]
-    {
+    /// - Complexity: for a query of 3 or more characters held by fewer than `common` members'
+    ///   names across the archive, those members (memberNameGram), narrowed to the chat and to
+    ///   real matches; for a shorter or more common one, a walk over the chat's members in a
+    ///   covering index, newest writers first, stopping at `limit` word-start matches.
+    ///   (`common`: ``commonGramMembers``; tests choose others to take each way.)
+    package static func members(
+        chat: String, matching query: String, limit: Int = 10, common: Int = commonGramMembers, in db: Database
+    ) throws -> [ChatMember] {
         guard
             let chatId = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [chat])
@@ -123,7 +129,14 @@ package enum MemberSearch {
                         lastActivity: ts.map { Timestamp(milliseconds: $0) }, isWordPrefixMatch: prefix ?? r[5]))
             }
         }
-        if let phrase = ChatList.trigramPhrase(key) {
+        // The trigram index spans every chat: a fragment common across the archive is walked
+        // in this chat instead, which stops at a page of word starts.
+        if let phrase = ChatList.trigramPhrase(key),
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT count(*) FROM (SELECT 1 FROM memberNameGram WHERE memberNameGram MATCH ? LIMIT ?)"),
+                arguments: [phrase, common]) ?? 0 < common
+        {
             // Candidates from the trigram index (a superset of the names containing the query),
             // kept when they are in the chat and really contain it; word starts first.
             try fetch(
