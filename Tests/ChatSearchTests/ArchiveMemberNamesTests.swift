@@ -161,9 +161,23 @@ import Testing
     }
 
     /// In one chat, a query of three or more characters answers the same whether its trigram
-    /// candidates across the archive are read or the chat's members are walked.
-    @Test func aChatsMembersAnswerTheSameByTrigramsOrByWalking() async throws {
+    /// candidates are read (those of the chat, or those of the whole archive in the index's
+    /// shape before format 17) or the chat's members are walked.
+    @Test(arguments: [true, false])
+    func aChatsMembersAnswerTheSameByTrigramsOrByWalking(byChat: Bool) async throws {
         let archive = try await Self.crowd()
+        if !byChat {
+            try await archive.database.writer.write { db in
+                try db.execute(
+                    sql: """
+                        DROP TRIGGER member_nameGram_update; DROP TRIGGER member_nameGram_delete; DROP TABLE memberNameGram;
+                        CREATE VIRTUAL TABLE memberNameGram USING fts5(words, name, tokenize='trigram case_sensitive 1', columnsize=0);
+                        INSERT INTO memberNameGram(rowid, words, name) SELECT id, searchKey, nameKey FROM member;
+                        DELETE FROM grdb_migrations WHERE identifier = 'v17-memberNameGramByChat';
+                        """)
+            }
+        }
+        #expect(try await archive.database.writer.read { try Bool.fetchOne($0, sql: MemberGrams.byChatSQL) } == byChat)
         var keys: Set<String> = ["qqz", "ann ", "and", "mit", "smith", "anders", "小林明"]
         for name in Self.crowdNames + Self.crowdFullNames {
             let scalars = Array(TextNormalizer.normalize(name).unicodeScalars)

@@ -261,7 +261,8 @@ package enum ArchiveMaintenance {
             }
             let hasShort = try Bool.fetchOne(db, sql: MemberNameGrams.existsSQL) == true
             let missingShort = hasShort ? try Int.fetchOne(db, sql: MemberNameGrams.missingSQL) ?? 0 : 0
-            if let off = try Int.fetchOne(db, sql: memberNamesMismatchSQL), off + missingShort != 0 {
+            let byChat = try Bool.fetchOne(db, sql: MemberGrams.byChatSQL) == true
+            if let off = try Int.fetchOne(db, sql: MemberGrams.mismatchSQL(byChat: byChat)), off + missingShort != 0 {
                 problems.append(
                     Problem(
                         kind: .memberNames,
@@ -340,13 +341,6 @@ package enum ArchiveMaintenance {
             + (\(ChatNameGrams.mismatchSQL))
         """
 
-    /// What the member-name index should hold for each member (see migration v4-memberNameGram).
-    private static let memberNamesMismatchSQL = """
-        SELECT (SELECT count(*) FROM memberNameGram WHERE rowid NOT IN (SELECT id FROM member))
-            + (SELECT count(*) FROM member m LEFT JOIN memberNameGram g ON g.rowid = m.id
-               WHERE g.rowid IS NULL OR g.words IS NOT m.searchKey OR g.name IS NOT m.nameKey)
-        """
-
     /// Per-chat counts computed from the items, as the writer keeps them.
     private static let countersSQL = """
         WITH real AS (
@@ -417,7 +411,9 @@ package enum ArchiveMaintenance {
             try attempt("rebuild the member-name index") {
                 try database.writer.write { db in
                     try db.execute(
-                        sql: """
+                        sql: try Bool.fetchOne(db, sql: MemberGrams.byChatSQL) == true
+                            ? MemberGrams.rebuildSQL
+                            : """
                             DELETE FROM memberNameGram;
                             INSERT INTO memberNameGram(rowid, words, name) SELECT id, searchKey, nameKey FROM member;
                             """)

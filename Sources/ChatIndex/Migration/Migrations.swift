@@ -8,7 +8,7 @@ enum Migrations {
     static let readCompatible: Set<String> = [
         "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex", "v11-itemFtsWithoutSizes",
         "v12-denseKeys", "v13-compressedText", "v14-compactChatKeys", "v15-memberNameShort",
-        "v16-memberFoldedByChat",
+        "v16-memberFoldedByChat", "v17-memberNameGramByChat",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -63,6 +63,7 @@ enum Migrations {
         m.registerMigration("v14-compactChatKeys", migrate: v14CompactChatKeys)
         m.registerMigration("v15-memberNameShort", migrate: v15MemberNameShort)
         m.registerMigration("v16-memberFoldedByChat", migrate: v16MemberFoldedByChat)
+        m.registerMigration("v17-memberNameGramByChat", migrate: v17MemberNameGramByChat)
         return m
     }
 
@@ -454,5 +455,13 @@ enum Migrations {
         // A name's chats counted from the index alone (MemberNameGrams). Read-compatible: the
         // queries of format 15 list only live members, which the index still holds, by name.
         try db.execute(sql: MemberNameGrams.foldedByChatSQL)
+    }
+
+    /// Migration `v17-memberNameGramByChat`.
+    private static func v17MemberNameGramByChat(_ db: Database) throws {
+        // Mention autocomplete in one chat intersects the chat with the fragment in FTS5
+        // (MemberGrams). Read-compatible: a reader of an archive without the chat column
+        // filters the archive's candidates by chat as before.
+        try db.execute(sql: MemberGrams.createSQL)
     }
 }

@@ -84,8 +84,8 @@ extension BatchStore {
         guard let id else { return nil }
         memberIds[key] = id
         if isNew {
-            newMembers[id] = (searchKey, nameKey)
-        } else if let pending = newMembers[id], pending != (searchKey, nameKey) {
+            newMembers[id] = (searchKey, nameKey, chat)
+        } else if let pending = newMembers[id], pending.search != searchKey || pending.name != nameKey {
             newMembers[id] = nil
         }
         memberNames[chat] = nil
@@ -111,7 +111,7 @@ extension BatchStore {
                 "INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey) VALUES (?, ?, ?, '', '', 0, ?, ?) RETURNING id",
             arguments: [chat, sourceId, shown, nameKey, searchKey])
         memberIds[key] = id
-        if let id { newMembers[id] = (searchKey, nameKey) }
+        if let id { newMembers[id] = (searchKey, nameKey, chat) }
         memberNames[chat] = nil
         return id
     }
@@ -137,10 +137,10 @@ extension BatchStore {
             newChats.removeAll()
         }
         if !newMembers.isEmpty {
-            let insert = try db.cachedStatement(sql: "INSERT INTO memberNameGram(rowid, words, name) VALUES (?, ?, ?)")
+            let insert = try db.cachedStatement(sql: MemberGrams.insertSQL)
             let short = try db.cachedStatement(sql: MemberNameGrams.insertSQL)
             for (id, keys) in newMembers.sorted(by: { $0.key < $1.key }) {
-                try insert.execute(arguments: [id, keys.search, keys.name])
+                try insert.execute(arguments: [id, keys.search, keys.name, keys.chat])
                 let folded = String(String.UnicodeScalarView(keys.name.unicodeScalars.prefix { $0 != "\n" }))
                 if shortGramsCount > Self.shortGramsRemembered {
                     (shortGramsWritten, shortKeysSeen, shortGramsCount) = ([:], [], 0)

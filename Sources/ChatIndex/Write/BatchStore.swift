@@ -54,7 +54,7 @@ final class BatchStore: @unchecked Sendable {
     /// Chats and members this transaction inserted, whose name-index rows it adds at its end
     /// (see ``writeNewNameRows(_:)``).
     var newChats: [Int64: (name: String, translit: String)] = [:]
-    var newMembers: [Int64: (search: String, name: String)] = [:]
+    var newMembers: [Int64: (search: String, name: String, chat: Int64)] = [:]
     /// The short fragments (`memberNameShort`) this store has written, by folded name: many
     /// members share a name, and each of its rows is written once (all forgotten past
     /// ``shortGramsRemembered`` entries, after which a row is only written again, ignored).

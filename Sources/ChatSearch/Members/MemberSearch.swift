@@ -86,9 +86,9 @@ extension ChatMember: Identifiable {
 
 /// Mention autocomplete: the members of a group whose names match what follows the `@`.
 package enum MemberSearch {
-    /// Members across the archive from which a trigram query in one chat walks that chat's
-    /// members instead of reading each candidate: a candidate costs a row of the member table,
-    /// a walked member an entry of a covering index.
+    /// Trigram candidates from which a query in one chat walks that chat's members instead of
+    /// reading each candidate: a candidate costs a row of the member table, a walked member an
+    /// entry of a covering index, and a walk stops at a page of word starts.
     package static let commonGramMembers = 256
 
     /// Members of `chat` whose display name, full name or local alias contains `query` after the
@@ -97,11 +97,12 @@ package enum MemberSearch {
     /// each, members who wrote most recently come first. The user and members who left are not
     /// listed. An empty query lists the most recent writers.
     ///
-    /// - Complexity: for a query of 3 or more characters held by fewer than `common` members'
-    ///   names across the archive, those members (memberNameGram), narrowed to the chat and to
-    ///   real matches; for a shorter or more common one, a walk over the chat's members in a
-    ///   covering index, newest writers first, stopping at `limit` word-start matches.
-    ///   (`common`: ``commonGramMembers``; tests choose others to take each way.)
+    /// - Complexity: for a query of 3 or more characters held by fewer than `common` members of
+    ///   the chat (of the archive in an archive made before format 17), those members, from the
+    ///   trigram index (memberNameGram), narrowed to real matches; for a shorter or more common
+    ///   one, a walk over the chat's members in a covering index, newest writers first, stopping
+    ///   at `limit` word-start matches. (`common`: ``commonGramMembers``; tests choose others to
+    ///   take each way.)
     package static func members(
         chat: String, matching query: String, limit: Int = 10, common: Int = commonGramMembers, in db: Database
     ) throws -> [ChatMember] {
@@ -129,25 +130,31 @@ package enum MemberSearch {
                         lastActivity: ts.map { Timestamp(milliseconds: $0) }, isWordPrefixMatch: prefix ?? r[5]))
             }
         }
-        // The trigram index spans every chat: a fragment common across the archive is walked
-        // in this chat instead, which stops at a page of word starts.
-        if let phrase = ChatList.trigramPhrase(key),
-            try Int.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT count(*) FROM (SELECT 1 FROM memberNameGram WHERE memberNameGram MATCH ? LIMIT ?)"),
-                arguments: [phrase, common]) ?? 0 < common
-        {
-            // Candidates from the trigram index (a superset of the names containing the query),
-            // kept when they are in the chat and really contain it; word starts first.
-            try fetch(
-                """
-                SELECT \(columns), instr(m.searchKey, char(10) || ?1) > 0 AS prefix
-                FROM memberNameGram g JOIN member m ON m.id = g.rowid
-                WHERE memberNameGram MATCH ?2 AND m.chatId = ?3 AND m.isUser = 0 AND m.hasLeft = 0
-                    AND (instr(m.searchKey, ?1) > 0 OR instr(m.nameKey, ?1) > 0)
-                ORDER BY prefix DESC, m.lastTs DESC, m.id LIMIT ?4
-                """, [key, phrase, chatId, n], prefix: nil)
-            return out
+        if let phrase = ChatList.trigramPhrase(key) {
+            // Since format 17 the trigram index holds each member's chat: FTS5 intersects the
+            // chat's members with the fragment's. Before, it spans every chat, and a fragment
+            // common across the archive is walked in this chat instead.
+            let byChat = try Bool.fetchOne(db.cachedStatement(sql: MemberGrams.byChatSQL)) == true
+            let match = byChat ? MemberGrams.inChat(chat: "?3", phrase: "?2") : "?2"
+            let candidates =
+                try Int.fetchOne(
+                    db.cachedStatement(
+                        sql:
+                            "SELECT count(*) FROM (SELECT 1 FROM memberNameGram WHERE memberNameGram MATCH \(match) LIMIT ?4)"
+                    ), arguments: [key, phrase, chatId, common]) ?? 0
+            if candidates < common {
+                // Candidates from the trigram index (a superset of the names containing the
+                // query), kept when they are in the chat and really contain it; word starts first.
+                try fetch(
+                    """
+                    SELECT \(columns), instr(m.searchKey, char(10) || ?1) > 0 AS prefix
+                    FROM memberNameGram g JOIN member m ON m.id = g.rowid
+                    WHERE memberNameGram MATCH \(match) AND m.chatId = ?3 AND m.isUser = 0 AND m.hasLeft = 0
+                        AND (instr(m.searchKey, ?1) > 0 OR instr(m.nameKey, ?1) > 0)
+                    ORDER BY prefix DESC, m.lastTs DESC, m.id LIMIT ?4
+                    """, [key, phrase, chatId, n], prefix: nil)
+                return out
+            }
         }
         if key.isEmpty {
             try fetch("SELECT \(columns) \(recent) \(order)", [chatId, n], prefix: true)
