@@ -86,7 +86,10 @@ extension ChatMember: Identifiable {
 
 /// Mention autocomplete: the members of a group whose names match what follows the `@`.
 package enum MemberSearch {
-    /// Trigram candidates from which a query in one chat walks that chat's members instead of
+    /// Trigram candidates across the archive from which a query in one chat takes those of the
+    /// chat instead (FTS5 then intersects two lists: it costs more than reading a few).
+    package static let spreadGramMembers = 512
+    /// Trigram candidates in the chat from which a query walks the chat's members instead of
     /// reading each candidate: a candidate costs a row of the member table, a walked member an
     /// entry of a covering index, and a walk stops at a page of word starts.
     package static let commonGramMembers = 256
@@ -97,14 +100,16 @@ package enum MemberSearch {
     /// each, members who wrote most recently come first. The user and members who left are not
     /// listed. An empty query lists the most recent writers.
     ///
-    /// - Complexity: for a query of 3 or more characters held by fewer than `common` members of
-    ///   the chat (of the archive in an archive made before format 17), those members, from the
-    ///   trigram index (memberNameGram), narrowed to real matches; for a shorter or more common
-    ///   one, a walk over the chat's members in a covering index, newest writers first, stopping
-    ///   at `limit` word-start matches. (`common`: ``commonGramMembers``; tests choose others to
-    ///   take each way.)
+    /// - Complexity: for a query of 3 or more characters, the members whose names hold its
+    ///   trigrams (memberNameGram), narrowed to the chat and to real matches: those of the whole
+    ///   archive when fewer than `spread`, else (since format 17) those of the chat when fewer
+    ///   than `common`. Otherwise, and for a shorter query, a walk over the chat's members in a
+    ///   covering index, newest writers first, stopping at `limit` word-start matches.
+    ///   (`spread` and `common`: ``spreadGramMembers`` and ``commonGramMembers``; tests choose
+    ///   others to take each way.)
     package static func members(
-        chat: String, matching query: String, limit: Int = 10, common: Int = commonGramMembers, in db: Database
+        chat: String, matching query: String, limit: Int = 10, spread: Int = spreadGramMembers,
+        common: Int = commonGramMembers, in db: Database
     ) throws -> [ChatMember] {
         guard
             let chatId = try Int64.fetchOne(
@@ -131,20 +136,29 @@ package enum MemberSearch {
             }
         }
         if let phrase = ChatList.trigramPhrase(key) {
-            // Since format 17 the trigram index holds each member's chat: FTS5 intersects the
-            // chat's members with the fragment's. Before, it spans every chat, and a fragment
-            // common across the archive is walked in this chat instead.
-            let byChat = try Bool.fetchOne(db.cachedStatement(sql: MemberGrams.byChatSQL)) == true
-            let match = byChat ? MemberGrams.inChat(chat: "?3", phrase: "?2") : "?2"
-            let candidates =
-                try Int.fetchOne(
-                    db.cachedStatement(
-                        sql:
-                            "SELECT count(*) FROM (SELECT 1 FROM memberNameGram WHERE memberNameGram MATCH \(match) LIMIT ?4)"
-                    ), arguments: [key, phrase, chatId, common]) ?? 0
-            if candidates < common {
-                // Candidates from the trigram index (a superset of the names containing the
-                // query), kept when they are in the chat and really contain it; word starts first.
+            // Candidates from the trigram index: the fragment's members across the archive
+            // when they are few; else, since format 17 (the index holds each member's chat),
+            // the chat's when they are few; else the walk below.
+            func fewer(than cap: Int, _ match: String) throws -> Bool {
+                let found =
+                    try Int.fetchOne(
+                        db.cachedStatement(
+                            sql:
+                                "SELECT count(*) FROM (SELECT 1 FROM memberNameGram WHERE memberNameGram MATCH \(match) LIMIT ?3)"
+                        ), arguments: [phrase, chatId, cap]) ?? 0
+                return found < cap
+            }
+            let inChat = MemberGrams.inChat(chat: "?2", phrase: "?1")
+            var match: String? = nil
+            if try fewer(than: spread, "?1") {
+                match = "?2"
+            } else if try Bool.fetchOne(db.cachedStatement(sql: MemberGrams.byChatSQL)) == true,
+                try fewer(than: common, inChat)
+            {
+                match = MemberGrams.inChat(chat: "?3", phrase: "?2")
+            }
+            if let match {
+                // Kept when they are in the chat and really contain the key; word starts first.
                 try fetch(
                     """
                     SELECT \(columns), instr(m.searchKey, char(10) || ?1) > 0 AS prefix
