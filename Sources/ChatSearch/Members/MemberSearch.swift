@@ -138,35 +138,28 @@ package enum MemberSearch {
         if let phrase = ChatList.trigramPhrase(key) {
             // Candidates from the trigram index: the fragment's members across the archive
             // when they are few; else, since format 17 (the index holds each member's chat),
-            // the chat's when they are few; else the walk below.
-            func fewer(than cap: Int, _ match: String) throws -> Bool {
-                let found =
-                    try Int.fetchOne(
-                        db.cachedStatement(
-                            sql:
-                                "SELECT count(*) FROM (SELECT 1 FROM memberNameGram WHERE memberNameGram MATCH \(match) LIMIT ?3)"
-                        ), arguments: [phrase, chatId, cap]) ?? 0
-                return found < cap
+            // the chat's when they are few; else the walk below. Each is one pass of FTS5.
+            func candidates(_ match: String, fewerThan cap: Int) throws -> [Int64]? {
+                let ids = try Int64.fetchAll(
+                    db.cachedStatement(sql: "SELECT rowid FROM memberNameGram WHERE memberNameGram MATCH \(match) LIMIT ?3"),
+                    arguments: [phrase, chatId, cap])
+                return ids.count < cap ? ids : nil
             }
-            let inChat = MemberGrams.inChat(chat: "?2", phrase: "?1")
-            var match: String? = nil
-            if try fewer(than: spread, "?1") {
-                match = "?2"
-            } else if try Bool.fetchOne(db.cachedStatement(sql: MemberGrams.byChatSQL)) == true,
-                try fewer(than: common, inChat)
-            {
-                match = MemberGrams.inChat(chat: "?3", phrase: "?2")
+            var ids = try candidates("?1", fewerThan: spread)
+            if ids == nil, try Bool.fetchOne(db.cachedStatement(sql: MemberGrams.byChatSQL)) == true {
+                ids = try candidates(MemberGrams.inChat(chat: "?2", phrase: "?1"), fewerThan: common)
             }
-            if let match {
+            if let ids {
                 // Kept when they are in the chat and really contain the key; word starts first.
+                // (`CROSS JOIN`: the candidates first, each looked up by rowid.)
                 try fetch(
                     """
                     SELECT \(columns), instr(m.searchKey, char(10) || ?1) > 0 AS prefix
-                    FROM memberNameGram g JOIN member m ON m.id = g.rowid
-                    WHERE memberNameGram MATCH \(match) AND m.chatId = ?3 AND m.isUser = 0 AND m.hasLeft = 0
+                    FROM json_each(?2) AS j CROSS JOIN member m ON m.id = j.value
+                    WHERE m.chatId = ?3 AND m.isUser = 0 AND m.hasLeft = 0
                         AND (instr(m.searchKey, ?1) > 0 OR instr(m.nameKey, ?1) > 0)
                     ORDER BY prefix DESC, m.lastTs DESC, m.id LIMIT ?4
-                    """, [key, phrase, chatId, n], prefix: nil)
+                    """, [key, "[" + ids.map(String.init).joined(separator: ",") + "]", chatId, n], prefix: nil)
                 return out
             }
         }
