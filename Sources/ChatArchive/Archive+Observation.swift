@@ -211,7 +211,7 @@ extension Archive {
     }
 
     /// Mention autocomplete: the members of a group matching what the user typed after `@`
-    /// (see `MemberSearch/members(chat:matching:limit:common:in:)`): word starts before inner parts,
+    /// (see `MemberSearch/members(chat:matching:limit:spread:common:in:)`): word starts before inner parts,
     /// recent writers first, the user and members who left excluded.
     public func members(chat: String, matching query: String, limit: Int = 10) async throws -> [ChatMember] {
         try await database.reading(ArchiveQuery.members(chat: chat, matching: query, limit: limit))

@@ -144,7 +144,8 @@ struct APIBench {
             status = answer.status
             return answer.body.utf8.count
         }
-        report.latencies.append((name: "api " + request + " (status \(status))", ours: l, baseline: nil, baselineName: ""))
+        report.latencies.append(
+            (name: "api " + request + " (status \(status))", ours: l, baseline: nil, baselineName: ""))
     }
 
     /// `BENCH_SLOWEST=N`: a route's N slowest requests, with their parameters, on standard

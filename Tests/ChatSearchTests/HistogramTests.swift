@@ -279,7 +279,9 @@ import Testing
                 let w = want[b.start.milliseconds] ?? 0
                 #expect(b.count <= 2 * w + 6, "\(period) \(b.start): \(b.count) for \(w), chat \(chat ?? "-")")
             }
-            #expect(h.total * 2 >= exact.total && h.total <= exact.total * 3 / 2, "\(period): \(h.total) for \(exact.total)")
+            #expect(
+                h.total * 2 >= exact.total && h.total <= exact.total * 3 / 2, "\(period): \(h.total) for \(exact.total)"
+            )
         }
     }
 

@@ -36,7 +36,7 @@ public struct MemberName: Sendable, Hashable, Encodable {
 
 extension MemberSearch {
     /// Member names across every chat that contain `query` after the analyser's folding, as
-    /// ``members(chat:matching:limit:in:)`` matches them in one chat: members with the same
+    /// ``members(chat:matching:limit:spread:common:in:)`` matches them in one chat: members with the same
     /// folded display name are one row, with the number of chats they are in. Matches at the
     /// start of a word come first; within each, names whose members wrote most recently (then
     /// by folded name). The user and members who left are not listed; an empty query lists the
@@ -243,7 +243,8 @@ extension MemberSearch {
         return try met.prefix(n).map { m in
             let count =
                 key.isEmpty || m.folded.utf8.firstRange(of: key.utf8) != nil
-                ? try Int.fetchOne(allChats, arguments: [m.folded]) : try Int.fetchOne(chats, arguments: [key, m.folded])
+                ? try Int.fetchOne(allChats, arguments: [m.folded])
+                : try Int.fetchOne(chats, arguments: [key, m.folded])
             return MemberName(
                 name: m.name, chats: count ?? 0, lastActivity: Timestamp(milliseconds: m.ts),
                 isWordPrefixMatch: m.prefix)

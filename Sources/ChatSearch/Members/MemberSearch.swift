@@ -141,7 +141,8 @@ package enum MemberSearch {
             // the chat's when they are few; else the walk below. Each is one pass of FTS5.
             func candidates(_ match: String, fewerThan cap: Int) throws -> [Int64]? {
                 let ids = try Int64.fetchAll(
-                    db.cachedStatement(sql: "SELECT rowid FROM memberNameGram WHERE memberNameGram MATCH \(match) LIMIT ?3"),
+                    db.cachedStatement(
+                        sql: "SELECT rowid FROM memberNameGram WHERE memberNameGram MATCH \(match) LIMIT ?3"),
                     arguments: [phrase, chatId, cap])
                 return ids.count < cap ? ids : nil
             }
