@@ -130,16 +130,22 @@ import Testing
         } throws: { ($0 as? ArchiveError)?.code == .unknownChat }
     }
 
+    /// Options that estimate all but the newest 60 matches, reading `perSpan` per span.
+    static func estimating(chat: String?, keys: Bool, perSpan: Int) -> SearchOptions {
+        var options = SearchOptions(chat: chat)
+        options.usesChatKeys = keys
+        options.histogramCountedMatches = 60
+        options.histogramMatchesPerSpan = perSpan
+        return options
+    }
+
     /// Past the counted matches, older periods are estimated and say so; counted periods stay
     /// exact, and `exact` counts everything.
     @Test(arguments: [nil, "h1"] as [String?], [true, false])
     func aFrequentQueryIsEstimatedUnlessExactIsAskedFor(chat: String?, keys: Bool) async throws {
         let archive = try Self.fixture.get()
         for period in HistogramPeriod.allCases {
-            var options = SearchOptions(chat: chat)
-            options.usesChatKeys = keys
-            options.histogramCountedMatches = 60
-            options.histogramMatchesPerSpan = 5
+            let options = Self.estimating(chat: chat, keys: keys, perSpan: 5)
             let want = try await Self.fetchedCounts("tide", period, options: options)
             let h = try await archive.histogram("tide", by: period, options: options)
             let estimate = try #require(h.estimate)
@@ -264,10 +270,7 @@ import Testing
     func burstsOfOneMillisecondAreNotExtrapolated(chat: String?, keys: Bool) async throws {
         let archive = try Self.dates.get()
         for period in HistogramPeriod.allCases {
-            var options = SearchOptions(chat: chat)
-            options.usesChatKeys = keys
-            options.histogramCountedMatches = 60
-            options.histogramMatchesPerSpan = 6
+            let options = Self.estimating(chat: chat, keys: keys, perSpan: 6)
             let h = try await archive.histogram("tally", by: period, options: options)
             let exact = try await archive.histogram("tally", by: period, options: options, exact: true)
             #expect(h.estimate != nil)

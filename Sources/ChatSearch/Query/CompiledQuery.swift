@@ -69,7 +69,15 @@ struct CompiledQuery {
     /// The match expression of the matches whose item is deleted: their tags say so (the writer
     /// keeps an item's tags and flags together), and deleted items are few, so FTS5 answers it
     /// by seeking the word's list at each of them.
-    var deletedMatch: String { "(\(match)) AND {tags}: \(IndexTerms.deleted)" }
+    /// A query that matches every item (no clause: an activity, a chat's items) asks for the
+    /// deleted tag alone, since every item carries `all`: intersecting with that list seeks it
+    /// once per deleted item, across every item of the index.
+    var deletedMatch: String {
+        match == Self.everything
+            ? "{tags}: \(IndexTerms.deleted)" : "(\(match)) AND {tags}: \(IndexTerms.deleted)"
+    }
+    /// The match of a query with no clause, as the compiler writes it.
+    static let everything = "({tags}: \(IndexTerms.all))"
 
     /// The conditions on the joined item `i`: not deleted (unless asked for), unread for `is:unread`.
     private var itemConditions: String {
