@@ -452,8 +452,8 @@ enum Migrations {
 
     /// Migration `v16-memberFoldedByChat`.
     private static func v16MemberFoldedByChat(_ db: Database) throws {
-        // A name's chats counted from the index alone (MemberNameGrams). Read-compatible: the
-        // queries of format 15 list only live members, which the index still holds, by name.
+        // A name's chats counted from the index alone (MemberNameGrams). Read-compatible: an
+        // archive without it, opened read-only, answers the same queries from the index it has.
         try db.execute(sql: MemberNameGrams.foldedByChatSQL)
     }
 
