@@ -82,13 +82,8 @@ extension SearchRun {
         // A deleted item's period, from its id: an item's id is its time, moved later only
         // past items that share its time slot (ArchiveIds), so by fewer milliseconds than the
         // chat holds items. Only an id that close after a period's start is looked up.
-        var starts: [Int64] = []
-        var start = period.start(of: oldest)
-        while start <= newest {
-            starts.append(start)
-            start = period.end(ofPeriodAt: start)
-        }
-        let scale = try ArchiveIds.scale(db)
+        let starts = period.starts(from: oldest, through: newest)
+        let scale = rows.scale
         let spill = count / scale + 1
         let deletedTimes = try deleted.map { id in
             let ms = id / scale
@@ -154,13 +149,7 @@ extension SearchRun {
             try isComplete
             ? rows.id(of: live[live.endIndex - 1])
             : ascending(from: compiled.minRowid, below: split, count: 1, scale: scale, indexOnly: false).first ?? split
-        var starts: [Int64] = []
-        var start = period.start(of: oldestId / scale)
-        let last = period.start(of: newestId / scale)
-        while start <= last {
-            starts.append(start)
-            start = period.end(ofPeriodAt: start)
-        }
+        let starts = period.starts(from: oldestId / scale, through: newestId / scale)
         var counts = [Double](repeating: 0, count: starts.count)
         var isExact = [Bool](repeating: true, count: starts.count)
         // Newest first: a row below its period's first row belongs to an older period, found by
@@ -289,9 +278,9 @@ extension SearchRun {
             }
             /// What reading it again may change: its length when a side is unknown (ranked
             /// above any other), else its length times the sides' difference.
-            var doubt: (Bool, Double) {
-                guard let left, let right else { return (true, Double(to - from)) }
-                return (false, Double(to - from) * abs(left - right))
+            var doubt: (Int, Double) {
+                guard let left, let right else { return (1, Double(to - from)) }
+                return (0, Double(to - from) * abs(left - right))
             }
         }
         var gaps: [Gap] = []
@@ -308,7 +297,7 @@ extension SearchRun {
         while extra > 0,
             let k = gaps.indices.filter({
                 gaps[$0].spread > MessageSearch.histogramRateSpread && gaps[$0].to - gaps[$0].from > 2
-            }).max(by: { (gaps[$0].doubt.0 ? 1 : 0, gaps[$0].doubt.1) < (gaps[$1].doubt.0 ? 1 : 0, gaps[$1].doubt.1) })
+            }).max(by: { gaps[$0].doubt < gaps[$1].doubt })
         {
             extra -= 1
             let g = gaps.remove(at: k)

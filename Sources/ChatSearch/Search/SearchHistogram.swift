@@ -33,6 +33,17 @@ public enum HistogramPeriod: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The starts of the periods from the one that holds `first` to the one that holds `last`.
+    package func starts(from first: Int64, through last: Int64) -> [Int64] {
+        var starts: [Int64] = []
+        var start = self.start(of: first)
+        while start <= last {
+            starts.append(start)
+            start = end(ofPeriodAt: start)
+        }
+        return starts
+    }
+
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
     private static func floorModulo(_ a: Int64, _ b: Int64) -> Int64 { a - floorDivide(a, b) * b }
 }
