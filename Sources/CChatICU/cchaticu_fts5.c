@@ -457,6 +457,8 @@ struct cchaticu_matcher {
     int32_t needleCount;
     uint8_t *needles[MATCHER_MAX_NEEDLES];
     int32_t needleLen[MATCHER_MAX_NEEDLES];
+    // Every needle is ASCII with a letter or digit: a piece that cannot yield one is skipped too.
+    int alnumNeedles;
 };
 
 cchaticu_matcher *cchaticu_matcher_new(void) { return calloc(1, sizeof(cchaticu_matcher)); }
@@ -480,8 +482,71 @@ void cchaticu_matcher_add_needle(cchaticu_matcher *m, const uint8_t *needle, int
     uint8_t *copy = malloc((size_t)len);
     if (!copy) { m->needleCount = -1; return; }
     memcpy(copy, needle, (size_t)len);
+    int ascii = 1, alnum = 0;
+    for (int32_t i = 0; i < len; i++) {
+        ascii &= needle[i] < 0x80;
+        alnum |= chat_is_ascii_alnum(needle[i]);
+    }
+    m->alnumNeedles = (m->needleCount == 0 || m->alnumNeedles) && ascii && alnum;
     m->needles[m->needleCount] = copy;
     m->needleLen[m->needleCount++] = len;
+}
+
+// Blocks of scalars that the analyser turns into no ASCII letter or digit, alone or beside
+// each other (normalisation maps each scalar on its own, and composing never yields ASCII);
+// `ScalarsWithoutASCIITests` checks every scalar of them. Sorted, inclusive.
+static const uint32_t no_ascii_blocks[][2] = {
+    {0x0370, 0x03FF},                   // Greek
+    {0x0400, 0x058F},                   // Cyrillic, Armenian
+    {0x0590, 0x08FF},                   // Hebrew, Arabic, Syriac, Thaana, NKo
+    {0x0900, 0x0DFF},                   // the Indic scripts, Sinhala
+    {0x0E00, 0x0FFF},                   // Thai, Lao, Tibetan
+    {0x1000, 0x109F},                   // Myanmar
+    {0x10A0, 0x10FF},                   // Georgian
+    {0x1100, 0x11FF},                   // Hangul jamo
+    {0x1200, 0x139F},                   // Ethiopic
+    {0x1780, 0x17FF},                   // Khmer
+    {0x3040, 0x30FF},                   // Kana
+    {0x3130, 0x318F},                   // Hangul compatibility jamo
+    {0x3400, 0x4DBF},                   // CJK extension A
+    {0x4E00, 0x9FFF},                   // CJK
+    {0xAC00, 0xD7AF},                   // Hangul syllables
+    {0x1F300, 0x1FAFF},                 // emoji and pictographs
+    {0x20000, 0x2FFFF},                 // CJK extensions
+};
+
+int32_t cchaticu_scalar_yields_no_ascii(uint32_t c) {
+    int32_t lo = 0, hi = (int32_t)(sizeof no_ascii_blocks / sizeof no_ascii_blocks[0]) - 1;
+    while (lo <= hi) {
+        int32_t mid = (lo + hi) / 2;
+        if (c < no_ascii_blocks[mid][0]) hi = mid - 1;
+        else if (c > no_ascii_blocks[mid][1]) lo = mid + 1;
+        else return 1;
+    }
+    return 0;
+}
+
+// Whether the UTF-8 bytes t[0, n) hold no ASCII letter or digit and only scalars of
+// no_ascii_blocks besides ASCII: no token of them holds an ASCII letter or digit.
+static int yields_no_ascii(const uint8_t *t, int32_t n) {
+    for (int32_t i = 0; i < n;) {
+        uint8_t b = t[i];
+        if (b < 0x80) {
+            if (chat_is_ascii_alnum(b)) return 0;
+            i++;
+            continue;
+        }
+        int32_t k = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 0;
+        if (k == 0 || i + k > n) return 0;
+        uint32_t c = b & (0x7F >> k);
+        for (int32_t j = 1; j < k; j++) {
+            if ((t[i + j] & 0xC0) != 0x80) return 0;
+            c = (c << 6) | (t[i + j] & 0x3F);
+        }
+        if (!cchaticu_scalar_yields_no_ascii(c)) return 0;
+        i += k;
+    }
+    return 1;
 }
 
 static uint8_t ascii_lower(uint8_t c) { return (uint8_t)(c - 'A') < 26u ? (uint8_t)(c + 32) : c; }
@@ -537,7 +602,8 @@ static int32_t match_token(void *c, int32_t flags, const uint8_t *t, int32_t n, 
 // that do not (a mark or joiner after white space can join the token before it). The analyser
 // gives each piece alone exactly the tokens it gives it in the text (checked over 1.7M texts),
 // and a piece of ASCII holds only tokens that are lower-cased substrings of it: without a needle,
-// none can match. Positions then count the analysed pieces only.
+// none can match. Nor can a piece that yields no ASCII letter or digit when every needle has
+// one (a Latin word in a Hindi chat). Positions then count the analysed pieces only.
 static int32_t matcher_analyse(const cchaticu_matcher *m, const uint8_t *text, int32_t len, match_call *mc) {
     if (m->needleCount <= 0) return chat_analyse_on_thread(text, len, CCHATICU_MODE_DOCUMENT, mc, match_token);
     int32_t rc = 0, i = 0;
@@ -556,7 +622,9 @@ static int32_t matcher_analyse(const cchaticu_matcher *m, const uint8_t *text, i
             break;
         }
         int32_t pe = i;
-        if (!ascii || has_needle(m, text + ps, pe - ps)) {
+        int holds = ascii ? has_needle(m, text + ps, pe - ps)
+                          : !(m->alnumNeedles && yields_no_ascii(text + ps, pe - ps));
+        if (holds) {
             if (spanStart < 0) spanStart = ps;
             spanEnd = pe;
         } else if (spanStart >= 0) {

@@ -59,6 +59,9 @@ int chat_is_separator(UChar32 c);
 /// ASCII white space: a word boundary on both sides for the analyser (process_words), and the
 /// piece boundary of the matcher's skipping (cchaticu_matcher_add_needle).
 static inline int chat_is_ascii_space(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+static inline int chat_is_ascii_alnum(uint8_t c) {
+    return (uint8_t)(c - '0') < 10u || (uint8_t)((c | 0x20) - 'a') < 26u;
+}
 
 /// Extended_Pictographic (emoji and pictographs).
 int chat_is_pictographic(UChar32 c);

@@ -52,6 +52,9 @@ import Testing
         "İstanbul",
         "Дмитрий", "привет", "東京タワー", "서울특별시", "ภาษาไทย", "مرحبا", "שָׁלוֹם", "नमस्ते", "😂", "👨‍👩‍👧", "\u{200D}🅰️",
         "\u{301}that", "e\u{301}", "\u{200D}that", "ﾃｽﾄ", "1️⃣", "#️⃣", "🇩🇪", "www.that.org", "x1.com", "mple.x1.com",
+        // Latin beside other scripts, and characters that fold to ASCII letters or digits.
+        "thatनमस्ते", "नमस्तेthat।", "th\u{064B}at", "ب\u{064B}that", "ｔhat", "①", "㎏", "Ⅻ", "\u{0966}\u{0967}", "that।",
+        "Ⓣⓗⓐⓣ", "ʰ", "٣", "हैं?", "—।",
     ]
     static let spaces = [" ", "  ", "\n", "\t", " \u{200D}", "\u{00A0}", "\u{3000}", ""]
 
@@ -86,5 +89,46 @@ import Testing
             scenarios += 1
         }
         #expect(scenarios > 100)
+    }
+}
+
+/// The blocks whose pieces the matcher skips for ASCII needles: no scalar of them may become an
+/// ASCII letter or digit under the analyser, alone or as a token.
+@Suite struct ScalarsWithoutASCIITests {
+    static func hasASCIIAlnum(_ s: String) -> Bool {
+        s.utf8.contains { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }
+    }
+
+    @Test func everyScalarOfTheBlocksStaysWithoutASCII() {
+        var checked = 0
+        var wrong: [String] = []
+        for v in UInt32(0x80)...0x10FFFF {
+            guard let u = Unicode.Scalar(v), TokenMatcher.yieldsNoASCII(u) else { continue }
+            let s = String(Character(u))
+            // Alone, and beside itself (a mark after a mark, a letter after a letter).
+            for text in [s, s + s, s + s + s] {
+                let tokens = Tokenizer.tokens(in: text, mode: .document).map(\.text)
+                if Self.hasASCIIAlnum(TextNormalizer.normalize(text)) || tokens.contains(where: Self.hasASCIIAlnum) {
+                    wrong.append(String(v, radix: 16))
+                    break
+                }
+            }
+            checked += 1
+        }
+        #expect(wrong.isEmpty, "scalars that yield ASCII: \(wrong.prefix(40))")
+        #expect(checked > 100_000)
+        // Mixed: marks after letters of other blocks, ASCII punctuation and spaces between.
+        let sample = (UInt32(0x370)...0x1FAFF).compactMap(Unicode.Scalar.init).filter(TokenMatcher.yieldsNoASCII)
+        let glue: [Unicode.Scalar] = [" ", "-", ".", "'", "?", "@", "#", "_", "/", ":"]
+        var g = SplitMix64(seed: 7)
+        for _ in 0..<3_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<(1 + g.next(below: 12)) {
+                text.append(g.next(below: 4) == 0 ? glue[g.next(below: glue.count)] : sample[g.next(below: sample.count)])
+            }
+            let s = String(text)
+            #expect(!Tokenizer.tokens(in: s, mode: .document).map(\.text).contains(where: Self.hasASCIIAlnum), "\(s.debugDescription)")
+        }
+        #expect(!TokenMatcher.yieldsNoASCII("a") && !TokenMatcher.yieldsNoASCII("①") && !TokenMatcher.yieldsNoASCII("ｔ"))
     }
 }

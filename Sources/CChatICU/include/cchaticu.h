@@ -123,6 +123,11 @@ void cchaticu_matcher_add(cchaticu_matcher *matcher, const uint8_t *term, int32_
 /// turn the skipping off.
 void cchaticu_matcher_add_needle(cchaticu_matcher *matcher, const uint8_t *needle, int32_t len);
 
+/// 1 when the analyser turns scalar c, alone or beside others of its kind, into no ASCII letter
+/// or digit (a block list the tests check scalar by scalar): with needles that are ASCII words,
+/// pieces of such scalars are not analysed either.
+int32_t cchaticu_scalar_yields_no_ascii(uint32_t c);
+
 /// Analyses text as a document (as the FTS5 tokenizer does) and calls fn only for the tokens
 /// that match (flags: CCHATICU_TOKEN_COLOCATED), with the source byte range of each.
 int32_t cchaticu_matcher_run(const cchaticu_matcher *matcher, const uint8_t *text, int32_t len, void *ctx,

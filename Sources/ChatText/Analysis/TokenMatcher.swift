@@ -41,6 +41,13 @@ package final class TokenMatcher: @unchecked Sendable {
 
     deinit { cchaticu_matcher_free(handle) }
 
+    /// Whether the analyser turns `scalar`, alone or beside others of its kind, into no ASCII
+    /// letter or digit: with needles that are ASCII words, pieces made of such scalars (and
+    /// ASCII without letters or digits) are not analysed.
+    package static func yieldsNoASCII(_ scalar: Unicode.Scalar) -> Bool {
+        cchaticu_scalar_yields_no_ascii(scalar.value) != 0
+    }
+
     /// The matching tokens of `s`, in order, with their UTF-16 ranges in `s`.
     package func matches(in s: String) -> [AnalyzedToken] {
         var copy = s
