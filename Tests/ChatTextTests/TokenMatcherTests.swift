@@ -124,11 +124,15 @@ import Testing
         for _ in 0..<3_000 {
             var text = String.UnicodeScalarView()
             for _ in 0..<(1 + g.next(below: 12)) {
-                text.append(g.next(below: 4) == 0 ? glue[g.next(below: glue.count)] : sample[g.next(below: sample.count)])
+                text.append(
+                    g.next(below: 4) == 0 ? glue[g.next(below: glue.count)] : sample[g.next(below: sample.count)])
             }
             let s = String(text)
-            #expect(!Tokenizer.tokens(in: s, mode: .document).map(\.text).contains(where: Self.hasASCIIAlnum), "\(s.debugDescription)")
+            #expect(
+                !Tokenizer.tokens(in: s, mode: .document).map(\.text).contains(where: Self.hasASCIIAlnum),
+                "\(s.debugDescription)")
         }
-        #expect(!TokenMatcher.yieldsNoASCII("a") && !TokenMatcher.yieldsNoASCII("①") && !TokenMatcher.yieldsNoASCII("ｔ"))
+        #expect(
+            !TokenMatcher.yieldsNoASCII("a") && !TokenMatcher.yieldsNoASCII("①") && !TokenMatcher.yieldsNoASCII("ｔ"))
     }
 }
