@@ -55,6 +55,8 @@ import Testing
         // Latin beside other scripts, and characters that fold to ASCII letters or digits.
         "thatनमस्ते", "नमस्तेthat।", "th\u{064B}at", "ب\u{064B}that", "ｔhat", "①", "㎏", "Ⅻ", "\u{0966}\u{0967}", "that।",
         "Ⓣⓗⓐⓣ", "ʰ", "٣", "हैं?", "—।",
+        // Runs that start a word after white space, or may join the one before.
+        "東", "京", "ｶ", "\u{FF9E}", "ﾞ", "१२", "\u{094D}", "ー", "々", "ข", "\u{0E31}", "한", "ㄱ", "\u{200C}", "\u{FE0F}",
     ]
     static let spaces = [" ", "  ", "\n", "\t", " \u{200D}", "\u{00A0}", "\u{3000}", ""]
 
