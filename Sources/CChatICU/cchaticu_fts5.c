@@ -517,20 +517,26 @@ static const uint32_t no_ascii_blocks[][2] = {
     {0x20000, 0x2FFFF},                 // CJK extensions
 };
 
-int32_t cchaticu_scalar_yields_no_ascii(uint32_t c) {
-    int32_t lo = 0, hi = (int32_t)(sizeof no_ascii_blocks / sizeof no_ascii_blocks[0]) - 1;
+#define NO_ASCII_BLOCKS ((int32_t)(sizeof no_ascii_blocks / sizeof no_ascii_blocks[0]))
+
+// The block of no_ascii_blocks that holds c, or -1.
+static int32_t no_ascii_block(uint32_t c) {
+    int32_t lo = 0, hi = NO_ASCII_BLOCKS - 1;
     while (lo <= hi) {
         int32_t mid = (lo + hi) / 2;
         if (c < no_ascii_blocks[mid][0]) hi = mid - 1;
         else if (c > no_ascii_blocks[mid][1]) lo = mid + 1;
-        else return 1;
+        else return mid;
     }
-    return 0;
+    return -1;
 }
+
+int32_t cchaticu_scalar_yields_no_ascii(uint32_t c) { return no_ascii_block(c) >= 0; }
 
 // Whether the UTF-8 bytes t[0, n) hold no ASCII letter or digit and only scalars of
 // no_ascii_blocks besides ASCII: no token of them holds an ASCII letter or digit.
 static int yields_no_ascii(const uint8_t *t, int32_t n) {
+    int32_t block = 0; // a text's scalars mostly stay in one block: it is tried first
     for (int32_t i = 0; i < n;) {
         if (t[i] < 0x80) {
             if (chat_is_ascii_alnum(t[i])) return 0;
@@ -539,7 +545,11 @@ static int yields_no_ascii(const uint8_t *t, int32_t n) {
         }
         UChar32 c;
         U8_NEXT(t, i, n, c);
-        if (c < 0 || !cchaticu_scalar_yields_no_ascii((uint32_t)c)) return 0;
+        if (c < 0) return 0;
+        if ((uint32_t)c < no_ascii_blocks[block][0] || (uint32_t)c > no_ascii_blocks[block][1]) {
+            block = no_ascii_block((uint32_t)c);
+            if (block < 0) return 0;
+        }
     }
     return 1;
 }
@@ -625,7 +635,7 @@ static int32_t matcher_analyse(const cchaticu_matcher *m, const uint8_t *text, i
         if (i >= len) break;
         int32_t ps = i;
         int ascii = 1;
-        // The piece: this run and every following run that starts with a non-ASCII byte.
+        // The piece: this run and every following run that may join it (see starts_word).
         for (;;) {
             while (i < len && !chat_is_ascii_space(text[i])) { ascii &= text[i] < 0x80; i++; }
             int32_t j = i;
