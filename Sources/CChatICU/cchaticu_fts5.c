@@ -533,27 +533,6 @@ static int32_t no_ascii_block(uint32_t c) {
 
 int32_t cchaticu_scalar_yields_no_ascii(uint32_t c) { return no_ascii_block(c) >= 0; }
 
-// Whether the UTF-8 bytes t[0, n) hold no ASCII letter or digit and only scalars of
-// no_ascii_blocks besides ASCII: no token of them holds an ASCII letter or digit.
-static int yields_no_ascii(const uint8_t *t, int32_t n) {
-    int32_t block = 0; // a text's scalars mostly stay in one block: it is tried first
-    for (int32_t i = 0; i < n;) {
-        if (t[i] < 0x80) {
-            if (chat_is_ascii_alnum(t[i])) return 0;
-            i++;
-            continue;
-        }
-        UChar32 c;
-        U8_NEXT(t, i, n, c);
-        if (c < 0) return 0;
-        if ((uint32_t)c < no_ascii_blocks[block][0] || (uint32_t)c > no_ascii_blocks[block][1]) {
-            block = no_ascii_block((uint32_t)c);
-            if (block < 0) return 0;
-        }
-    }
-    return 1;
-}
-
 // Whether a run of text that starts at t (after ASCII white space) starts a word of its own: a
 // letter or digit that word break does not attach to what precedes (not Extend, Format or ZWJ).
 // Any other start (a mark, a joiner, a symbol) may join the token before the white space.
@@ -634,10 +613,32 @@ static int32_t matcher_analyse(const cchaticu_matcher *m, const uint8_t *text, i
         while (i < len && chat_is_ascii_space(text[i])) i++;
         if (i >= len) break;
         int32_t ps = i;
-        int ascii = 1;
+        // Whether the piece is ASCII; with alnumNeedles, whether it may yield an ASCII letter or
+        // digit: it holds one, or a scalar outside no_ascii_blocks (the block of the scalar
+        // before is tried first: a text's scalars mostly stay in one).
+        int ascii = 1, yields = 0;
+        int32_t block = 0;
         // The piece: this run and every following run that may join it (see starts_word).
         for (;;) {
-            while (i < len && !chat_is_ascii_space(text[i])) { ascii &= text[i] < 0x80; i++; }
+            if (!m->alnumNeedles) {
+                while (i < len && !chat_is_ascii_space(text[i])) { ascii &= text[i] < 0x80; i++; }
+            }
+            while (i < len && !chat_is_ascii_space(text[i])) {
+                if (text[i] < 0x80) {
+                    yields |= chat_is_ascii_alnum(text[i]);
+                    i++;
+                    continue;
+                }
+                ascii = 0;
+                UChar32 c;
+                U8_NEXT(text, i, len, c);
+                if (c < 0) yields = 1;
+                else if ((uint32_t)c < no_ascii_blocks[block][0] || (uint32_t)c > no_ascii_blocks[block][1]) {
+                    int32_t b = no_ascii_block((uint32_t)c);
+                    if (b < 0) yields = 1;
+                    else block = b;
+                }
+            }
             int32_t j = i;
             while (j < len && chat_is_ascii_space(text[j])) j++;
             if (j < len && text[j] >= 0x80 && !starts_word(text + j, len - j)) {
@@ -648,8 +649,7 @@ static int32_t matcher_analyse(const cchaticu_matcher *m, const uint8_t *text, i
             break;
         }
         int32_t pe = i;
-        int holds = ascii ? has_needle(m, text + ps, pe - ps)
-                          : !(m->alnumNeedles && yields_no_ascii(text + ps, pe - ps));
+        int holds = ascii ? has_needle(m, text + ps, pe - ps) : !m->alnumNeedles || yields;
         if (holds) {
             if (spanStart < 0) spanStart = ps;
             spanEnd = pe;
