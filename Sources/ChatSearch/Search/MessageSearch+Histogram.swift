@@ -333,17 +333,15 @@ extension SearchRun {
         if let keyed {
             let low = try keyed.slotKeyBound(id: lower, scale: scale, db)
             let high = try keyed.slotKeyBound(id: upper, scale: scale, db)
-            return try Int64.fetchAll(
-                db.cachedStatement(
-                    sql: indexOnly ? CompiledQuery.keyedIdsSQL : compiled.keyedMatchesSQL(descending: false)),
-                arguments: [compiled.match, high, low, count])
+            return try db.cachedStatement(
+                sql: indexOnly ? CompiledQuery.keyedIdsSQL : compiled.keyedMatchesSQL(descending: false)
+            ).int64s(arguments: [compiled.match, high, low, count])
         }
-        return try Int64.fetchAll(
-            db.cachedStatement(
-                sql: indexOnly
-                    ? CompiledQuery.indexRowsSQL(keyed: false, descending: false)
-                    : compiled.matchesSQL(ascending: true) + " LIMIT ?"),
-            arguments: [compiled.match, upper, lower, count])
+        return try db.cachedStatement(
+            sql: indexOnly
+                ? CompiledQuery.indexRowsSQL(keyed: false, descending: false)
+                : compiled.matchesSQL(ascending: true) + " LIMIT ?"
+        ).int64s(arguments: [compiled.match, upper, lower, count])
     }
 }
 
@@ -376,9 +374,9 @@ struct HistogramRows {
     /// The newest `count` rows, newest first.
     func newest(count: Int) throws -> [Int64] {
         guard isIndexOnly else { return try run.newest(below: high, count: count) }
-        return try Int64.fetchAll(
-            run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil)),
-            arguments: [run.compiled.match, high, low, count])
+        return try run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil)).int64s(arguments: [
+            run.compiled.match, high, low, count,
+        ])
     }
 
     /// The rows in `[lower, upper)` whose items are deleted, up to `limit` of them, newest
@@ -386,9 +384,9 @@ struct HistogramRows {
     func deleted(from lower: Int64, below upper: Int64, limit: Int = .max) throws -> Set<Int64> {
         guard isIndexOnly, run.compiled.excludesDeleted else { return [] }
         return Set(
-            try Int64.fetchAll(
-                run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil)),
-                arguments: [run.compiled.deletedMatch, upper, lower, limit]))
+            try run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil)).int64s(arguments: [
+                run.compiled.deletedMatch, upper, lower, limit,
+            ]))
     }
 
     /// The archive ids of the deleted matches with ids in `[lower, upper)` (none when rows are
@@ -399,9 +397,9 @@ struct HistogramRows {
             let low = try keyed.slotKeyBound(id: lower, scale: scale, run.db)
             let high = try keyed.slotKeyBound(id: upper, scale: scale, run.db)
             return Set(
-                try Int64.fetchAll(
-                    run.db.cachedStatement(sql: CompiledQuery.keyedIdsSQL),
-                    arguments: [run.compiled.deletedMatch, high, low, Int.max]))
+                try run.db.cachedStatement(sql: CompiledQuery.keyedIdsSQL).int64s(arguments: [
+                    run.compiled.deletedMatch, high, low, Int.max,
+                ]))
         }
         return try deleted(from: lower, below: upper)
     }

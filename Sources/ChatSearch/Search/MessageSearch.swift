@@ -87,20 +87,18 @@ package enum MessageSearch {
             let low =
                 try above.flatMap { a in lower == a + 1 ? try keyed.key(ofItem: a, db).map { $0 + 1 } : nil }
                 ?? keyed.keyBound(id: lower, db)
-            return try Int64.fetchAll(
-                db.cachedStatement(sql: compiled.keyedMatchesSQL(descending: descending)),
-                arguments: [compiled.match, high, low, limit])
+            return try db.cachedStatement(sql: compiled.keyedMatchesSQL(descending: descending)).int64s(arguments: [
+                compiled.match, high, low, limit,
+            ])
         }
         let unread =
             compiled.requiresUnread
             ? " AND EXISTS (SELECT 1 FROM item JOIN chat ON chat.id = item.chatId WHERE item.id = itemFts.rowid AND \(ReadMark.unreadSQL(item: "item", chat: "chat")))"
             : ""
-        return try Int64.fetchAll(
-            db.cachedStatement(
-                sql:
-                    "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ?\(unread) ORDER BY rowid \(descending ? "DESC" : "ASC") LIMIT ?"
-            ),
-            arguments: [compiled.match, upper, lower, limit])
+        return try db.cachedStatement(
+            sql:
+                "SELECT rowid FROM itemFts WHERE itemFts MATCH ? AND rowid < ? AND rowid >= ?\(unread) ORDER BY rowid \(descending ? "DESC" : "ASC") LIMIT ?"
+        ).int64s(arguments: [compiled.match, upper, lower, limit])
     }
 }
 
@@ -161,14 +159,14 @@ struct SearchRun {
         if let keyed {
             // The chat's own rowid range: a page costs what the chat holds of the word.
             let keys = try keyed.keyRange(lower: compiled.minRowid, upper: upper, db)
-            return try Int64.fetchAll(
-                db.cachedStatement(sql: compiled.keyedMatchesSQL()),
-                arguments: [compiled.match, keys.high, keys.low, count])
+            return try db.cachedStatement(sql: compiled.keyedMatchesSQL()).int64s(arguments: [
+                compiled.match, keys.high, keys.low, count,
+            ])
         }
         if chatItems <= options.ascendingWalkMaxItems { return try newestOfSmallChat(below: upper, count: count) }
-        return try Int64.fetchAll(
-            db.cachedStatement(sql: compiled.matchesSQL()),
-            arguments: [compiled.match, upper, compiled.minRowid, count])
+        return try db.cachedStatement(sql: compiled.matchesSQL()).int64s(arguments: [
+            compiled.match, upper, compiled.minRowid, count,
+        ])
     }
 
     /// ``newest(below:count:)`` in a chat of bounded size, walked oldest first.
@@ -191,13 +189,11 @@ struct SearchRun {
                 ), arguments: [chat, upper, options.recentWindowItems - 1]),
             split > compiled.minRowid
         {
-            matches = try Int64.fetchAll(
-                db.cachedStatement(sql: sql), arguments: [compiled.match, upper, split])
+            matches = try db.cachedStatement(sql: sql).int64s(arguments: [compiled.match, upper, split])
             if matches.count >= count { return Array(matches.suffix(count).reversed()) }
             below = split
         }
-        let older = try Int64.fetchAll(
-            db.cachedStatement(sql: sql), arguments: [compiled.match, below, compiled.minRowid])
+        let older = try db.cachedStatement(sql: sql).int64s(arguments: [compiled.match, below, compiled.minRowid])
         return Array((older + matches).suffix(count).reversed())
     }
 
