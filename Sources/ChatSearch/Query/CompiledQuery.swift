@@ -73,9 +73,10 @@ struct CompiledQuery {
     /// deleted tag alone, since every item carries `all`: intersecting with that list seeks it
     /// once per deleted item, across every item of the index.
     var deletedMatch: String {
-        match == Self.everything
-            ? "{tags}: \(IndexTerms.deleted)" : "(\(match)) AND {tags}: \(IndexTerms.deleted)"
+        match == Self.everything ? Self.deletedItems : "(\(match)) AND \(Self.deletedItems)"
     }
+    /// The match expression of every deleted item.
+    static let deletedItems = "{tags}: \(IndexTerms.deleted)"
     /// The match of a query with no clause, as the compiler writes it.
     static let everything = "({tags}: \(IndexTerms.all))"
 

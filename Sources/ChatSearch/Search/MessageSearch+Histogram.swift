@@ -140,7 +140,7 @@ extension SearchRun {
             return SearchHistogram(period: period, buckets: [], estimate: nil)
         }
         // Every live match at or above `splitRow` is counted; the older ones are estimated.
-        let deleted = try rows.deleted(from: isComplete ? rows.low : splitRow, below: rows.high)
+        let deleted = try rows.deleted(among: counting.count, from: isComplete ? rows.low : splitRow, below: rows.high)
         let live = counting.filter { !deleted.contains($0) }
         guard !live.isEmpty || !isComplete else { return SearchHistogram(period: period, buckets: [], estimate: nil) }
         let newestId = try rows.id(of: live.first ?? newestRow)
@@ -387,6 +387,18 @@ struct HistogramRows {
             try run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil)).int64s(arguments: [
                 run.compiled.deletedMatch, upper, lower, limit,
             ]))
+    }
+
+    /// Rows in `[lower, upper)` whose items are deleted, for telling apart the deleted ones
+    /// among `count` rows of the search there: every deleted item of the range, read alone,
+    /// when there are few beside `count` (a seek into each of the query's lists per deleted item
+    /// costs more than reading one), else the deleted matches (as ``deleted(from:below:limit:)``).
+    func deleted(among count: Int, from lower: Int64, below upper: Int64) throws -> Set<Int64> {
+        guard isIndexOnly, run.compiled.excludesDeleted else { return [] }
+        let few = count / 4 + 64
+        let items = try run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil)).int64s(
+            arguments: [CompiledQuery.deletedItems, upper, lower, few + 1])
+        return items.count <= few ? Set(items) : try deleted(from: lower, below: upper)
     }
 
     /// The archive ids of the deleted matches with ids in `[lower, upper)` (none when rows are
