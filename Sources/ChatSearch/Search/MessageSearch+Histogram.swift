@@ -396,8 +396,9 @@ struct HistogramRows {
     func deleted(among count: Int, from lower: Int64, below upper: Int64) throws -> Set<Int64> {
         guard isIndexOnly, run.compiled.excludesDeleted else { return [] }
         let few = count / 4 + 64
-        let items = try run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil)).int64s(
-            arguments: [CompiledQuery.deletedItems, upper, lower, few + 1])
+        // Oldest first: FTS5 walks a list up faster than down (SearchPerformance.md).
+        let items = try run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil, descending: false))
+            .int64s(arguments: [CompiledQuery.deletedItems, upper, lower, few + 1])
         return items.count <= few ? Set(items) : try deleted(from: lower, below: upper)
     }
 
