@@ -59,4 +59,19 @@ import Testing
         #expect(r.itemsUpdated == 1)
         try await Self.expectExact(archive)
     }
+
+    /// A backlog (every item from the first unread to the last is unread) is counted by
+    /// positions; with one read item inside it, it is counted entry by entry again.
+    @Test func aBacklogOfUnreadItemsCountsExactly() async throws {
+        let dense =
+            ([Lines.chat("g1", name: "Backlog")]
+            + (0..<30).map { Self.item($0, minute: $0, unread: $0 >= 6 && $0 < 26) })
+            .joined(separator: "\n")
+        let (archive, _) = try TestArchive.make(jsonl: dense)
+        try await Self.expectExact(archive)
+        let holed = [Lines.chat("g1", name: "Backlog"), Self.item(15, minute: 15, unread: false)].joined(
+            separator: "\n")
+        _ = try archive.ingestSync([try TestArchive.writeFile(holed)])
+        try await Self.expectExact(archive)
+    }
 }

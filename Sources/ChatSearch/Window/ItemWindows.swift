@@ -168,8 +168,8 @@ package enum ItemWindows {
     ///
     /// - Complexity: O(log n) for `afterTotal` (from positions), and for `afterUnread` when the
     ///   shown item lies before the chat's first unread item or after its last (the chat's
-    ///   unread count, or none). Inside that span it counts entries of the partial unread index
-    ///   on the shorter side: after the shown item, or between the read mark and it (then
+    ///   unread count, or none), and inside that span when every item of it is unread (by
+    ///   positions). Otherwise it counts entries of the partial unread index on the shorter side: after the shown item, or between the read mark and it (then
     ///   subtracted from the chat's unread count).
     static func navigationInfo(chat: Int64, newest shown: ReadMark, _ db: Database) throws -> NavigationInfo {
         let last = try lastPosition(chat: chat, db)
@@ -210,6 +210,11 @@ package enum ItemWindows {
                 """, [chat]),
             lastUnread.at.covers(ts: shown.ts, id: shown.id), lastUnread.at != shown
         else { return NavigationInfo(afterTotal: afterTotal, afterUnread: 0) }
+        // A backlog: every item from the first unread to the last is unread, so the positions
+        // count them (a chat with 100,000 unread items counted them one by one).
+        if unreadAfterMark == lastUnread.pos - first.pos + 1 {
+            return NavigationInfo(afterTotal: afterTotal, afterUnread: lastUnread.pos - here)
+        }
         let afterUnread =
             lastUnread.pos - here <= here - first.pos
             ? try flaggedUnread(chat: chat, after: shown, through: nil, db)
