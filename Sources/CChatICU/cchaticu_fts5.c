@@ -600,10 +600,11 @@ static int32_t match_token(void *c, int32_t flags, const uint8_t *t, int32_t n, 
 // Analyses text for the matcher. With needles, only the pieces that can hold a match: a piece is
 // a run of text between ASCII white space, with the runs after it that start with a non-ASCII
 // scalar other than a letter or digit that starts a word (a mark or joiner after white space can
-// join the token before it). The analyser
-// gives each piece alone exactly the tokens it gives it in the text (checked over 1.7M texts),
-// and a piece of ASCII holds only tokens that are lower-cased substrings of it: without a needle,
-// none can match. Nor can a piece that yields no ASCII letter or digit when every needle has
+// join the token before it). The analyser gives each piece alone exactly the tokens it gives it
+// in the text (checked over 1.7M texts when pieces ran to the next ASCII-initial run; the split
+// at a word's first letter is checked by TokenMatcherNeedleTests' random texts), and a piece of
+// ASCII holds only tokens that are lower-cased substrings of it: without a needle, none can
+// match. Nor can a piece that yields no ASCII letter or digit when every needle has
 // one (a Latin word in a Hindi chat). Positions then count the analysed pieces only.
 static int32_t matcher_analyse(const cchaticu_matcher *m, const uint8_t *text, int32_t len, match_call *mc) {
     if (m->needleCount <= 0) return chat_analyse_on_thread(text, len, CCHATICU_MODE_DOCUMENT, mc, match_token);
