@@ -133,6 +133,16 @@ struct Bench: ParsableCommand {
         // write.
         if !live && (sql == nil || timed) { try archive.database.verifyBeforeWriting() }
         if try runSQL(on: archive) { return }
+        // Each term of a query seeks every segment of the index, so query figures depend on how
+        // merged the kept archive is (live runs leave merges for an app's idle time).
+        if let segments = try archive.database.writer.read({ db in try FullTextSegments.read(db) }) {
+            let merging = segments.merging.filter { $0 > 0 }.count
+            let pages = segments.levels.filter { !$0.isEmpty }.map { $0.map(String.init).joined(separator: "+") }
+            report.note(
+                "full-text segments",
+                "\(segments.count) (leaf pages per level: \(pages.joined(separator: ", "))), \(merging) merge(s) in progress"
+            )
+        }
         if let chatSearch {
             let l = try Latency.measure(repeats: repeats) { _ in
                 try archive.database.writer.read { db in
