@@ -624,21 +624,22 @@ static int32_t matcher_analyse(const cchaticu_matcher *m, const uint8_t *text, i
         for (;;) {
             if (!m->alnumNeedles) {
                 while (i < len && !chat_is_ascii_space(text[i])) { ascii &= text[i] < 0x80; i++; }
-            }
-            while (i < len && !chat_is_ascii_space(text[i])) {
-                if (text[i] < 0x80) {
-                    yields |= chat_is_ascii_alnum(text[i]);
-                    i++;
-                    continue;
-                }
-                ascii = 0;
-                UChar32 c;
-                U8_NEXT(text, i, len, c);
-                if (c < 0) yields = 1;
-                else if ((uint32_t)c < no_ascii_blocks[block][0] || (uint32_t)c > no_ascii_blocks[block][1]) {
-                    int32_t b = no_ascii_block((uint32_t)c);
-                    if (b < 0) yields = 1;
-                    else block = b;
+            } else {
+                while (i < len && !chat_is_ascii_space(text[i])) {
+                    if (text[i] < 0x80) {
+                        yields |= chat_is_ascii_alnum(text[i]);
+                        i++;
+                        continue;
+                    }
+                    ascii = 0;
+                    UChar32 c;
+                    U8_NEXT(text, i, len, c);
+                    if (c < 0) yields = 1;
+                    else if ((uint32_t)c < no_ascii_blocks[block][0] || (uint32_t)c > no_ascii_blocks[block][1]) {
+                        int32_t b = no_ascii_block((uint32_t)c);
+                        if (b < 0) yields = 1;
+                        else block = b;
+                    }
                 }
             }
             int32_t j = i;

@@ -140,10 +140,9 @@ package enum MemberSearch {
             // when they are few; else, since format 17 (the index holds each member's chat),
             // the chat's when they are few; else the walk below. Each is one pass of FTS5.
             func candidates(_ match: String, fewerThan cap: Int) throws -> [Int64]? {
-                let ids = try Int64.fetchAll(
-                    db.cachedStatement(
-                        sql: "SELECT rowid FROM memberNameGram WHERE memberNameGram MATCH \(match) LIMIT ?3"),
-                    arguments: [phrase, chatId, cap])
+                let ids = try db.cachedStatement(
+                    sql: "SELECT rowid FROM memberNameGram WHERE memberNameGram MATCH \(match) LIMIT ?3"
+                ).int64s(arguments: [phrase, chatId, cap])
                 return ids.count < cap ? ids : nil
             }
             var ids = try candidates("?1", fewerThan: spread)

@@ -395,6 +395,8 @@ struct HistogramRows {
     /// costs more than reading one), else the deleted matches (as ``deleted(from:below:limit:)``).
     func deleted(among count: Int, from lower: Int64, below upper: Int64) throws -> Set<Int64> {
         guard isIndexOnly, run.compiled.excludesDeleted else { return [] }
+        // A query of every item asks for the deleted tag alone anyway (``CompiledQuery/deletedMatch``).
+        if run.compiled.match == CompiledQuery.everything { return try deleted(from: lower, below: upper) }
         let few = count / 4 + 64
         // Oldest first: FTS5 walks a list up faster than down (SearchPerformance.md).
         let items = try run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil, descending: false))

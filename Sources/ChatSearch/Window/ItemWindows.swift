@@ -169,8 +169,9 @@ package enum ItemWindows {
     /// - Complexity: O(log n) for `afterTotal` (from positions), and for `afterUnread` when the
     ///   shown item lies before the chat's first unread item or after its last (the chat's
     ///   unread count, or none), and inside that span when every item of it is unread (by
-    ///   positions). Otherwise it counts entries of the partial unread index on the shorter side: after the shown item, or between the read mark and it (then
-    ///   subtracted from the chat's unread count).
+    ///   positions). Otherwise it counts entries of the partial unread index on the shorter
+    ///   side: after the shown item, or between the read mark and it (then subtracted from the
+    ///   chat's unread count).
     static func navigationInfo(chat: Int64, newest shown: ReadMark, _ db: Database) throws -> NavigationInfo {
         let last = try lastPosition(chat: chat, db)
         let here =
