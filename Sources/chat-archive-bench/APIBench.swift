@@ -109,8 +109,10 @@ struct APIBench {
         for (label, route, params) in routes {
             var failures = 0
             var timed: [(ms: Double, query: [String: String])] = []
-            let l = Latency.measure(repeats: repeats) { _ in
-                let q = params()
+            // Drawn first: every round times the same requests.
+            let drawn = (0..<max(1, repeats)).map { _ in params() }
+            let l = Latency.measure(repeats: repeats) { i in
+                let q = drawn[i]
                 let t = DispatchTime.now().uptimeNanoseconds
                 // The media route is /api/chats/ID/media: its chat is in the path, not the query.
                 let answer = Self.blocking {

@@ -22,6 +22,10 @@ struct Bench: ParsableCommand {
     @Option(help: "Number of chats (default: messages / 100, at least 20).") var chats: Int?
     @Option(help: "PRNG seed.") var seed: UInt64 = 42
     @Option(help: "Repetitions per query class.") var repeats = 200
+    @Option(
+        help:
+            "Time each read K times, in K rounds over a row's calls, and keep each call's fastest: percentiles of the calls' own costs, without the host's pauses (the noise row)."
+    ) var rounds = 1
     @Option(help: "Work folder (default: a temporary one, removed afterwards).") var dir: String?
     @Flag(help: "Keep the work folder.") var keep = false
     @Flag(help: "Print JSON instead of a table.") var json = false
@@ -90,6 +94,7 @@ struct Bench: ParsableCommand {
     var unmappedChecksums = false
 
     func run() throws {
+        Latency.rounds = max(1, rounds)
         if mappedChecksums { ArchivePages.mapsPages(true) }
         if unmappedChecksums { ArchivePages.mapsPages(false) }
         let fm = FileManager.default
@@ -165,12 +170,14 @@ struct Bench: ParsableCommand {
             return
         }
         if api {
+            report.addNoiseRow(repeats: repeats)
             try APIBench(archive: archive, repeats: repeats, seed: seed).run(into: &report)
             if json { print(report.json) } else { print(report.table) }
             return
         }
         if try runChatListOrWindow(on: archive) { return }
         if live {
+            report.addNoiseRow(repeats: repeats)
             try LiveBench(archive: archive, repeats: repeats, seed: seed, upsertOnly: upsertOnly).run(into: &report)
             if json { print(report.json) } else { print(report.table) }
             return
@@ -233,8 +240,9 @@ struct Bench: ParsableCommand {
             }
             guard !ids.isEmpty else { throw ValidationError("no items in chat \(windowChat)") }
             var rng = SplitMix(seed: seed)
-            let l = try Latency.measure(repeats: repeats) { _ in
-                let id = ids[Int(rng.next() % UInt64(ids.count))]
+            let drawn = (0..<max(1, repeats)).map { _ in ids[Int(rng.next() % UInt64(ids.count))] }
+            let l = try Latency.measure(repeats: repeats) { i in
+                let id = drawn[i]
                 return try archive.database.writer.read { db in
                     try ItemWindows.window(chat: windowChat, .around(id, count: 50), in: db).items.count
                 }

@@ -9,6 +9,19 @@ struct BenchReport {
     var values: [String: Double] = [:]
 
     mutating func note(_ k: String, _ v: String) { notes.append((k, v)) }
+
+    /// The row every query table starts with: ``Latency/machineNoise(repeats:)``, and how the
+    /// rows were timed.
+    mutating func addNoiseRow(repeats: Int) {
+        if Latency.rounds > 1 {
+            note(
+                "timing",
+                "each call timed in \(Latency.rounds) rounds, its fastest kept; p99 of round 1 shown beside")
+        }
+        latencies.append(
+            (name: "machine: fixed arithmetic (noise floor)", ours: Latency.machineNoise(repeats: repeats),
+             baseline: nil, baselineName: ""))
+    }
     mutating func row(_ name: String, seconds: Double, extra: String) {
         rows.append((name, "\(fmt(seconds)) s  \(extra)"))
     }
@@ -28,6 +41,7 @@ struct BenchReport {
                     format: "   | %8.3f %8.3f   | %6.1f× vs %@", b.p50, b.p99, b.p50 / max(l.ours.p50, 0.0001),
                     l.baselineName)
             }
+            if let f = l.ours.firstRoundP99 { line += String(format: "   (p99 of round 1: %.3f)", f) }
             out += line + "\n"
         }
         return out
@@ -39,6 +53,7 @@ struct BenchReport {
         var lat: [String] = []
         for l in latencies {
             var s = "{\"name\":\"\(l.name)\",\"p50ms\":\(l.ours.p50),\"p99ms\":\(l.ours.p99),\"hits\":\(l.ours.hits)"
+            if let f = l.ours.firstRoundP99 { s += ",\"firstRoundP99ms\":\(f)" }
             if let b = l.baseline {
                 s += ",\"baseline\":\"\(l.baselineName)\",\"baselineP50ms\":\(b.p50),\"baselineP99ms\":\(b.p99)"
             }
@@ -54,25 +69,39 @@ struct Latency {
     var p50: Double
     var p99: Double
     var hits: Int
+    /// With more than one round: the p99 of the first round alone, as one round would have
+    /// measured it (the machine's stalls included).
+    var firstRoundP99: Double? = nil
+
+    /// Rounds each measurement makes over its calls (`--rounds`): each call `i` is timed once a
+    /// round and its fastest time kept, so the percentiles are those of the calls' own costs,
+    /// not of the moments the host paused this machine (<doc:ServingPerformance>, the noise row).
+    nonisolated(unsafe) static var rounds = 1
 
     /// Times `body` `repeats` times after one warm-up call.
-    static func measure(repeats: Int, _ body: (Int) throws -> Int) rethrows -> Latency {
-        try measure(repeats: repeats, between: {}, body)
+    static func measure(repeats: Int, rounds: Int = rounds, _ body: (Int) throws -> Int) rethrows -> Latency {
+        try measure(repeats: repeats, rounds: rounds, between: {}, body)
     }
 
-    /// Times `body` `repeats` times after one warm-up call; `between` runs before each timed
-    /// call, untimed (a sample of state the row reports beside its latencies).
+    /// Times `body(i)` for `i` in `0..<repeats` after one warm-up call, `rounds` times over, keeping
+    /// each `i`'s fastest time (a call must do the same work each round: draw its inputs from
+    /// `i`); `between` runs before each timed call, untimed (a sample of state the row reports
+    /// beside its latencies). Calls that write must measure one round.
     static func measure(
-        repeats: Int, between: () throws -> Void, _ body: (Int) throws -> Int
+        repeats: Int, rounds: Int = rounds, between: () throws -> Void, _ body: (Int) throws -> Int
     ) rethrows -> Latency {
-        var times: [Double] = []
+        var times = [Double](repeating: .infinity, count: repeats)
+        var first: [Double] = []
         var hits = 0
         _ = try body(0)  // warm up
-        for i in 0..<repeats {
-            try between()
-            let t = DispatchTime.now().uptimeNanoseconds
-            hits = try body(i)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6)
+        for round in 0..<max(1, rounds) {
+            for i in 0..<repeats {
+                try between()
+                let t = DispatchTime.now().uptimeNanoseconds
+                hits = try body(i)
+                times[i] = min(times[i], Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6)
+            }
+            if round == 0 { first = times }
         }
         // `BENCH_SAMPLES=FILE`: each measurement's samples in the order taken, one line per row
         // (to see whether slow ones come periodically, as a merge or a checkpoint would).
@@ -85,8 +114,23 @@ struct Latency {
                 _ = FileManager.default.createFile(atPath: path, contents: line.data(using: .utf8))
             }
         }
-        times.sort()
-        func pct(_ p: Double) -> Double { times[min(times.count - 1, Int(Double(times.count) * p))] }
-        return Latency(p50: pct(0.5), p99: pct(0.99), hits: hits)
+        func pct(_ sorted: [Double], _ p: Double) -> Double {
+            sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+        }
+        let sorted = times.sorted()
+        return Latency(
+            p50: pct(sorted, 0.5), p99: pct(sorted, 0.99), hits: hits,
+            firstRoundP99: rounds > 1 ? pct(first.sorted(), 0.99) : nil)
+    }
+
+    /// The machine's own noise: a fixed piece of arithmetic (about 1 ms here) timed like a
+    /// query. Its p50 is its cost; what its p99 adds is the host pausing this machine, which
+    /// every row beside it meets as well.
+    static func machineNoise(repeats: Int) -> Latency {
+        measure(repeats: repeats) { i in
+            var x = UInt64(truncatingIfNeeded: i) | 1
+            for _ in 0..<1_500_000 { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+            return Int(truncatingIfNeeded: x >> 60)
+        }
     }
 }

@@ -99,7 +99,7 @@ struct LiveBench {
             "\(fmt(Clock.seconds(since: firstStart) * 1_000)) ms")
 
         if upsertOnly {
-            let one = try Latency.measure(repeats: repeats, between: live.sampleLog) { _ in
+            let one = try Latency.measure(repeats: repeats, rounds: 1, between: live.sampleLog) { _ in
                 try upsert([live.nextItem(big, text: "another new message, plain text \(live.rng.next() % 1000)")])
                 return 1
             }
@@ -129,7 +129,7 @@ struct LiveBench {
     private func measureUpserts(_ live: LiveState, big: String, into report: inout BenchReport) throws {
         // 1. One new message per transaction; 4. found by search as soon as the call returns.
         var found = 0
-        let one = try Latency.measure(repeats: repeats) { i in
+        let one = try Latency.measure(repeats: repeats, rounds: 1) { i in
             let token = "zqlive\(seed)x\(live.startTs)x\(i)x\(live.n)"
             try upsert([live.nextItem(big, text: "new message \(token) with *markdown* and 東京 😂")])
             let hits = try writer.read { db in
@@ -139,14 +139,14 @@ struct LiveBench {
             return hits
         }
         // The search is inside the timed call above; time the upsert alone as well.
-        let oneAlone = try Latency.measure(repeats: repeats, between: live.sampleLog) { _ in
+        let oneAlone = try Latency.measure(repeats: repeats, rounds: 1, between: live.sampleLog) { _ in
             try upsert([live.nextItem(big, text: "another new message, plain text \(live.rng.next() % 1000)")])
             return 1
         }
         report.latencies.append((name: "live: upsert one new message", ours: oneAlone, baseline: nil, baselineName: ""))
         // What the call costs around its transaction: an async read of nothing through the same
         // database, waited for the same way.
-        let hop = try Latency.measure(repeats: repeats) { _ in
+        let hop = try Latency.measure(repeats: repeats, rounds: 1) { _ in
             try awaited { archive in _ = try await archive.database.writer.write { _ in 0 } }
             return 1
         }
@@ -232,7 +232,7 @@ struct LiveBench {
                 to: archive.database, db)
         }
         for _ in 0..<10 { try upsert((0..<1_000).map { k in live.nextItem(unreadChat, text: "unread \(k)") }) }
-        let markRead = try Latency.measure(repeats: max(10, repeats / 10)) { _ in
+        let markRead = try Latency.measure(repeats: max(10, repeats / 10), rounds: 1) { _ in
             try awaited { archive in try await archive.markRead(chat: unreadChat) }
             return 0
         } reset: {

@@ -78,6 +78,7 @@ struct QueryBench {
         // over a copy of the items whose text is stored as it is, as SimpleX stores it (ours may
         // be compressed: a scan through `chat_text` would time the decompression too).
         let plain = withLike ? try Self.plainCopy(of: archive) : nil
+        report.addNoiseRow(repeats: repeats)
         try addSearchRows(words, chats, plain: plain, into: &report)
 
         // Windows around random items of the big chat.
@@ -253,8 +254,9 @@ struct QueryBench {
             try Int64.fetchAll(db, sql: "SELECT id FROM item WHERE chatId = ? ORDER BY id", arguments: [big.id])
         }
         var rng = SplitMix(seed: seed)
-        let around = try Latency.measure(repeats: repeats) { _ in
-            let id = anchors[Int(rng.next() % UInt64(anchors.count))]
+        let drawn = (0..<max(1, repeats)).map { _ in anchors[Int(rng.next() % UInt64(anchors.count))] }
+        let around = try Latency.measure(repeats: repeats) { i in
+            let id = drawn[i]
             return try db.read { db in
                 try ItemWindows.window(chat: big.sourceId, .around(id, count: 50), in: db).items.count
             }
