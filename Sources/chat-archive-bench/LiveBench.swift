@@ -232,12 +232,10 @@ struct LiveBench {
                 to: archive.database, db)
         }
         for _ in 0..<10 { try upsert((0..<1_000).map { k in live.nextItem(unreadChat, text: "unread \(k)") }) }
-        let markRead = try Latency.measure(repeats: max(10, repeats / 10), rounds: 1) { _ in
-            try awaited { archive in try await archive.markRead(chat: unreadChat) }
-            return 0
-        } reset: {
-            // Untimed: every item of the chat unread again, behind the writer's back (flags set,
-            // the chat's read mark removed), with the counters `stats` and the chat list show.
+        // Untimed before each call: every item of the chat unread again, behind the writer's
+        // back (flags set, the chat's read mark removed), with the counters `stats` and the chat
+        // list show.
+        let unreadAgain = {
             try writer.write { db in
                 let chatId = try Int64.fetchOne(
                     db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [unreadChat])
@@ -253,6 +251,10 @@ struct LiveBench {
                     try Int64.fetchOne(db, sql: "SELECT unreadCount FROM chat WHERE id = ?", arguments: [chatId]) ?? 0
                 try ArchiveCounters.add(after - before, to: ArchiveCounters.unreadItems, db)
             }
+        }
+        let markRead = try Latency.measure(repeats: max(10, repeats / 10), rounds: 1, between: unreadAgain) { _ in
+            try awaited { archive in try await archive.markRead(chat: unreadChat) }
+            return 0
         }
         report.latencies.append(
             (name: "live: mark read 10,000 unread items", ours: markRead, baseline: nil, baselineName: ""))
@@ -364,22 +366,5 @@ private final class ObservedTimes: @unchecked Sendable {
             if item == nil && count > 0 { return Clock.now }
             if !condition.wait(until: deadline) { return nil }
         }
-    }
-}
-
-extension Latency {
-    /// Like ``measure(repeats:_:)``, running `reset` untimed before each call.
-    static func measure(repeats: Int, _ body: (Int) throws -> Int, reset: () throws -> Void) rethrows -> Latency {
-        var times: [Double] = []
-        var hits = 0
-        for i in 0...repeats {
-            try reset()
-            let t = DispatchTime.now().uptimeNanoseconds
-            hits = try body(i)
-            if i > 0 { times.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6) }
-        }
-        times.sort()
-        return Latency(
-            p50: times[times.count / 2], p99: times[min(times.count - 1, Int(Double(times.count) * 0.99))], hits: hits)
     }
 }
