@@ -128,8 +128,9 @@ struct Latency {
     /// every row beside it meets as well.
     static func machineNoise(repeats: Int) -> Latency {
         measure(repeats: repeats) { i in
+            // A chain the optimiser cannot shorten: each step needs the last one's bits.
             var x = UInt64(truncatingIfNeeded: i) | 1
-            for _ in 0..<1_500_000 { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+            for _ in 0..<1_000_000 { x = (x &* 6_364_136_223_846_793_005) ^ (x >> 29) }
             return Int(truncatingIfNeeded: x >> 60)
         }
     }
