@@ -50,11 +50,9 @@ extension MemberSearch {
     ///   (format 14 or older, opened read-only) tests every member.
     ///
     /// `common` is the number of names from which a fragment counts as common
-    /// (``commonNames``), `commonStarts` the same for the names with a word that starts with it
-    /// (``commonStartNames``); tests choose smaller ones to take each way on a small archive.
+    /// (``commonNames``; tests choose smaller ones to take each way on a small archive).
     package static func names(
-        matching query: String, limit: Int = 10, common: Int = commonNames,
-        commonStarts: Int = commonStartNames, in db: Database
+        matching query: String, limit: Int = 10, common: Int = commonNames, in db: Database
     ) throws -> [MemberName] {
         let n = max(1, min(limit, 1_000))
         let key = TextNormalizer.normalize(query.trimmingSpaces)
@@ -72,7 +70,7 @@ extension MemberSearch {
         // Names with a word that starts with the key, and names that hold it anywhere (a
         // superset: a word's start is also a piece of it); `nil` when they are common.
         guard let anywhere = try fewNames(gram: key, common: common, in: db) else {
-            guard try fewNames(gram: "\n" + key, common: commonStarts, in: db) != nil else {
+            guard try fewNames(gram: "\n" + key, common: common, in: db) != nil else {
                 return try walk(key: key, limit: n, in: db)
             }
             // Few names start a word with it, many hold it inside: every word-start name by
@@ -94,12 +92,6 @@ extension MemberSearch {
     /// a name is about as many members as the chats it is in, and a key held by this many
     /// names is met every few dozen members of the walk.
     package static let commonNames = 48
-
-    /// Names with a word that starts with the key beyond which the walk is cheaper than reading
-    /// every member of each: the walk must meet `limit` of them among all the writers, so the
-    /// fewer they are the longer it goes, while reading them costs a few members a name
-    /// (<doc:ServingPerformance>, the short `members?q=`).
-    package static let commonStartNames = 384
 
     /// The most word-start names a walk reads from the index to know which names it meets start
     /// a word with the key (a query per name met otherwise).
