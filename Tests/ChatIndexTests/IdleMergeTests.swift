@@ -25,31 +25,36 @@ import Testing
             try ["itemFts", "itemChatFts"].map { table in
                 let a = try Int.fetchOne(db, sql: "SELECT v FROM \(table)_config WHERE k = 'automerge'")
                 let c = try Int.fetchOne(db, sql: "SELECT v FROM \(table)_config WHERE k = 'crisismerge'")
-                return "\(table) \(a.map(String.init) ?? "-") \(c.map(String.init) ?? "-")"
+                let u = try Int.fetchOne(db, sql: "SELECT v FROM \(table)_config WHERE k = 'usermerge'")
+                return "\(table) \(a.map(String.init) ?? "-") \(c.map(String.init) ?? "-") \(u.map(String.init) ?? "-")"
             }
         }
     }
 
-    /// An ingest merges 16 segments at a time with its crisis merge at 64; both end with it, and
-    /// an ingest killed before its end leaves them to the next live write, which resets them.
+    /// An ingest merges 16 segments at a time with its crisis merge at 64, and its last merge
+    /// with `usermerge` 2; all end with it, and an ingest killed before its end leaves them to
+    /// the next live write, which resets them.
     @Test func anIngestsMergeSettingsEndWithIt() async throws {
         let path = TestArchive.temporaryPath()
         _ = try Archive(path: path).ingestSync([TestArchive.corpusPath + "/sample/chats-1.jsonl"])
-        #expect(try Self.mergeSettings(path) == ["itemFts 0 16", "itemChatFts 0 16"])
+        // (This small ingest leaves one segment per index: its last merge has nothing to do.)
+        #expect(try Self.mergeSettings(path) == ["itemFts 0 16 -", "itemChatFts 0 16 -"])
 
         // As a killed ingest leaves them (in the tables FTS5 reads them from when it opens an index).
         try await TestArchive.rawQueue(path).write { db in
             for table in ["itemFts", "itemChatFts"] {
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO \(table)_config(k, v) VALUES ('automerge', 16), ('crisismerge', 64)")
+                    sql:
+                        "INSERT OR REPLACE INTO \(table)_config(k, v) VALUES ('automerge', 16), ('crisismerge', 64), ('usermerge', 2)"
+                )
             }
         }
-        #expect(try Self.mergeSettings(path) == ["itemFts 16 64", "itemChatFts 16 64"])
+        #expect(try Self.mergeSettings(path) == ["itemFts 16 64 2", "itemChatFts 16 64 2"])
         let reopened = try Archive(path: path)
         try await reopened.upsert(items: [
             LiveWriteFixtures.message("g-hiking", "x1", "after a killed ingest", at: 1, from: "m-zoe")
         ])
-        #expect(try Self.mergeSettings(path) == ["itemFts 0 16", "itemChatFts 0 16"])
+        #expect(try Self.mergeSettings(path) == ["itemFts 0 16 4", "itemChatFts 0 16 4"])
     }
 
     /// Words in several scripts, one per upsert, so that each search has exactly one hit.
@@ -173,16 +178,25 @@ import Testing
 
     @Test func structureRecordsOfBothVersionsDecode() throws {
         // Cookie, then levels 2, segments 3, write counter 300 (two bytes), then level 0: merging
-        // 0, 2 segments (id 1, pages 1…1; id 2, pages 1…3), level 1: merging 1, 1 segment
-        // (id 3, pages 1…200, two-byte varint).
-        let v1: [UInt8] = [0, 0, 0, 7, 2, 3, 0x82, 0x2c, 0, 2, 1, 1, 1, 2, 1, 3, 1, 1, 3, 1, 0x81, 0x48]
+        // 1, 2 segments (id 1, pages 1…1; id 2, pages 1…3), level 1: merging 0, 1 segment
+        // (id 3, pages 1…200, two-byte varint: the merge's output so far).
+        let v1: [UInt8] = [0, 0, 0, 7, 2, 3, 0x82, 0x2c, 1, 2, 1, 1, 1, 2, 1, 3, 0, 1, 3, 1, 0x81, 0x48]
         let decoded = try #require(FullTextSegments.decode(v1))
         #expect(decoded.levels == [[1, 3], [200]])
-        #expect(decoded.merging == [0, 1])
+        #expect(decoded.merging == [1, 0])
         #expect(decoded.count == 3)
-        // The second version: a marker after the cookie and four more varints per segment.
-        let v2: [UInt8] = [0, 0, 0, 7, 0xff, 0, 0, 1, 1, 1, 5, 0, 1, 9, 1, 4, 0, 0, 0, 0]
+        // The second version: a marker after the cookie and five more varints per segment.
+        let v2: [UInt8] = [0, 0, 0, 7, 0xff, 0, 0, 1, 1, 1, 5, 0, 1, 9, 1, 4, 3, 4, 0, 0, 0x81, 0]
         #expect(FullTextSegments.decode(v2)?.levels == [[4]])
+        #expect(FullTextStructure(v2)?.levels[0].segments[0].more == [3, 4, 0, 0, 128])
+        // Both encode back to the same bytes.
+        #expect(FullTextStructure(v1)?.encoded == v1)
+        #expect(FullTextStructure(v2)?.encoded == v2)
+        // A count of segments that the levels do not hold, a merge on the last level or into an
+        // empty level: refused, as FTS5 refuses them.
+        #expect(FullTextStructure([0, 0, 0, 7, 1, 2, 0, 0, 1, 1, 1, 1]) == nil)
+        #expect(FullTextStructure([0, 0, 0, 7, 1, 1, 0, 1, 1, 1, 1, 1]) == nil)
+        #expect(FullTextStructure([0, 0, 0, 7, 3, 2, 0, 1, 1, 1, 1, 1, 0, 0, 1, 2, 1, 1]) == nil)
         // Truncated records are refused, not misread.
         #expect(FullTextSegments.decode(Array(v1.prefix(12))) == nil)
         #expect(FullTextSegments.decode([0, 0]) == nil)

@@ -35,6 +35,9 @@ package final class ArchiveDatabase: Sendable {
     package let liveStore = LiveStoreSlot()
     /// Merges the full-text segments live writes leave, once they pause (see `IdleMerger`).
     let idleMerger = IdleMerger()
+    /// The `floor` of ``FullTextStructure/tiered(ratio:floor:)`` for this archive's merges
+    /// (tests set it to 0 to see the ratio at work on small archives; set before writing).
+    nonisolated(unsafe) package var smallSegmentPages = FullTextStructure.smallSegmentPages
     /// Tells observations of writes by other connections (`nil` in memory, and for a read-only
     /// archive read as immutable, which nothing changes).
     let otherWriters: OtherWriters?
@@ -433,22 +436,123 @@ package final class ArchiveDatabase: Sendable {
         try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
-    /// Merges the full-text index's segments towards one with FTS5's incremental 'merge' over
-    /// every level (`-500`: 500 pages per pass), never 'optimize', which <doc:WritePerformance> saw corrupt an
-    /// index on SQLite 3.40.1 when repeated. Each term of a query then costs one b-tree seek
-    /// instead of one per segment, which makes an infix expansion several times faster
-    /// (<doc:WritePerformance>). Stops when a pass finds nothing to merge, or after
-    /// `maxPasses`; `onPass` runs after each (the ingest lets its checkpointer copy the WAL).
+    /// Merges the full-text indexes' newest segments into one, so that each segment is at least
+    /// four times all newer ones together (``FullTextStructure/tiered(ratio:floor:)``): an ingest's own
+    /// segments, and older ones only as long as they are not much bigger. Each term of a query
+    /// then costs a b-tree seek in each of a few segments instead of one per segment written,
+    /// which makes an infix expansion several times faster (<doc:WritePerformance>), and an
+    /// ingest into a big archive rewrites about what it added, not the whole index.
+    ///
+    /// The segments are first laid out on the levels that layout names, by a connection of its
+    /// own (FTS5 caches the layout in each connection until another connection commits); then
+    /// FTS5 merges the one level that holds several segments, with its incremental 'merge' (500
+    /// pages per pass, never 'optimize', which <doc:WritePerformance> saw corrupt an index on
+    /// SQLite 3.40.1 when repeated), until it is one segment. `onPass` runs after each pass
+    /// (the ingest lets its checkpointer copy the WAL).
+    ///
+    /// Where that layout cannot be written (an in-memory archive; the record of SQLite 3.44 and
+    /// later, whose segments carry more than this layout keeps) every level is merged towards
+    /// one segment, for at most `maxPasses` passes.
     package func mergeFullTextSegments(
         maxPasses: Int64, progress: (@Sendable (Int64, Int64) -> Void)? = nil, onPass: () throws -> Void = {}
     ) throws {
+        if let tiers = try layOutSegmentsInTiers() {
+            guard tiers.pages > 0 else { return }
+            let passes = Int64(tiers.pages / Self.mergePassPages + 2)
+            try writer.write { db in try Self.setUserMerge(2, db) }
+            defer { _ = try? writer.write { db in try Self.setUserMerge(nil, db) } }
+            var pass: Int64 = 0
+            while true {
+                let worked = try writer.write { db in try FullTextSegments.merge(db, pages: Self.mergePassPages) }
+                pass += 1
+                progress?(min(pass, passes), passes)
+                try onPass()
+                // The layout is FTS5's own once its first pass kept it; else (another program laid
+                // the segments out anew meanwhile) FTS5 merges what it has, as FTS5 would.
+                if pass == 1, try !writer.read({ db in try tiers.areKept(db) }) { break }
+                if !worked || pass > 2 * passes { break }
+            }
+            return
+        }
         var pass: Int64 = 0
         while pass < maxPasses {
-            let worked = try writer.write { db in try FullTextSegments.merge(db, pages: -500) }
+            let worked = try writer.write { db in try FullTextSegments.merge(db, pages: -Self.mergePassPages) }
             pass += 1
             progress?(pass, maxPasses)
             try onPass()
             if !worked { break }
+        }
+    }
+
+    /// Pages one pass of ``mergeFullTextSegments(maxPasses:progress:onPass:)`` merges.
+    static let mergePassPages = 500
+
+    /// Where each items index's segments were laid out by ``layOutSegmentsInTiers()``.
+    struct TierLayout {
+        /// Pages the merge of the joined segments writes (the most of the indexes).
+        var pages: Int
+        /// Per index, the ids of the segments kept, by level.
+        var kept: [String: [Int: UInt64]]
+
+        /// Whether every kept segment is still on its level.
+        func areKept(_ db: Database) throws -> Bool {
+            for (table, levels) in kept {
+                guard let s = try FullTextStructure.read(db, of: table) else { return false }
+                for (level, id) in levels where level >= s.levels.count || !s.levels[level].segments.contains(where: { $0.id == id }) {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    /// Lays out each items index's segments as ``FullTextStructure/tiered(ratio:floor:)`` says, in one
+    /// transaction; `nil` when it cannot.
+    ///
+    /// FTS5 caches an index's structure in each connection until another connection commits or
+    /// a transaction FTS5 took part in rolls back; the writer's own update of the record is
+    /// neither, so a transaction that changes a setting of each index and rolls back follows it,
+    /// and FTS5 reads the new layout. (A connection of its own, opened and closed for the update,
+    /// was the other way: its close broke another program's ingest running beside this one.)
+    private func layOutSegmentsInTiers() throws -> TierLayout? {
+        let tiers = try writer.write { db -> TierLayout? in
+            var result = TierLayout(pages: 0, kept: [:])
+            var writes: [(String, FullTextStructure)] = []
+            for table in try IdleMerger.itemIndexes(db) {
+                guard let now = try FullTextStructure.read(db, of: table) else { continue }
+                guard let (layout, pages) = now.tiered(floor: smallSegmentPages) else { return nil }
+                result.pages = max(result.pages, pages)
+                var kept: [Int: UInt64] = [:]
+                for (k, level) in layout.levels.enumerated() where level.segments.count == 1 {
+                    kept[k] = level.segments[0].id
+                }
+                result.kept[table] = kept
+                if layout != now { writes.append((table, layout)) }
+            }
+            for (table, layout) in writes {
+                try db.execute(
+                    sql: "UPDATE \(table)_data SET block = ? WHERE id = ?",
+                    arguments: [Data(layout.encoded), FullTextStructure.rowid])
+            }
+            return result
+        }
+        guard tiers != nil else { return nil }
+        try writer.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                try Self.setUserMerge(2, db)
+                return .rollback
+            }
+        }
+        return tiers
+    }
+
+    /// Sets FTS5's `usermerge` of the items indexes (`nil`: back to FTS5's default): the fewest
+    /// segments on a level that a positive 'merge' merges.
+    static func setUserMerge(_ value: Int?, _ db: Database) throws {
+        for table in try IdleMerger.itemIndexes(db) {
+            try db.execute(
+                sql: "INSERT INTO \(table)(\(table), rank) VALUES ('usermerge', ?)",
+                arguments: [value ?? IdleMerger.defaultUserMerge])
         }
     }
 

@@ -90,13 +90,24 @@ final class IdleMerger: @unchecked Sendable {
     /// stored in the archive, for every connection).
     ///
     /// An ingest's ``bulkCrisisMerge`` goes back to FTS5's default with it.
+    /// So does the `usermerge` of an ingest's last merge (2), which a killed ingest leaves set.
     static func disableAutomerge(_ db: Database) throws {
         for table in try itemIndexes(db) {
-            guard try automerge(db, of: table) != 0 else { continue }
-            try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('automerge', 0)")
-            try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('crisismerge', \(defaultCrisisMerge))")
+            if try automerge(db, of: table) != 0 {
+                try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('automerge', 0)")
+                try db.execute(
+                    sql: "INSERT INTO \(table)(\(table), rank) VALUES ('crisismerge', \(defaultCrisisMerge))")
+            }
+            let userMerge = try Int.fetchOne(db, sql: "SELECT v FROM \(table)_config WHERE k = 'usermerge'")
+            if let userMerge, userMerge != defaultUserMerge {
+                try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('usermerge', \(defaultUserMerge))")
+            }
         }
     }
+
+    /// FTS5's default `usermerge`: the fewest segments of a level that a positive 'merge'
+    /// (``step(_:)``) merges.
+    static let defaultUserMerge = 4
 
     /// Turns FTS5's merging inside writes back on for an ingest or a rebuild, whose big
     /// transactions it keeps at a few segments per level, at ``bulkAutomerge`` segments a merge.
