@@ -85,6 +85,13 @@ import Testing
         #expect(Self.shape(laidOut) == ["\(top - 2): 10+5+7+3", "\(top): 1000"])
         #expect(joinedPages == 25)
 
+        // Segments written since a snapshot join whole, with every newer one.
+        let base = Self.structure([1_000, 600, 30, 5])
+        let before = Set(base.segmentsOldestFirst.prefix(1))
+        let sinceBase = try #require(base.tiered(floor: 0, since: before))
+        #expect(Self.shape(sinceBase.layout) == ["\(top - 2): 600+30+5", "\(top): 1000"])
+        #expect(try #require(base.tiered(floor: 0)).mergedPages == 0)
+
         // The second version's segments carry origins: no layout of ours.
         let v2: [UInt8] = [0, 0, 0, 7, 0xff, 0, 0, 1, 1, 1, 5, 0, 1, 9, 1, 4, 3, 4, 0, 0, 1]
         #expect(try #require(FullTextStructure(v2)).tiered() == nil)
@@ -166,6 +173,25 @@ import Testing
 
         try await Self.expectFound(archive, [0, 1, 17, 2_999, 3_000, 3_039, 3_040, 3_099])
         for k in [3_100, 5_000, 6_999] {
+            let page = try await archive.search(Self.word(k), options: SearchOptions(chat: "g2"))
+            #expect(page.hits.map(\.item.sourceId) == ["x\(k)"])
+        }
+        #expect(try await archive.check() == [])
+    }
+
+    /// An ingest's own segments end as one, however many transactions wrote them (with the
+    /// ratio alone, an ingest whose first batches were merged into a big segment kept it apart).
+    @Test func anIngestsOwnSegmentsEndAsOne() async throws {
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        archive.database.smallSegmentPages = 0
+        let small = IngestOptions(batchSize: 40)
+        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(0..<3_000))], options: small)
+        #expect(try Self.structures(archive).map { $0.segmentsOldestFirst.count } == [1, 1])
+        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(3_000..<3_300, chat: "g2"))], options: small)
+        let after = try Self.structures(archive)
+        #expect(after.map { $0.segmentsOldestFirst.count } == [2, 2], "\(after.map(Self.shape))")
+        try await Self.expectFound(archive, [0, 2_999])
+        for k in [3_000, 3_299] {
             let page = try await archive.search(Self.word(k), options: SearchOptions(chat: "g2"))
             #expect(page.hits.map(\.item.sourceId) == ["x\(k)"])
         }

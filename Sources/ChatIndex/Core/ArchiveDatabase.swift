@@ -35,7 +35,7 @@ package final class ArchiveDatabase: Sendable {
     package let liveStore = LiveStoreSlot()
     /// Merges the full-text segments live writes leave, once they pause (see `IdleMerger`).
     let idleMerger = IdleMerger()
-    /// The `floor` of ``FullTextStructure/tiered(ratio:floor:)`` for this archive's merges
+    /// The `floor` of ``FullTextStructure/tiered(ratio:floor:since:)`` for this archive's merges
     /// (tests set it to 0 to see the ratio at work on small archives; set before writing).
     nonisolated(unsafe) package var smallSegmentPages = FullTextStructure.smallSegmentPages
     /// Tells observations of writes by other connections (`nil` in memory, and for a read-only
@@ -326,11 +326,16 @@ package final class ArchiveDatabase: Sendable {
         }
         // FTS5 merges as it goes (one segment per transaction otherwise), then towards one segment.
         idleMerger.automergeMayBeOn()
-        try writer.write { db in try IdleMerger.enableAutomerge(db) }
+        let earlier = try writer.write { db in
+            try IdleMerger.enableAutomerge(db)
+            return try FullTextStructure.segments(db)
+        }
         let keyed = try ChatKeys.keyChats(
             writer, chunk: chunk, progress: progress.map { p in { p($0, $1) } }, between: checkpointPassively)
         try writer.write { db in try IdleMerger.disableAutomerge(db) }
-        if keyed > 0 { try mergeFullTextSegments(maxPasses: max(4, keyed / 2_000), onPass: checkpointPassively) }
+        if keyed > 0 {
+            try mergeFullTextSegments(maxPasses: max(4, keyed / 2_000), since: earlier, onPass: checkpointPassively)
+        }
     }
 
     /// Rebuilds the full-text index and the term vocabulary from the stored display text.
@@ -418,7 +423,7 @@ package final class ArchiveDatabase: Sendable {
         }
         // Each chunk leaves a segment, and every term of a query is then looked up in each.
         try mergeFullTextSegments(
-            maxPasses: max(4, total / 2_000),
+            maxPasses: max(4, total / 2_000), since: [:],
             onPass: {
                 try checkpointPassively()
             })
@@ -437,8 +442,9 @@ package final class ArchiveDatabase: Sendable {
     }
 
     /// Merges the full-text indexes' newest segments into one, so that each segment is at least
-    /// four times all newer ones together (``FullTextStructure/tiered(ratio:floor:)``): an ingest's own
-    /// segments, and older ones only as long as they are not much bigger. Each term of a query
+    /// four times all newer ones together (``FullTextStructure/tiered(ratio:floor:since:)``): the
+    /// segments written since `earlier` (an ingest's, a rebuild's: all), and older ones only as
+    /// long as they are not much bigger. Each term of a query
     /// then costs a b-tree seek in each of a few segments instead of one per segment written,
     /// which makes an infix expansion several times faster (<doc:WritePerformance>), and an
     /// ingest into a big archive rewrites about what it added, not the whole index.
@@ -454,9 +460,10 @@ package final class ArchiveDatabase: Sendable {
     /// later, whose segments carry more than this layout keeps) every level is merged towards
     /// one segment, for at most `maxPasses` passes.
     package func mergeFullTextSegments(
-        maxPasses: Int64, progress: (@Sendable (Int64, Int64) -> Void)? = nil, onPass: () throws -> Void = {}
+        maxPasses: Int64, since earlier: [String: Set<FullTextStructure.Segment>]? = nil,
+        progress: (@Sendable (Int64, Int64) -> Void)? = nil, onPass: () throws -> Void = {}
     ) throws {
-        if let tiers = try layOutSegmentsInTiers() {
+        if let tiers = try layOutSegmentsInTiers(since: earlier) {
             guard tiers.pages > 0 else { return }
             let passes = Int64(tiers.pages / Self.mergePassPages + 2)
             try writer.write { db in try Self.setUserMerge(2, db) }
@@ -484,7 +491,7 @@ package final class ArchiveDatabase: Sendable {
         }
     }
 
-    /// Pages one pass of ``mergeFullTextSegments(maxPasses:progress:onPass:)`` merges.
+    /// Pages one pass of ``mergeFullTextSegments(maxPasses:since:progress:onPass:)`` merges.
     static let mergePassPages = 500
 
     /// Where each items index's segments were laid out by ``layOutSegmentsInTiers()``.
@@ -506,7 +513,7 @@ package final class ArchiveDatabase: Sendable {
         }
     }
 
-    /// Lays out each items index's segments as ``FullTextStructure/tiered(ratio:floor:)`` says, in one
+    /// Lays out each items index's segments as ``FullTextStructure/tiered(ratio:floor:since:)`` says, in one
     /// transaction; `nil` when it cannot.
     ///
     /// FTS5 caches an index's structure in each connection until another connection commits or
@@ -514,13 +521,16 @@ package final class ArchiveDatabase: Sendable {
     /// neither, so a transaction that changes a setting of each index and rolls back follows it,
     /// and FTS5 reads the new layout. (A connection of its own, opened and closed for the update,
     /// was the other way: its close broke another program's ingest running beside this one.)
-    private func layOutSegmentsInTiers() throws -> TierLayout? {
+    private func layOutSegmentsInTiers(since earlier: [String: Set<FullTextStructure.Segment>]?) throws
+        -> TierLayout?
+    {
         let tiers = try writer.write { db -> TierLayout? in
             var result = TierLayout(pages: 0, kept: [:])
             var writes: [(String, FullTextStructure)] = []
             for table in try IdleMerger.itemIndexes(db) {
                 guard let now = try FullTextStructure.read(db, of: table) else { continue }
-                guard let (layout, pages) = now.tiered(floor: smallSegmentPages) else { return nil }
+                guard let (layout, pages) = now.tiered(floor: smallSegmentPages, since: earlier.map { $0[table] ?? [] })
+                else { return nil }
                 result.pages = max(result.pages, pages)
                 var kept: [Int: UInt64] = [:]
                 for (k, level) in layout.levels.enumerated() where level.segments.count == 1 {

@@ -55,7 +55,7 @@ package struct FullTextSegments: Sendable, Equatable {
 /// the segment count and each segment's id and first and last leaf page (the second version adds
 /// five more per segment: its origins and tombstones).
 package struct FullTextStructure: Sendable, Equatable {
-    package struct Segment: Sendable, Equatable {
+    package struct Segment: Sendable, Hashable {
         package var id: UInt64
         package var firstPage: UInt64
         package var lastPage: UInt64
@@ -92,6 +92,15 @@ package struct FullTextStructure: Sendable, Equatable {
 
     /// The structure record's row in `<table>_data`.
     static let rowid = 10
+
+    /// The segments of each items index now (see ``FullTextStructure/tiered(ratio:floor:since:)``).
+    package static func segments(_ db: Database) throws -> [String: Set<Segment>] {
+        var out: [String: Set<Segment>] = [:]
+        for table in try IdleMerger.itemIndexes(db) {
+            out[table] = Set(try read(db, of: table)?.segmentsOldestFirst ?? [])
+        }
+        return out
+    }
 
     /// Reads the structure record of `table`; `nil` when there is none or it cannot be decoded.
     package static func read(_ db: Database, of table: String) throws -> FullTextStructure? {
@@ -182,7 +191,7 @@ package struct FullTextStructure: Sendable, Equatable {
         return out
     }
 
-    /// The level the oldest segment is put on by ``tiered(ratio:floor:)``: above any level FTS5's own
+    /// The level the oldest segment is put on by ``tiered(ratio:floor:since:)``: above any level FTS5's own
     /// merging reaches (each level is reached by merging several segments of the one below), and
     /// below FTS5's limit of 64, which its whole-index merge adds one to.
     package static let topLevel = 32
@@ -192,7 +201,10 @@ package struct FullTextStructure: Sendable, Equatable {
     /// (whose segments carry origins this layout would have to keep in order too).
     ///
     /// Walking from the newest segment back, a segment smaller than `ratio` times the newer ones
-    /// together, or smaller than `floor` pages, joins them; the first that is not stops the walk. The segments before it stay as
+    /// together, or smaller than `floor` pages, joins them; the first that is not stops the walk.
+    /// With `earlier` (the segments before an ingest), every segment not among them, what the
+    /// ingest wrote, joins too, with all newer ones: an ingest's own segments end as one, so
+    /// a new archive is one segment, as fast to search as FTS5 makes it. The segments before it stay as
     /// they are, each on a level of its own from ``topLevel`` down, the oldest highest; the ones
     /// that joined go on one level two below the last of them, so that FTS5's merge of that level
     /// (with `usermerge` 2) writes their one segment on the level between. Their pages are
@@ -203,7 +215,7 @@ package struct FullTextStructure: Sendable, Equatable {
     /// segments merge among themselves on FTS5's low levels and never reach the big segments'
     /// levels, where FTS5's merge of a level that held one big segment and three small ones
     /// rewrote the whole index for a few hundred messages (<doc:WritePerformance>).
-    package func tiered(ratio: Int = 4, floor: Int = smallSegmentPages) -> (
+    package func tiered(ratio: Int = 4, floor: Int = smallSegmentPages, since earlier: Set<Segment>? = nil) -> (
         layout: FullTextStructure, mergedPages: Int
     )? {
         guard !isSecondVersion else { return nil }
@@ -214,6 +226,10 @@ package struct FullTextStructure: Sendable, Equatable {
         while first > 0 && all[first - 1].pages < max(ratio * newer, floor) {
             first -= 1
             newer += all[first].pages
+        }
+        // What the write wrote joins whole, and so does everything newer than its oldest part.
+        if let earlier, let written = all.firstIndex(where: { !earlier.contains($0) }), written < first {
+            first = written
         }
         let kept = all[..<first]
         let joined = all[first...]
@@ -227,7 +243,7 @@ package struct FullTextStructure: Sendable, Equatable {
         return (layout, joined.count > 1 ? joined.reduce(0) { $0 + $1.pages } : 0)
     }
 
-    /// Leaf pages under which a segment always joins the newer ones in ``tiered(ratio:floor:)``:
+    /// Leaf pages under which a segment always joins the newer ones in ``tiered(ratio:floor:since:)``:
     /// merging it costs little, and live writes leave many such.
     package static let smallSegmentPages = 256
 

@@ -32,6 +32,8 @@ package final class ArchiveWriter {
     private let queue = DispatchQueue(label: "chat-archive.writer", qos: .userInitiated)
     private let inFlight = DispatchGroup()
     private let checkpointer: Checkpointer
+    /// The full-text segments before this ingest: its last merge joins every one written since.
+    private let segmentsBefore: [String: Set<FullTextStructure.Segment>]
     /// Terms of the prepared items, drained into the vocabulary by each batch's transaction.
     private let terms: TermSet
     /// The `export` row the items added now come from (see ``setExport(_:)``).
@@ -79,7 +81,10 @@ package final class ArchiveWriter {
         self.batchSize = batchSize
         self.batchBytes = batchBytes
         terms = termLimit.map { TermSet(limit: $0) } ?? TermSet()
-        let count = try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
+        let (count, segments) = try database.writer.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0, try FullTextStructure.segments(db))
+        }
+        segmentsBefore = segments
         checkpointer = Checkpointer(path: database.path)
         // Its batches turn FTS5's merging inside writes back on (see `IdleMerger`).
         database.idleMerger.automergeMayBeOn()
@@ -157,12 +162,14 @@ package final class ArchiveWriter {
     }
 
     /// Merges the full-text index segments this ingest created (see
-    /// ``ArchiveDatabase/mergeFullTextSegments(maxPasses:progress:onPass:)``); the work is
-    /// bounded by what was written.
+    /// ``ArchiveDatabase/mergeFullTextSegments(maxPasses:since:progress:onPass:)``): what it
+    /// wrote, with the older segments not much bigger than that.
     private func mergeSegments(progress: (@Sendable (Int64, Int64) -> Void)?) throws {
         let written = store.summary.itemsAdded + store.summary.itemsUpdated
         guard written > 0 else { return }
-        try database.mergeFullTextSegments(maxPasses: Int64(max(4, written / 2_000)), progress: progress) {
+        try database.mergeFullTextSegments(
+            maxPasses: Int64(max(4, written / 2_000)), since: segmentsBefore, progress: progress
+        ) {
             checkpointer.request()
             try checkpointer.keepLogBounded(database.writer)
             // A pass's pages and buffers are freed on the writer's queue, whose arena glibc
