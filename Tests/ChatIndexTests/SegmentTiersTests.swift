@@ -68,8 +68,8 @@ import Testing
         let again = try #require(Self.structure([1_000, 200, 40, 5]).tiered(floor: 0))
         #expect(Self.shape(again.layout) == ["\(top - 3): 5", "\(top - 2): 40", "\(top - 1): 200", "\(top): 1000"])
 
-        // A merge in progress: its output so far (level 1's last) counts where its rows came
-        // from, right after its inputs (level 0's first two), and joins the small ones.
+        // A merge in progress: its output so far (level 1's last) stands before its trimmed
+        // inputs (level 0's first two), which join the newer small ones.
         func seg(_ id: UInt64, _ pages: UInt64) -> FullTextStructure.Segment {
             .init(id: id, firstPage: 1, lastPage: pages)
         }
@@ -80,9 +80,9 @@ import Testing
                 .init(merging: 0, segments: [seg(4, 1_000), seg(5, 7)]),
             ])
         #expect(FullTextStructure(merging.encoded) == merging)
-        #expect(merging.segmentsOldestFirst.map(\.id) == [4, 1, 2, 5, 3])
+        #expect(merging.segmentsOldestFirst.map(\.id) == [4, 5, 1, 2, 3])
         let (laidOut, joinedPages) = try #require(merging.tiered(floor: 0))
-        #expect(Self.shape(laidOut) == ["\(top - 2): 10+5+7+3", "\(top): 1000"])
+        #expect(Self.shape(laidOut) == ["\(top - 2): 7+10+5+3", "\(top): 1000"])
         #expect(joinedPages == 25)
 
         // Segments written since a snapshot join whole, with every newer one.

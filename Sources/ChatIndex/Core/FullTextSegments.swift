@@ -173,23 +173,11 @@ package struct FullTextStructure: Sendable, Equatable {
 
     /// Every segment, oldest first: the highest level first, and in a level in its order. A
     /// merge in progress is two parts of the same rows: its output so far (the last segment of
-    /// the level above) holds the terms before those its trimmed inputs (the first segments of
-    /// its level) still hold, so it is put right after them, where its rows came from.
-    package var segmentsOldestFirst: [Segment] {
-        var out: [Segment] = []
-        var output: Segment? = nil
-        for i in levels.indices.reversed() {
-            var segments = levels[i].segments
-            let taken = output
-            output = nil
-            if i > 0, levels[i - 1].merging > 0 { output = segments.popLast() }
-            let inputs = min(levels[i].merging, segments.count)
-            out += segments[..<inputs]
-            if let taken { out.append(taken) }
-            out += segments[inputs...]
-        }
-        return out
-    }
+    /// the level above) holds the terms before those its trimmed inputs still hold, so the
+    /// output may stand before them, as FTS5's own merge of every level puts it; the trimmed
+    /// inputs, small beside the big one the merge began with, are then newer than it and join
+    /// the newest segments.
+    package var segmentsOldestFirst: [Segment] { levels.reversed().flatMap(\.segments) }
 
     /// The level the oldest segment is put on by ``tiered(ratio:floor:since:)``: above any level FTS5's own
     /// merging reaches (each level is reached by merging several segments of the one below), and
