@@ -441,24 +441,23 @@ package final class ArchiveDatabase: Sendable {
         try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
-    /// Merges the full-text indexes' newest segments into one, so that each segment is at least
-    /// four times all newer ones together (``FullTextStructure/tiered(ratio:floor:since:)``): the
-    /// segments written since `earlier` (an ingest's, a rebuild's: all), and older ones only as
-    /// long as they are not much bigger. Each term of a query
-    /// then costs a b-tree seek in each of a few segments instead of one per segment written,
-    /// which makes an infix expansion several times faster (<doc:WritePerformance>), and an
-    /// ingest into a big archive rewrites about what it added, not the whole index.
+    /// Merges the full-text indexes' newest segments into one, so that each older segment is at
+    /// least four times all newer ones together (``FullTextStructure/tiered(ratio:floor:since:)``):
+    /// the segments written since `earlier` (an ingest's; a rebuild's: all), and older ones only
+    /// as long as they are not much bigger. Each term of a query then costs a b-tree seek in
+    /// each of a few segments instead of one per segment written, which makes an infix
+    /// expansion several times faster (<doc:WritePerformance>), and an ingest into a big archive
+    /// rewrites about what it added, not the whole index.
     ///
-    /// The segments are first laid out on the levels that layout names, by a connection of its
-    /// own (FTS5 caches the layout in each connection until another connection commits); then
-    /// FTS5 merges the one level that holds several segments, with its incremental 'merge' (500
-    /// pages per pass, never 'optimize', which <doc:WritePerformance> saw corrupt an index on
-    /// SQLite 3.40.1 when repeated), until it is one segment. `onPass` runs after each pass
-    /// (the ingest lets its checkpointer copy the WAL).
+    /// The segments are first laid out on the levels that layout names; then FTS5 merges the
+    /// one level that holds several segments, with its incremental 'merge' (500 pages per pass,
+    /// never 'optimize', which <doc:WritePerformance> saw corrupt an index on SQLite 3.40.1 when
+    /// repeated), until it is one segment. `onPass` runs after each pass (the ingest lets its
+    /// checkpointer copy the WAL).
     ///
-    /// Where that layout cannot be written (an in-memory archive; the record of SQLite 3.44 and
-    /// later, whose segments carry more than this layout keeps) every level is merged towards
-    /// one segment, for at most `maxPasses` passes.
+    /// Where that layout cannot be written (the record of SQLite 3.44 and later, whose segments
+    /// carry more than this layout keeps) every level is merged towards one segment, for at most
+    /// `maxPasses` passes.
     package func mergeFullTextSegments(
         maxPasses: Int64, since earlier: [String: Set<FullTextStructure.Segment>]? = nil,
         progress: (@Sendable (Int64, Int64) -> Void)? = nil, onPass: () throws -> Void = {}
@@ -494,7 +493,7 @@ package final class ArchiveDatabase: Sendable {
     /// Pages one pass of ``mergeFullTextSegments(maxPasses:since:progress:onPass:)`` merges.
     static let mergePassPages = 500
 
-    /// Where each items index's segments were laid out by ``layOutSegmentsInTiers()``.
+    /// Where each items index's segments were laid out by ``layOutSegmentsInTiers(since:)``.
     struct TierLayout {
         /// Pages the merge of the joined segments writes (the most of the indexes).
         var pages: Int
@@ -513,8 +512,8 @@ package final class ArchiveDatabase: Sendable {
         }
     }
 
-    /// Lays out each items index's segments as ``FullTextStructure/tiered(ratio:floor:since:)`` says, in one
-    /// transaction; `nil` when it cannot.
+    /// Lays out each items index's segments as ``FullTextStructure/tiered(ratio:floor:since:)``
+    /// says, in one transaction; `nil` when it cannot.
     ///
     /// FTS5 caches an index's structure in each connection until another connection commits or
     /// a transaction FTS5 took part in rolls back; the writer's own update of the record is

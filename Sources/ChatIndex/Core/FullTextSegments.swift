@@ -179,9 +179,9 @@ package struct FullTextStructure: Sendable, Equatable {
     /// the newest segments.
     package var segmentsOldestFirst: [Segment] { levels.reversed().flatMap(\.segments) }
 
-    /// The level the oldest segment is put on by ``tiered(ratio:floor:since:)``: above any level FTS5's own
-    /// merging reaches (each level is reached by merging several segments of the one below), and
-    /// below FTS5's limit of 64, which its whole-index merge adds one to.
+    /// The level the oldest segment is put on by ``tiered(ratio:floor:since:)``: above any level
+    /// FTS5's own merging reaches (each level is reached by merging several segments of the one
+    /// below), and below FTS5's limit of 64, which its whole-index merge adds one to.
     package static let topLevel = 32
 
     /// The layout in which merging only the newest segments keeps every segment at least `ratio`
@@ -191,12 +191,12 @@ package struct FullTextStructure: Sendable, Equatable {
     /// Walking from the newest segment back, a segment smaller than `ratio` times the newer ones
     /// together, or smaller than `floor` pages, joins them; the first that is not stops the walk.
     /// With `earlier` (the segments before an ingest), every segment not among them, what the
-    /// ingest wrote, joins too, with all newer ones: an ingest's own segments end as one, so
-    /// a new archive is one segment, as fast to search as FTS5 makes it. The segments before it stay as
-    /// they are, each on a level of its own from ``topLevel`` down, the oldest highest; the ones
-    /// that joined go on one level two below the last of them, so that FTS5's merge of that level
-    /// (with `usermerge` 2) writes their one segment on the level between. Their pages are
-    /// returned: what that merge will write.
+    /// ingest wrote, joins too, with all newer ones: an ingest's own segments end as one, so a
+    /// new archive is one segment, as fast to search as FTS5 makes it. The segments older than
+    /// the joined ones stay as they are, each on a level of its own from ``topLevel`` down, the
+    /// oldest highest; the joined ones go on one level two below the last of them, so that
+    /// FTS5's merge of that level (with `usermerge` 2) writes their one segment on the level
+    /// between. Their pages are returned: what that merge will write.
     ///
     /// An index that grows by ingests thus keeps a few segments, each several times the next, and
     /// an ingest rewrites what is about its own size, not the whole index; live writes' small
