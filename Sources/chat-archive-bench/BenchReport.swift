@@ -19,8 +19,10 @@ struct BenchReport {
                 "each call timed in \(Latency.rounds) rounds, its fastest kept; p99 of round 1 shown beside")
         }
         latencies.append(
-            (name: "machine: fixed arithmetic (noise floor)", ours: Latency.machineNoise(repeats: repeats),
-             baseline: nil, baselineName: ""))
+            (
+                name: "machine: fixed arithmetic (noise floor)", ours: Latency.machineNoise(repeats: repeats),
+                baseline: nil, baselineName: ""
+            ))
     }
     mutating func row(_ name: String, seconds: Double, extra: String) {
         rows.append((name, "\(fmt(seconds)) s  \(extra)"))

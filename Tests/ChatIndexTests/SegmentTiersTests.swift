@@ -164,7 +164,8 @@ import Testing
             ])
         }
         while try archive.database.mergeIdleSegments() {}
-        #expect(try Self.structures(archive).map { $0.levels[FullTextStructure.topLevel].segments } == base.map { [$0] })
+        #expect(
+            try Self.structures(archive).map { $0.levels[FullTextStructure.topLevel].segments } == base.map { [$0] })
 
         // An ingest as big as everything: one segment again.
         _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(3_100..<7_000, chat: "g2"))])

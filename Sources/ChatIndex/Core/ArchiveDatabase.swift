@@ -504,7 +504,8 @@ package final class ArchiveDatabase: Sendable {
         func areKept(_ db: Database) throws -> Bool {
             for (table, levels) in kept {
                 guard let s = try FullTextStructure.read(db, of: table) else { return false }
-                for (level, id) in levels where level >= s.levels.count || !s.levels[level].segments.contains(where: { $0.id == id }) {
+                for (level, id) in levels
+                where level >= s.levels.count || !s.levels[level].segments.contains(where: { $0.id == id }) {
                     return false
                 }
             }
