@@ -133,9 +133,9 @@ struct Bench: ParsableCommand {
         report.messages = try archive.database.writer.read { db in
             try Int.fetchOne(db, sql: "SELECT sum(itemCount) FROM chat") ?? 0
         }
-        // A big archive's quick check runs in the background after the open (tens of seconds at 10M):
-        // measure queries after it, not beside it. The live bench times what is left of it as its first
-        // write.
+        // A big archive's quick check runs in the background after the open (ChatArchive's
+        // ServingPerformance has how long): measure queries after it, not beside it. The live
+        // bench times what is left of it as its first write.
         if !live && (sql == nil || timed) { try archive.database.verifyBeforeWriting() }
         if try runSQL(on: archive) { return }
         // Each term of a query seeks every segment of the index, so query figures depend on how

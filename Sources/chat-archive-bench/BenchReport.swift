@@ -77,7 +77,8 @@ struct Latency {
 
     /// Rounds each measurement makes over its calls (`--rounds`): each call `i` is timed once a
     /// round and its fastest time kept, so the percentiles are those of the calls' own costs,
-    /// not of the moments the host paused this machine (<doc:ServingPerformance>, the noise row).
+    /// not of the moments the host paused this machine (ChatArchive's ServingPerformance, the
+    /// noise row).
     nonisolated(unsafe) static var rounds = 1
 
     /// Times `body` `repeats` times after one warm-up call.
@@ -125,9 +126,9 @@ struct Latency {
             firstRoundP99: rounds > 1 ? pct(first.sorted(), 0.99) : nil)
     }
 
-    /// The machine's own noise: a fixed piece of arithmetic (about 1 ms here) timed like a
-    /// query. Its p50 is its cost; what its p99 adds is the host pausing this machine, which
-    /// every row beside it meets as well.
+    /// The machine's own noise: a fixed piece of arithmetic, about a query's length (ChatArchive's
+    /// ServingPerformance, the noise row), timed like a query. Its p50 is its cost; what its p99
+    /// adds is the host pausing this machine, which every row beside it meets as well.
     static func machineNoise(repeats: Int) -> Latency {
         measure(repeats: repeats) { i in
             // A chain the optimiser cannot shorten: each step needs the last one's bits.

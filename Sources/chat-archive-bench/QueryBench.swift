@@ -10,7 +10,8 @@ struct QueryBench {
     let seed: UInt64
     /// The trigram index of the texts (the infix design not kept), when built.
     var trigram: DatabaseQueue? = nil
-    /// Whether to time SimpleX's LIKE scan beside ours (seconds per global query at 10M).
+    /// Whether to time SimpleX's LIKE scan beside ours (a scan of every item per global query:
+    /// slow at 10M, ChatSearch's SearchPerformance).
     var withLike = true
 
     struct Word {

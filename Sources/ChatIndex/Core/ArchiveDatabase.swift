@@ -201,8 +201,8 @@ package final class ArchiveDatabase: Sendable {
     /// copies the log back into the file itself: the writer's automatic checkpoint is off, and
     /// a passive checkpoint runs on a thread of its own every `Checkpointer.liveFramesPerPass`
     /// frames of log and once writes pause (`Checkpointer.liveWriteCommitted(_:)`,
-    /// `IdleMerger`). A commit that had to checkpoint 1,000 pages with an fsync took tens of
-    /// milliseconds; these take what the transaction takes. Before a transaction, once the
+    /// `IdleMerger`). A commit that had to checkpoint the log itself, with an fsync, set the
+    /// live writes' p99 (<doc:ArchiveLayout>); these take what the transaction takes. Before a transaction, once the
     /// background pass has copied more than `Checkpointer.liveFrameLimit` frames, the writer
     /// copies the rest itself so that the transaction starts the log over
     /// (`Checkpointer.restartLogIfDue(_:)`): the log stays near that size however long an app

@@ -2,8 +2,8 @@
 /// member's folded name words and whole folded name (rowid = member.id) and, since format 17,
 /// its chat as one token of its own (``token(_:)``), so that a query in one chat intersects the
 /// chat's members with the fragment's in FTS5 instead of reading every member of the archive
-/// whose name holds the fragment (a common one is held by tens of thousands at 10 million
-/// messages).
+/// whose name holds the fragment (a common one is held by a great many: ChatArchive's
+/// ServingPerformance, mention autocomplete).
 ///
 /// The writer adds a new member's row at the end of its transaction
 /// (`BatchStore.writeNewNameRows`); triggers follow renames, moves and deletions.
