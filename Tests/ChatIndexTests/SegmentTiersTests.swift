@@ -13,27 +13,11 @@ import Testing
     /// A record of the first version whose segments, oldest first, have these leaf pages (one
     /// level each, the oldest highest).
     static func structure(_ pages: [Int]) -> FullTextStructure {
-        var bytes: [UInt8] = [0, 0, 0, 3]
-        func put(_ v: Int) {
-            var tmp: [UInt8] = []
-            var x = UInt64(v)
-            repeat {
-                tmp.append(UInt8(x & 0x7f))
-                x >>= 7
-            } while x != 0
-            for (i, g) in tmp.reversed().enumerated() { bytes.append(i == tmp.count - 1 ? g : g | 0x80) }
-        }
-        put(pages.count)
-        put(pages.count)
-        put(99)
-        for (k, p) in pages.reversed().enumerated() {
-            put(0)
-            put(1)
-            put(k + 1)
-            put(1)
-            put(p)
-        }
-        return FullTextStructure(bytes)!
+        FullTextStructure(
+            header: [0, 0, 0, 3], writeCounter: 99,
+            levels: pages.reversed().enumerated().map { k, p in
+                .init(merging: 0, segments: [.init(id: UInt64(k + 1), firstPage: 1, lastPage: UInt64(p))])
+            })
     }
 
     /// Per level that holds segments: the level and their leaf pages.

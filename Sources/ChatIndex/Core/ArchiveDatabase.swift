@@ -499,6 +499,8 @@ package final class ArchiveDatabase: Sendable {
         var pages: Int
         /// Per index, the ids of the segments kept, by level.
         var kept: [String: [Int: UInt64]]
+        /// Whether a record was written (FTS5's cached structure is then out of date).
+        var changed = false
 
         /// Whether every kept segment is still on its level.
         func areKept(_ db: Database) throws -> Bool {
@@ -544,9 +546,10 @@ package final class ArchiveDatabase: Sendable {
                     sql: "UPDATE \(table)_data SET block = ? WHERE id = ?",
                     arguments: [Data(layout.encoded), FullTextStructure.rowid])
             }
+            result.changed = !writes.isEmpty
             return result
         }
-        guard tiers != nil else { return nil }
+        guard let tiers, tiers.changed else { return tiers }
         try writer.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 try Self.setUserMerge(2, db)
