@@ -528,3 +528,30 @@ int32_t cchatpages_set_sealing(void *db, int32_t on) {
     int flag = on;
     return sqlite3_file_control((sqlite3 *)db, "main", FCNTL_SEALING, &flag);
 }
+
+int64_t cchatpages_read_head(const char *path, uint8_t *out, int32_t n) {
+    if (sqlite3_initialize() != SQLITE_OK || n < 0) return -1;
+    sqlite3_vfs *root = sqlite3_vfs_find(NULL);
+    if (!root || !path) return -1;
+    char *full = sqlite3_malloc(root->mxPathname + 1);
+    sqlite3_file *f = sqlite3_malloc(root->szOsFile);
+    int64_t size = -1;
+    if (full && f && root->xFullPathname(root, path, root->mxPathname + 1, full) == SQLITE_OK) {
+        memset(f, 0, (size_t)root->szOsFile);
+        int outFlags = 0;
+        // As a main database file: the one kind whose descriptor the default VFS keeps while
+        // the process holds locks on the file.
+        int rc = root->xOpen(root, full, f, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &outFlags);
+        if (rc == SQLITE_OK) {
+            sqlite3_int64 s = 0;
+            if (f->pMethods->xFileSize(f, &s) == SQLITE_OK) {
+                rc = n > 0 ? f->pMethods->xRead(f, out, n, 0) : SQLITE_OK;
+                if (rc == SQLITE_OK || rc == SQLITE_IOERR_SHORT_READ) size = s;
+            }
+        }
+        if (f->pMethods) f->pMethods->xClose(f);
+    }
+    sqlite3_free(f);
+    sqlite3_free(full);
+    return size;
+}

@@ -134,6 +134,36 @@ import Testing
         #expect(check.status == 0, "\(check.out)\(check.err)")
     }
 
+    /// A program that keeps an archive open for writing (an app, `serve`) while another program
+    /// writes to it and ends: SQLite's last connection in the program that ends copies the log
+    /// back and deletes it when it can lock the file alone. It must not be able to: closing any
+    /// descriptor of the file drops all of a process's POSIX locks on it, so a descriptor of our
+    /// own opened and closed beside SQLite's (to read the header, or to lock the file while
+    /// opening) left this program's connections without theirs. What it wrote next went to a log
+    /// nobody else would read, and a new connection of its own met "disk I/O error".
+    @Test func aWriterStaysLockedWhenAnotherProgramWritesAndEnds() async throws {
+        let dir = TestTemporary.folder("kept-lock")
+        let archive = dir + "/archive.sqlite"
+        let first = try Self.sameTimeExport(chat: "k1", items: 50, name: "k1.jsonl")
+        let r0 = try ChildProcess.run(cli, ["ingest", "--json", "--archive", archive, first])
+        #expect(r0.status == 0, "\(r0.err)")
+        // Opened here, read and written: this process's connections hold their locks.
+        let kept = try await Archive.open(path: archive, mode: .readWrite)
+        #expect(try await kept.stats().items == 50)
+        _ = try await kept.ingest([try Self.sameTimeExport(chat: "k2", items: 20, name: "k2.jsonl")])
+        // Another program writes and ends while this one keeps the archive open.
+        let other = try Self.sameTimeExport(chat: "k3", items: 30, name: "k3.jsonl")
+        let r1 = try ChildProcess.run(cli, ["ingest", "--json", "--archive", archive, other])
+        #expect(r1.status == 0, "\(r1.err)")
+        #expect(FileManager.default.fileExists(atPath: archive + "-wal"), "the other program deleted the log in use")
+        // What this program writes now, every other program sees.
+        _ = try await kept.ingest([try Self.sameTimeExport(chat: "k4", items: 40, name: "k4.jsonl")])
+        let stats = try ChildProcess.run(cli, ["stats", "--json", "--archive", archive])
+        #expect(stats.out.contains("\"items\":140"), "\(stats.out)\(stats.err)")
+        let check = try ChildProcess.run(cli, ["check", "--archive", archive])
+        #expect(check.status == 0, "\(check.out)\(check.err)")
+    }
+
     @Test func overlappingExportsIngestedAtOnceEndLikeOneAfterTheOther() throws {
         let dir = TestTemporary.folder("overlap")
         let corpus = dir + "/corpus.jsonl"

@@ -51,6 +51,13 @@ void cchatpages_seal(uint8_t *page, int64_t size);
 /// the bench).
 int64_t cchatpages_mismatches(void);
 
+/// Reads the first `n` bytes of the file at `path` into `out` (zeros past its end) through the
+/// default VFS, and returns the file's size, or -1 when it cannot be opened or read. Closing a
+/// descriptor of a file drops every POSIX lock the process holds on it, SQLite's included; the
+/// default VFS keeps a descriptor it closes open until the process's connections hold no lock
+/// on the file, so a read of the header through it leaves their locks as they were.
+int64_t cchatpages_read_head(const char *path, uint8_t *out, int32_t n);
+
 #ifdef __cplusplus
 }
 #endif

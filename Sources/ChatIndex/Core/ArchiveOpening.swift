@@ -56,8 +56,8 @@ enum ArchiveOpening {
             try createWhole(path, config: config, pageChecksums: pageChecksums)
         }
         // Setting up a new archive and migrating an old one happen under an exclusive lock on
-        // the file (flock, which SQLite's own locks ignore), so that two programs opening it at
-        // once do not both try; the file's state is read again under it.
+        // its folder (flock, which SQLite's own locks ignore), so that two programs opening it
+        // at once do not both try; the file's state is read again under it.
         let lock = try FileLock(path)
         defer { lock.release() }
         let state = try readHeader(path, mode: mode)
@@ -405,25 +405,21 @@ enum ArchiveOpening {
         return try readHeader(path, mode: mode)
     }
 
-    /// Reads the first bytes with POSIX calls (Foundation's `FileHandle` traps on some errors).
+    /// Reads the first bytes (see `ArchivePages.readHead(_:_:)` for why not with POSIX calls).
     private static func readHeader(_ path: String, mode: ArchiveOpenMode) throws -> PathState {
-        let fd = openFile(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let err = errno
+        guard let (head, size) = ArchivePages.readHead(path, 16) else {
+            // Only to say why: a file SQLite cannot open, no connection of ours holds a lock on.
+            let err = access(path, R_OK) == 0 ? EIO : errno
             throw ArchiveError(
                 err == EACCES || err == EPERM ? .readOnly : .io,
                 "cannot read the archive \(path): \(String(cString: strerror(err)))")
         }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 16)
-        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 16) }
-        if n < 0 { throw ArchiveError(.io, "cannot read the archive \(path): \(String(cString: strerror(errno)))") }
-        if n == 0 {
+        if size == 0 {
             // An empty file becomes a new archive, unless it may only be read.
             if mode == .readOnly { throw ArchiveError(.notAnArchive, "\(path) is an empty file, not an archive") }
             return .empty
         }
-        guard n == 16, head.elementsEqual(Array("SQLite format 3\0".utf8)) else {
+        guard size >= 16, head.elementsEqual(Array("SQLite format 3\0".utf8)) else {
             throw ArchiveError(.notAnArchive, "\(path) is not a chat-archive file (not an SQLite database)")
         }
         return .archive
@@ -509,15 +505,23 @@ private final class WriteWait: @unchecked Sendable {
     }
 }
 
-/// An exclusive `flock` on a file, held while an archive is set up or migrated.
+/// An exclusive `flock` on the folder that holds an archive, held while the archive is opened,
+/// set up or migrated. Not on the archive itself: closing a descriptor of the archive would drop
+/// the POSIX locks this process's connections hold on it (SQLite's), and another program could
+/// then delete the log they write to. Programs opening other archives in the same folder wait
+/// for the open too, which takes milliseconds unless a migration runs.
 private final class FileLock {
     private var fd: Int32
 
     init(_ path: String) throws {
-        fd = openFile(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw ArchiveError(.io, "cannot open the archive \(path): \(String(cString: strerror(errno)))")
+        let real = realpath(path, nil).map { p in
+            defer { free(p) }
+            return String(cString: p)
         }
+        let folder = ((real ?? path) as NSString).deletingLastPathComponent
+        // A folder this process may not list: go on without (as where `flock` is not supported).
+        fd = openFile(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else { break }  // no lock support (some network file systems): go on without
         }

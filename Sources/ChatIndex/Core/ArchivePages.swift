@@ -75,15 +75,22 @@ package enum ArchivePages {
     }
 
     /// Whether the archive file at `path` carries page checksums (its header reserves 8 bytes
-    /// per page), read from the header with POSIX calls; nil when it cannot be read.
+    /// per page); nil when it cannot be read.
     package static func hasChecksums(_ path: String) -> Bool? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 100)
-        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 100, 0) }
-        guard n == 100, head.starts(with: Array("SQLite format 3\0".utf8)) else { return nil }
+        guard let (head, size) = readHead(path, 100), size >= 100,
+            head.starts(with: Array("SQLite format 3\0".utf8))
+        else { return nil }
         return Int(head[20]) == reservedBytes
+    }
+
+    /// The first `count` bytes of the file at `path` (zeros past its end) and its size; nil
+    /// when it cannot be opened or read. Read through SQLite's own file layer, never with a
+    /// descriptor of ours: closing one would drop every POSIX lock this process's connections
+    /// hold on the file, and another program could then delete the log they write to.
+    package static func readHead(_ path: String, _ count: Int) -> ([UInt8], Int64)? {
+        var head = [UInt8](repeating: 0, count: count)
+        let size = head.withUnsafeMutableBufferPointer { cchatpages_read_head(path, $0.baseAddress, Int32(count)) }
+        return size < 0 ? nil : (head, size)
     }
 
     /// Whether readers map the pages of checksummed files (the default: verified at their first
