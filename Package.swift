@@ -104,7 +104,7 @@ let package = Package(
             path: "Sources/ChatTestSupport"),
         .testTarget(name: "ChatModelTests", dependencies: ["ChatModel"]),
         // Each test target declares every module its files import.
-        .testTarget(name: "ChatTextTests", dependencies: ["ChatModel", "ChatText", "ChatTestSupport"]),
+        .testTarget(name: "ChatTextTests", dependencies: ["ChatModel", "ChatText", "CChatICU", "ChatTestSupport"]),
         .testTarget(
             name: "ChatImportTests",
             dependencies: [

@@ -342,7 +342,7 @@ static pthread_mutex_t g_transLock = PTHREAD_MUTEX_INITIALIZER;
 static UTransliterator *g_trans;
 static int g_transTried;
 
-int32_t cchaticu_transliterate(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen) {
+static int32_t transliterate(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen, int useTable) {
     *out = NULL;
     *outLen = 0;
     if (len < 0 || (!text && len)) return -1;
@@ -352,6 +352,10 @@ int32_t cchaticu_transliterate(const uint8_t *text, int32_t len, uint8_t **out, 
         if (copy_out(text ? text : (const uint8_t *)"", len, out, outLen)) return -1;
         for (int32_t i = 0; i < len; i++) if ((uint32_t)((*out)[i] - 'A') < 26u) (*out)[i] += 32;
         return 0;
+    }
+    if (useTable) {
+        int handled = chat_han_transliterate(text, len, out, outLen);
+        if (handled) return handled > 0 ? 0 : -1;
     }
     UErrorCode err = U_ZERO_ERROR;
     int32_t len16 = 0;
@@ -397,6 +401,14 @@ int32_t cchaticu_transliterate(const uint8_t *text, int32_t len, uint8_t **out, 
     }
     free(buf);
     return rc;
+}
+
+int32_t cchaticu_transliterate(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen) {
+    return transliterate(text, len, out, outLen, 1);
+}
+
+int32_t cchaticu_transliterate_with_icu(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen) {
+    return transliterate(text, len, out, outLen, 0);
 }
 
 // MARK: - Tables
