@@ -16,10 +16,10 @@
 /// Registers the FTS5 ranking function `chat_bm25` (cchaticu_rank.c) with an `fts5_api *`.
 int32_t cchaticu_register_rank(void *api);
 
-/// Transliterates text made of ASCII and ideographs with a known reading as ICU would, from a
-/// table (cchaticu_han.c). Returns 1 with *out set (malloc'ed), 0 when the text holds anything
-/// else (ICU's to do), -1 when out of memory.
-int chat_han_transliterate(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen);
+/// Transliterates text whose characters are all in the built-in table of readings as ICU would
+/// (cchaticu_readings.c). Returns 1 with *out set (malloc'ed), 0 when the text is ICU's to do,
+/// -1 when out of memory.
+int chat_table_transliterate(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen);
 
 /// Longest token, in bytes (tokens are truncated at a UTF-8 boundary).
 #define CHAT_MAX_TOKEN 128

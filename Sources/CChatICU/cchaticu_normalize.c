@@ -354,7 +354,7 @@ static int32_t transliterate(const uint8_t *text, int32_t len, uint8_t **out, in
         return 0;
     }
     if (useTable) {
-        int handled = chat_han_transliterate(text, len, out, outLen);
+        int handled = chat_table_transliterate(text, len, out, outLen);
         if (handled) return handled > 0 ? 0 : -1;
     }
     UErrorCode err = U_ZERO_ERROR;

@@ -27,15 +27,15 @@ int32_t cchaticu_normalize(const uint8_t *text, int32_t len, uint8_t **out, int3
 /// lower-cased. Same memory rules as cchaticu_normalize.
 int32_t cchaticu_transliterate(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen);
 
-/// cchaticu_transliterate through ICU's transliterator always, never the table of Han readings
-/// (for the tests that compare the two).
+/// cchaticu_transliterate through ICU's transliterator always, never the built-in table of
+/// readings (for the tests that compare the two).
 int32_t cchaticu_transliterate_with_icu(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen);
 
-/// The table of Han readings built in (rows of `reading TAB characters LF`), not a copy.
-int32_t cchaticu_han_readings(const uint8_t **rows, int32_t *len);
+/// The built-in table of readings (rows of `reading TAB characters LF`), not a copy.
+int32_t cchaticu_readings(const uint8_t **rows, int32_t *len);
 
-/// The same table as ICU gives it now (free it with cchaticu_free).
-int32_t cchaticu_han_readings_from_icu(uint8_t **out, int32_t *outLen);
+/// The same table as the system's ICU gives it (free it with cchaticu_free).
+int32_t cchaticu_readings_from_icu(uint8_t **out, int32_t *outLen);
 
 void cchaticu_free(void *p);
 
