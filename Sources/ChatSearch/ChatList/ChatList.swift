@@ -248,12 +248,14 @@ package enum ChatList {
         }
         if rows.count < fetch {
             // A loose match holds the transliteration in its transliterated name, which the
-            // index's `translit` column holds only when it differs from the name: both columns.
-            // ASCII needs no transliteration (and ICU's transliterator is slow).
-            let translit =
-                q.utf8.allSatisfy { $0 < 0x80 } ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
+            // index's `translit` column holds only when it differs from the name: both columns,
+            // but for an ASCII query, its own transliteration. Its loose matches' names differ
+            // from their transliterations (a name that does not would hold the query itself,
+            // a direct match), so the sparse `translit` column alone holds them.
+            let isASCII = q.utf8.allSatisfy { $0 < 0x80 }
+            let translit = isASCII ? key : TextNormalizer.normalize(TextNormalizer.transliterate(q))
             let (after, afterArgs) = ChatListCursor.condition(after: cursor, isLoose: true)
-            let source = try self.source(translit, column: nil, in: db) ?? walk
+            let source = try self.source(translit, column: isASCII ? "translit" : nil, in: db) ?? walk
             rows += try self.rows(
                 page: """
                     SELECT chat.id AS id, 1 AS loose, chat.lastTs AS lastTs FROM \(source.0)
