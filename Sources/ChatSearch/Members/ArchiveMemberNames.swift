@@ -54,11 +54,10 @@ extension MemberSearch {
     ///
     /// `common` is the number of names from which a fragment counts as common
     /// (``commonNames``), `commonTrigram` the number of members for a longer query
-    /// (``commonTrigramMembers``), `writers` the most writers such a query walks
-    /// (``walkWriters``); tests choose smaller ones to take each way on a small archive.
+    /// (``commonTrigramMembers``); tests choose smaller ones to take each way on a small archive.
     package static func names(
         matching query: String, limit: Int = 10, common: Int = commonNames,
-        commonTrigram: Int = commonTrigramMembers, writers: Int = walkWriters, in db: Database
+        commonTrigram: Int = commonTrigramMembers, in db: Database
     ) throws -> [MemberName] {
         let n = max(1, min(limit, 1_000))
         let key = TextNormalizer.normalize(query.trimmingSpaces)
@@ -74,7 +73,7 @@ extension MemberSearch {
                         sql: "SELECT count(*) FROM (SELECT 1 FROM memberNameGram WHERE memberNameGram MATCH ? LIMIT ?)"),
                     arguments: [phrase, commonTrigram]) ?? 0 >= commonTrigram
             guard many else { return try candidates().map(\.name) }
-            return try walk(key: key, limit: n, rankingAll: candidates, writers: writers, in: db)
+            return try walk(key: key, limit: n, rankingAll: candidates, in: db)
         }
         let isShort = key.unicodeScalars.count <= 2 && !key.contains("\n")
         guard isShort, try Bool.fetchOne(db.cachedStatement(sql: MemberNameGrams.existsSQL)) == true else {
@@ -106,11 +105,6 @@ extension MemberSearch {
     /// of reading and grouping every candidate: a walk meets a page of word starts of such a
     /// fragment within a few thousand members.
     package static let commonTrigramMembers = 2_048
-
-    /// The newest writers such a walk reads before it ranks the candidates instead: a fragment
-    /// common among members may be rare among writers, and a walk of every writer cost more than
-    /// the candidates (ChatSearch's SearchPerformance).
-    package static let walkWriters = 8_192
 
     /// Names beyond which walking the members is cheaper than reading every member of each:
     /// a name is about as many members as the chats it is in, and a key held by this many
@@ -197,28 +191,14 @@ extension MemberSearch {
     /// the page (the rest never wrote and are ranked by name).
     private static func walk(
         key: String, limit n: Int, after skipping: Set<String> = [], isFilling: Bool = false,
-        rankingAll: (() throws -> [Ranked])? = nil, writers: Int? = nil, in db: Database
+        rankingAll: (() throws -> [Ranked])? = nil, in db: Database
     ) throws -> [MemberName] {
-        // `writers`: only that many newest writers are walked; a page they leave uncertain is
-        // ranked by `rankingAll`.
-        let rows =
-            try writers.map { limit in
-                try Row.fetchCursor(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT m.displayName, m.folded, m.lastTs FROM (
-                                SELECT m.displayName, \(MemberNameGrams.folded("m")) AS folded, m.lastTs, m.searchKey, m.nameKey
-                                FROM member m INDEXED BY member_activity
-                                WHERE \(live) AND m.lastTs IS NOT NULL ORDER BY m.lastTs DESC LIMIT ?2
-                            ) m WHERE \(matches) ORDER BY m.lastTs DESC
-                            """), arguments: [key, limit])
-            }
-            ?? Row.fetchCursor(
-                db.cachedStatement(
-                    sql: """
-                        SELECT m.displayName, \(MemberNameGrams.folded("m")), m.lastTs FROM member m INDEXED BY member_activity
-                        WHERE \(live) AND m.lastTs IS NOT NULL AND \(matches) ORDER BY m.lastTs DESC
-                        """), arguments: [key])
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT m.displayName, \(MemberNameGrams.folded("m")), m.lastTs FROM member m INDEXED BY member_activity
+                    WHERE \(live) AND m.lastTs IS NOT NULL AND \(matches) ORDER BY m.lastTs DESC
+                    """), arguments: [key])
         // Whether any listed member of a name starts a word with the key (the key empty: all do).
         let startsWord = try db.cachedStatement(
             sql: """
@@ -241,14 +221,9 @@ extension MemberSearch {
         var met: [(name: String, folded: String, ts: Int64, prefix: Bool)] = []
         var leading = 0
         var boundary: Int64? = nil
-        // Whether a writer past the page's last time was met (the tie at that time is whole).
-        var pastBoundary = false
         while let r = try rows.next() {
             let ts: Int64 = r[2]
-            if let b = boundary, ts < b {
-                pastBoundary = true
-                break
-            }
+            if let b = boundary, ts < b { break }
             let folded: String = r[1]
             guard seen.insert(folded).inserted else { continue }
             var prefix = key.isEmpty
@@ -262,7 +237,7 @@ extension MemberSearch {
             // Names met later with the same time may still rank before the n-th by name.
             if leading == n { boundary = ts }
         }
-        guard boundary != nil, writers == nil || pastBoundary else {
+        guard boundary != nil else {
             // The writers alone do not fill the page: rank every member.
             let all = try rankingAll?() ?? scan(key: key, limit: n + skipping.count, in: db)
             return all.filter { !skipping.contains($0.folded) }.prefix(n).map(\.name)
