@@ -43,37 +43,24 @@ extension MemberSearch {
     /// most recent writers.
     ///
     /// - Complexity: for a query of 3 or more characters, the members whose names hold its
-    ///   trigrams (memberNameGram) when they are fewer than `commonTrigram`; when they are
-    ///   more, the members are walked newest writer first as below (a common fragment of a big
-    ///   archive: every candidate read and grouped cost tens of milliseconds at 10M messages,
-    ///   ChatSearch's SearchPerformance). For a shorter one, the index of short name fragments
+    ///   trigrams (memberNameGram). For a shorter one, the index of short name fragments
     ///   (`MemberNameGrams`) tells which names hold it: when they are few, only their members
     ///   are read; when they are many, the members are walked newest writer first
     ///   (`member_activity`) until a page of names is certain. An archive without that index
     ///   (format 14 or older, opened read-only) tests every member.
     ///
     /// `common` is the number of names from which a fragment counts as common
-    /// (``commonNames``), `commonTrigram` the number of members for a longer query
-    /// (``commonTrigramMembers``); tests choose smaller ones to take each way on a small archive.
+    /// (``commonNames``; tests choose smaller ones to take each way on a small archive).
     package static func names(
-        matching query: String, limit: Int = 10, common: Int = commonNames,
-        commonTrigram: Int = commonTrigramMembers, in db: Database
+        matching query: String, limit: Int = 10, common: Int = commonNames, in db: Database
     ) throws -> [MemberName] {
         let n = max(1, min(limit, 1_000))
         let key = TextNormalizer.normalize(query.trimmingSpaces)
         if let phrase = ChatList.trigramPhrase(key) {
-            let candidates = {
-                try aggregate(
-                    key: key, limit: n, source: "memberNameGram g JOIN member m ON m.id = g.rowid",
-                    condition: "memberNameGram MATCH ?3", arguments: [phrase], in: db)
-            }
-            let many =
-                try Int.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT count(*) FROM (SELECT 1 FROM memberNameGram WHERE memberNameGram MATCH ? LIMIT ?)"),
-                    arguments: [phrase, commonTrigram]) ?? 0 >= commonTrigram
-            guard many else { return try candidates().map(\.name) }
-            return try walk(key: key, limit: n, rankingAll: candidates, in: db)
+            return try aggregate(
+                key: key, limit: n, source: "memberNameGram g JOIN member m ON m.id = g.rowid",
+                condition: "memberNameGram MATCH ?3", arguments: [phrase], in: db
+            ).map(\.name)
         }
         let isShort = key.unicodeScalars.count <= 2 && !key.contains("\n")
         guard isShort, try Bool.fetchOne(db.cachedStatement(sql: MemberNameGrams.existsSQL)) == true else {
@@ -100,11 +87,6 @@ extension MemberSearch {
             key: key, limit: n, source: shortSource, condition: "s.gram = ?3", arguments: [key], in: db
         ).map(\.name)
     }
-
-    /// Trigram candidates from which a query of 3 or more characters walks the writers instead
-    /// of reading and grouping every candidate: a walk meets a page of word starts of such a
-    /// fragment within a few thousand members.
-    package static let commonTrigramMembers = 2_048
 
     /// Names beyond which walking the members is cheaper than reading every member of each:
     /// a name is about as many members as the chats it is in, and a key held by this many
@@ -186,12 +168,11 @@ extension MemberSearch {
     /// walked newest writer first: a name's newest matching member is met first, so each name's
     /// rank is known when it is met, and the walk stops once `n` word-start names are certain.
     /// `isFilling`: every word-start name is already listed (`after`); the walk then lists the
-    /// names after them (any it meets) and stops at `n` of those. Falls back to `rankingAll`
-    /// (every member ranked, unless the caller has a narrower way) when the writers do not fill
-    /// the page (the rest never wrote and are ranked by name).
+    /// names after them (any it meets) and stops at `n` of those. Falls back to ranking
+    /// every member when the writers do not fill the page (the rest never wrote and are
+    /// ranked by name).
     private static func walk(
-        key: String, limit n: Int, after skipping: Set<String> = [], isFilling: Bool = false,
-        rankingAll: (() throws -> [Ranked])? = nil, in db: Database
+        key: String, limit n: Int, after skipping: Set<String> = [], isFilling: Bool = false, in db: Database
     ) throws -> [MemberName] {
         let rows = try Row.fetchCursor(
             db.cachedStatement(
@@ -209,8 +190,7 @@ extension MemberSearch {
         // The names with a word that starts with the key, when the index holds fewer than
         // ``walkStartNames`` of them (else each name met is tested).
         var startNames: Set<String>? = nil
-        // (The short-fragment index holds pieces of one or two characters.)
-        if countLeading && !key.isEmpty && key.unicodeScalars.count <= 2 {
+        if countLeading && !key.isEmpty {
             let names = try String.fetchAll(
                 db.cachedStatement(sql: "SELECT folded FROM memberNameShort WHERE gram = ? LIMIT ?"),
                 arguments: ["\n" + key, walkStartNames])
@@ -239,7 +219,7 @@ extension MemberSearch {
         }
         guard boundary != nil else {
             // The writers alone do not fill the page: rank every member.
-            let all = try rankingAll?() ?? scan(key: key, limit: n + skipping.count, in: db)
+            let all = try scan(key: key, limit: n + skipping.count, in: db)
             return all.filter { !skipping.contains($0.folded) }.prefix(n).map(\.name)
         }
         met.sort { a, b in
