@@ -160,6 +160,40 @@ import Testing
         #expect(compared > 600)
     }
 
+    /// Across the archive, a query of three or more characters (read from the trigram index)
+    /// answers as testing every member does.
+    @Test func longerQueriesAnswerAsTestingEveryMember() async throws {
+        let archive = try await Self.crowd()
+        var keys: Set<String> = ["qqq", "zzzz", "ßta"]
+        for name in Self.crowdNames + Self.crowdFullNames {
+            let scalars = Array(TextNormalizer.normalize(name).unicodeScalars)
+            for length in [3, 4] where scalars.count >= length {
+                for i in 0...(scalars.count - length) {
+                    keys.insert(String(String.UnicodeScalarView(scalars[i..<(i + length)])))
+                }
+            }
+        }
+        var compared = 0
+        for key in keys.sorted() where key.trimmingCharacters(in: .whitespaces) == key {
+            for limit in [1, 3, 10, 200] {
+                let (fast, scan) = try await archive.database.writer.read { db in
+                    (
+                        try MemberSearch.names(matching: key, limit: limit, in: db),
+                        try MemberSearch.namesByScan(key: TextNormalizer.normalize(key), limit: limit, in: db)
+                    )
+                }
+                func shape(_ names: [MemberName]) -> [String] {
+                    names.map {
+                        "\(TextNormalizer.normalize($0.name)) \($0.chats) \($0.lastActivity?.milliseconds ?? -1) \($0.isWordPrefixMatch)"
+                    }
+                }
+                #expect(shape(fast) == shape(scan), "key \(key.debugDescription) limit \(limit)")
+                compared += 1
+            }
+        }
+        #expect(compared > 400)
+    }
+
     /// In one chat, a query of three or more characters answers the same whether its trigram
     /// candidates are read (those of the whole archive, or those of the chat, which the index's
     /// shape before format 17 cannot tell) or the chat's members are walked.
