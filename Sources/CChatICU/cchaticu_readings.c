@@ -27,6 +27,7 @@
 #include <unicode/unorm2.h>
 #include <unicode/uscript.h>
 #include <unicode/ustring.h>
+#include <unicode/utf8.h>
 #include <unicode/utrans.h>
 
 #include "cchaticu_readings.inc"
@@ -38,23 +39,6 @@
 static uint16_t *g_row;
 static char g_reading[MAX_ROWS][MAX_READING + 1];
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-
-// The code point at *i of UTF-8 `s`, advancing *i; -1 for a malformed or overlong sequence.
-static int32_t decode(const uint8_t *s, int32_t len, int32_t *i) {
-    uint8_t b = s[*i];
-    int32_t need = b < 0x80 ? 0 : (b & 0xE0) == 0xC0 ? 1 : (b & 0xF0) == 0xE0 ? 2 : (b & 0xF8) == 0xF0 ? 3 : -1;
-    if (need < 0 || *i + need >= len) return -1;
-    int32_t c = need == 0 ? b : b & (0x3F >> need);
-    for (int32_t k = 1; k <= need; k++) {
-        uint8_t x = s[*i + k];
-        if ((x & 0xC0) != 0x80) return -1;
-        c = (c << 6) | (x & 0x3F);
-    }
-    static const int32_t least[] = {0, 0x80, 0x800, 0x10000};
-    if (c < least[need]) return -1;
-    *i += need + 1;
-    return c;
-}
 
 static void load(void) {
     uint16_t *rows = calloc(TABLE_LIMIT, sizeof *rows);
@@ -68,7 +52,8 @@ static void load(void) {
         if (i >= len || p[i] != '\t') break;
         i++;
         while (i < len && p[i] != '\n') {
-            int32_t c = decode(p, len, &i);
+            UChar32 c;
+            U8_NEXT(p, i, len, c);
             if (c < 0) break;
             if (c < TABLE_LIMIT) rows[c] = (uint16_t)(row + 1);
         }
@@ -98,7 +83,8 @@ int chat_table_transliterate(const uint8_t *text, int32_t len, uint8_t **out, in
     int32_t n = 0, ideographs = 0, others = 0;
     size_t size = 1;
     for (int32_t i = 0; i < len;) {
-        int32_t c = decode(text, len, &i);
+        UChar32 c;
+        U8_NEXT(text, i, len, c);
         const char *r = c >= 0x80 ? reading_of(c) : "";
         if (c < 0 || !r) {
             free(cps);
@@ -249,18 +235,7 @@ int32_t cchaticu_readings_from_icu(uint8_t **out, int32_t *outLen) {
             m += (int32_t)rl;
             o[m++] = '\t';
         }
-        UChar32 c = pairs[i].c;
-        if (c < 0x800) {
-            o[m++] = (uint8_t)(0xC0 | (c >> 6));
-        } else if (c < 0x10000) {
-            o[m++] = (uint8_t)(0xE0 | (c >> 12));
-            o[m++] = (uint8_t)(0x80 | ((c >> 6) & 0x3F));
-        } else {
-            o[m++] = (uint8_t)(0xF0 | (c >> 18));
-            o[m++] = (uint8_t)(0x80 | ((c >> 12) & 0x3F));
-            o[m++] = (uint8_t)(0x80 | ((c >> 6) & 0x3F));
-        }
-        o[m++] = (uint8_t)(0x80 | (c & 0x3F));
+        U8_APPEND_UNSAFE(o, m, pairs[i].c);
     }
     if (n) o[m++] = '\n';
     o[m] = 0;

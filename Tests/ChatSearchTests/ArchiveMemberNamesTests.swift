@@ -109,37 +109,30 @@ import Testing
         return archive
     }
 
-    /// Many members in 30 chats, in many scripts, the same people in several chats under other
-    /// full names and aliases, writers and members who never wrote, times that tie: every short
-    /// query (each piece of every name, pieces no name holds, the empty query) at several page
-    /// sizes answers exactly as testing every member does, whichever way the index chooses
-    /// (few names read by name, a walk of the writers, word starts then a walk).
-    @Test func shortQueriesAnswerAsTestingEveryMember() async throws {
-        let archive = try await Self.crowd()
-        let (first, full) = (Self.crowdNames, Self.crowdFullNames)
-        // The writer's rows are the SQL function's (a repair rebuilds them from it), and the
-        // C pieces without SQL are the function's.
-        try await archive.database.writer.read { db in
-            #expect(try Int.fetchOne(db, sql: MemberNameGrams.missingSQL) == 0)
-            for row in try Row.fetchAll(db, sql: "SELECT searchKey, nameKey FROM member") {
-                let (search, name): (String, String) = (row[0], row[1])
-                let sql = try String.fetchAll(
-                    db, sql: "SELECT value FROM json_each(member_short_grams(?, ?))", arguments: [search, name])
-                #expect(NamePieces.memberShortGrams(searchKey: search, nameKey: name) == sql)
-            }
-        }
-        var keys: Set<String> = ["", "q", "zz", "x", "ß"]
-        for name in first + full {
+    /// Every piece of `lengths` scalars of the crowd's folded names.
+    static func namePieces(lengths: [Int]) -> Set<String> {
+        var pieces: Set<String> = []
+        for name in crowdNames + crowdFullNames {
             let scalars = Array(TextNormalizer.normalize(name).unicodeScalars)
-            for i in scalars.indices {
-                keys.insert(String(String.UnicodeScalarView(scalars[i...i])))
-                if i + 1 < scalars.count { keys.insert(String(String.UnicodeScalarView(scalars[i...(i + 1)]))) }
+            for length in lengths where scalars.count >= length {
+                for i in 0...(scalars.count - length) {
+                    pieces.insert(String(String.UnicodeScalarView(scalars[i..<(i + length)])))
+                }
             }
         }
+        return pieces
+    }
+
+    /// Compares ``MemberSearch/names(matching:limit:common:in:)`` with a test of every member for
+    /// each key (as the search sees it: trimmed keys only) at each (limit, common); returns how
+    /// many it compared.
+    static func compareWithScan(
+        _ archive: Archive, keys: Set<String>, settings: [(limit: Int, common: Int)]
+    ) async throws -> Int {
         var compared = 0
         // The query is trimmed first (" p" is "p"): keys are compared as the search sees them.
         for key in keys.sorted() where key.trimmingCharacters(in: .whitespaces) == key {
-            for (limit, common) in [(1, 48), (3, 1), (10, 2), (10, 5), (10, 48), (200, 3)] {
+            for (limit, common) in settings {
                 let (fast, scan) = try await archive.database.writer.read { db in
                     (
                         try MemberSearch.names(matching: key, limit: limit, common: common, in: db),
@@ -157,6 +150,30 @@ import Testing
                 compared += 1
             }
         }
+        return compared
+    }
+
+    /// Many members in 30 chats, in many scripts, the same people in several chats under other
+    /// full names and aliases, writers and members who never wrote, times that tie: every short
+    /// query (each piece of every name, pieces no name holds, the empty query) at several page
+    /// sizes answers exactly as testing every member does, whichever way the index chooses
+    /// (few names read by name, a walk of the writers, word starts then a walk).
+    @Test func shortQueriesAnswerAsTestingEveryMember() async throws {
+        let archive = try await Self.crowd()
+        // The writer's rows are the SQL function's (a repair rebuilds them from it), and the
+        // C pieces without SQL are the function's.
+        try await archive.database.writer.read { db in
+            #expect(try Int.fetchOne(db, sql: MemberNameGrams.missingSQL) == 0)
+            for row in try Row.fetchAll(db, sql: "SELECT searchKey, nameKey FROM member") {
+                let (search, name): (String, String) = (row[0], row[1])
+                let sql = try String.fetchAll(
+                    db, sql: "SELECT value FROM json_each(member_short_grams(?, ?))", arguments: [search, name])
+                #expect(NamePieces.memberShortGrams(searchKey: search, nameKey: name) == sql)
+            }
+        }
+        let keys = Self.namePieces(lengths: [1, 2]).union(["", "q", "zz", "x", "ß"])
+        let compared = try await Self.compareWithScan(
+            archive, keys: keys, settings: [(1, 48), (3, 1), (10, 2), (10, 5), (10, 48), (200, 3)])
         #expect(compared > 600)
     }
 
@@ -164,33 +181,9 @@ import Testing
     /// answers as testing every member does.
     @Test func longerQueriesAnswerAsTestingEveryMember() async throws {
         let archive = try await Self.crowd()
-        var keys: Set<String> = ["qqq", "zzzz", "ßta"]
-        for name in Self.crowdNames + Self.crowdFullNames {
-            let scalars = Array(TextNormalizer.normalize(name).unicodeScalars)
-            for length in [3, 4] where scalars.count >= length {
-                for i in 0...(scalars.count - length) {
-                    keys.insert(String(String.UnicodeScalarView(scalars[i..<(i + length)])))
-                }
-            }
-        }
-        var compared = 0
-        for key in keys.sorted() where key.trimmingCharacters(in: .whitespaces) == key {
-            for limit in [1, 3, 10, 200] {
-                let (fast, scan) = try await archive.database.writer.read { db in
-                    (
-                        try MemberSearch.names(matching: key, limit: limit, in: db),
-                        try MemberSearch.namesByScan(key: TextNormalizer.normalize(key), limit: limit, in: db)
-                    )
-                }
-                func shape(_ names: [MemberName]) -> [String] {
-                    names.map {
-                        "\(TextNormalizer.normalize($0.name)) \($0.chats) \($0.lastActivity?.milliseconds ?? -1) \($0.isWordPrefixMatch)"
-                    }
-                }
-                #expect(shape(fast) == shape(scan), "key \(key.debugDescription) limit \(limit)")
-                compared += 1
-            }
-        }
+        let keys = Self.namePieces(lengths: [3, 4]).union(["qqq", "zzzz", "ßta"])
+        let compared = try await Self.compareWithScan(
+            archive, keys: keys, settings: [1, 3, 10, 200].map { ($0, MemberSearch.commonNames) })
         #expect(compared > 400)
     }
 

@@ -9,17 +9,7 @@ import Testing
 /// readings instead of opening ICU's transliterator in each process. Both halves are checked
 /// against ICU itself: the table, and what is made of it for whole texts.
 @Suite struct TransliterationTableTests {
-    static func icu(_ s: String) -> String? {
-        var copy = s
-        return copy.withUTF8 { bytes -> String? in
-            var out: UnsafeMutablePointer<UInt8>?
-            var length: Int32 = 0
-            guard cchaticu_transliterate_with_icu(bytes.baseAddress, Int32(bytes.count), &out, &length) == 0, let out
-            else { return nil }
-            defer { cchaticu_free(out) }
-            return String(decoding: UnsafeBufferPointer(start: out, count: Int(length)), as: UTF8.self)
-        }
-    }
+    static func icu(_ s: String) -> String { TextNormalizer.transliterateThroughICU(s) }
 
     static var builtIn: [UInt8] {
         var rows: UnsafePointer<UInt8>?
