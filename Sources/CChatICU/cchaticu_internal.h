@@ -21,6 +21,11 @@ int32_t cchaticu_register_rank(void *api);
 /// -1 when out of memory.
 int chat_table_transliterate(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen);
 
+/// Transliterates text of one script that ICU transliterates in context (Greek, Armenian, Hangul,
+/// kana, Indic, Thai) as ICU would, running ICU's chain from the built-in program of its rules
+/// (cchaticu_rules.c). Same returns as chat_table_transliterate.
+int chat_rules_transliterate(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen);
+
 /// Longest token, in bytes (tokens are truncated at a UTF-8 boundary).
 #define CHAT_MAX_TOKEN 128
 

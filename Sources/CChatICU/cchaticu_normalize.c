@@ -354,7 +354,9 @@ static int32_t transliterate(const uint8_t *text, int32_t len, uint8_t **out, in
         return 0;
     }
     if (useTable) {
-        int handled = chat_table_transliterate(text, len, out, outLen);
+        // (The scripts of the rules first: the table is not loaded for them.)
+        int handled = chat_rules_transliterate(text, len, out, outLen);
+        if (!handled) handled = chat_table_transliterate(text, len, out, outLen);
         if (handled) return handled > 0 ? 0 : -1;
     }
     UErrorCode err = U_ZERO_ERROR;

@@ -37,6 +37,13 @@ int32_t cchaticu_readings(const uint8_t **rows, int32_t *len);
 /// The same table as the system's ICU gives it (free it with cchaticu_free).
 int32_t cchaticu_readings_from_icu(uint8_t **out, int32_t *outLen);
 
+/// The built-in program of ICU's chains for the scripts it transliterates in context (lines of
+/// steps and rule texts, see cchaticu_rules.c), not a copy.
+int32_t cchaticu_rules(const uint8_t **program, int32_t *len);
+
+/// The same program as the system's ICU gives it (free it with cchaticu_free).
+int32_t cchaticu_rules_from_icu(uint8_t **out, int32_t *outLen);
+
 void cchaticu_free(void *p);
 
 /// Token flags passed to the callback.

@@ -28,11 +28,11 @@ package enum TextNormalizer {
         convert(s) { cchaticu_transliterate_with_icu($0, $1, $2, $3) }
     }
 
-    /// Builds, one script at a time, the transliterators of the scripts people type that the
+    /// Opens, one script at a time, the transliterators of the scripts people type that the
     /// built-in table of readings does not cover (Greek, Armenian, Thai, Hangul, Kana, Indic),
-    /// which ICU builds on a script's first use at a cost far above a search's (SearchPerformance
-    /// in ChatSearch.docc): a long-running process that calls it off its requests' path answers
-    /// its first name search in each script as fast as the next one.
+    /// built from their rules on a script's first use (SearchPerformance in ChatSearch.docc): a
+    /// long-running process that calls it off its requests' path answers its first name search
+    /// in each script as fast as the next one.
     package static func warmTransliteration() {
         let samples = ["Ελένη", "Հայկ", "กรุงเทพ", "서울", "ひらがな", "カタカナ", "नमस्ते"]
         for sample in samples { _ = transliterate(sample) }
