@@ -94,6 +94,23 @@ import Testing
         #expect(try run(["check", "--archive", archive]).status == 0)
     }
 
+    @Test(arguments: ["A", "é", "./A", "sub/../B", "sub/C"])
+    func anArchiveNamedRelativeToTheWorkingFolderOpensAsAnyOther(name: String) throws {
+        // Linux Foundation's path functions stop the process on a one-character path.
+        let folder = TestTemporary.folder("relative")
+        let sample = TestArchive.corpusPath + "/sample/chats-1.jsonl"
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        let archive = name
+        for args in [["ingest", "--archive", archive, sample], ["stats", "--archive", archive]] {
+            let r = try ChildProcess.run(Self.binary, args, shellPrefix: "cd '\(folder)'")
+            #expect(r.status == 0, "\(args): \(r.err)")
+        }
+        #expect(FileManager.default.fileExists(atPath: folder + "/" + archive))
+        // A folder given as the archive is named as one, in one sentence.
+        let dot = try ChildProcess.run(Self.binary, ["stats", "--archive", "."], shellPrefix: "cd '\(folder)'")
+        #expect(dot.status == 1 && dot.err.contains("is a folder"), "\(dot.err)")
+    }
+
     @Test func badLinesAreReportedAndUsageErrorsExitWith2() throws {
         let archive = TestArchive.temporaryPath()
         let r = try run(["ingest", "--archive", archive, "--json", TestArchive.corpusPath + "/sample-bad/bad.jsonl"])

@@ -48,8 +48,8 @@ enum ArchiveOpening {
         var config = configuration(readOnly: false)
         config.busyMode = .callback(WriteWait(onWait: onWait, giveUpAfter: busyTimeout).shouldRetry)
         if found == .missing {
-            let dir = (path as NSString).deletingLastPathComponent
-            if !dir.isEmpty {
+            let dir = Self.folder(of: path)
+            if dir != "." {
                 try? FileManager.default.createDirectory(
                     atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
@@ -162,15 +162,15 @@ enum ArchiveOpening {
 
     /// Removes what creations of `path` killed before they ended left beside it.
     private static func removeAbandonedStaging(of path: String) {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = Self.folder(of: path)
         let prefix = (path as NSString).lastPathComponent + ".creating-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             return
         }
         for name in names where name.hasPrefix(prefix) {
             let pidText = name.dropFirst(prefix.count).prefix { $0.isNumber }
             guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            unlink((folder.isEmpty ? "" : folder + "/") + name)
+            unlink(folder + "/" + name)
         }
     }
 
@@ -191,13 +191,13 @@ enum ArchiveOpening {
         -> Opened
     {
         try ArchivePages.register()
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = Self.folder(of: path)
         let wal = path + "-wal"
         let access =
             forcing
             ?? ReadOnlyAccess.choose(
                 walExists: FileManager.default.fileExists(atPath: wal), fileWritable: Self.isWritable(path),
-                folderWritable: Self.isWritable(folder.isEmpty ? "." : folder))
+                folderWritable: Self.isWritable(folder))
         do {
             let config = configuration(readOnly: true, oneShot: oneConnection)
             let pool: any DatabaseWriter =
@@ -298,8 +298,7 @@ enum ArchiveOpening {
     /// would fail later with a vaguer error): a WAL archive needs its `-wal` and `-shm` files
     /// beside it.
     private static func checkWritable(_ path: String, exists: Bool) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        for (target, what) in [(exists ? path : nil, "file"), (folder.isEmpty ? "." : folder, "folder")] {
+        for (target, what) in [(exists ? path : nil, "file"), (Self.folder(of: path), "folder")] {
             guard let target, access(target, F_OK) == 0, access(target, W_OK) != 0 else { continue }
             let err = errno
             let why =
@@ -369,6 +368,19 @@ enum ArchiveOpening {
     /// What the path holds.
     enum PathState { case missing, empty, archive }
 
+    /// The folder holding `path`: `.` for a bare name, `/` for a name at the root.
+    ///
+    /// Not `NSString.deletingLastPathComponent`, whose Linux Foundation stops the process on a
+    /// path of one character (`--archive A`).
+    static func folder(of path: String) -> String {
+        var bytes = Array(path.utf8)
+        while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        var end = slash
+        while end > 0, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        return end == 0 ? "/" : String(decoding: bytes[..<end], as: UTF8.self)
+    }
+
     /// Checks the path before SQLite or Foundation touch it: a folder, a dangling symbolic
     /// link, a missing file (unless created), or a file that is not SQLite each get one sentence.
     static func inspect(_ path: String, mode: ArchiveOpenMode) throws -> PathState {
@@ -378,9 +390,9 @@ enum ArchiveOpening {
             let err = errno
             if err == ENOENT || err == ENOTDIR {
                 if mode != .create { throw ArchiveError(.notFound, "no archive at \(path)") }
-                let parent = (path as NSString).deletingLastPathComponent
+                let parent = Self.folder(of: path)
                 var pst = stat()
-                if !parent.isEmpty, stat(parent, &pst) == 0, pst.st_mode & S_IFMT != S_IFDIR {
+                if stat(parent, &pst) == 0, pst.st_mode & S_IFMT != S_IFDIR {
                     throw ArchiveError(.io, "cannot create the archive \(path): \(parent) is not a folder")
                 }
                 return .missing
@@ -518,9 +530,9 @@ private final class FileLock {
             defer { free(p) }
             return String(cString: p)
         }
-        let folder = ((real ?? path) as NSString).deletingLastPathComponent
+        let folder = ArchiveOpening.folder(of: real ?? path)
         // A folder this process may not list: go on without (as where `flock` is not supported).
-        fd = openFile(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        fd = openFile(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else { break }  // no lock support (some network file systems): go on without
