@@ -21,6 +21,10 @@ int32_t cchaticu_register_rank(void *api);
 /// -1 when out of memory.
 int chat_table_transliterate(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen);
 
+/// What the built-in table of readings makes of Latin letter `c` (a letter beyond ASCII that
+/// "Any-Latin; Latin-ASCII; Lower" reads on its own), or NULL when the table lacks it.
+const char *chat_table_latin_reading(int32_t c);
+
 /// Transliterates text of one script that ICU transliterates in context (Greek, Armenian, Hangul,
 /// kana, Indic, Thai) as ICU would, running ICU's chain from the built-in program of its rules
 /// (cchaticu_rules.c). Same returns as chat_table_transliterate.

@@ -68,6 +68,13 @@ static const char *reading_of(int32_t c) {
     return g_reading[g_row[c] - 1];
 }
 
+const char *chat_table_latin_reading(int32_t c) {
+    pthread_once(&g_once, load);
+    UErrorCode e = U_ZERO_ERROR;
+    if (!g_row || uscript_getScript(c, &e) != USCRIPT_LATIN || U_FAILURE(e)) return NULL;
+    return reading_of(c);
+}
+
 // The table's ideographs: Unicode's CJK blocks (its other letters all lie elsewhere).
 static int is_ideograph(int32_t c) {
     return (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || c >= 0x20000;

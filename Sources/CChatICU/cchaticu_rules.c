@@ -409,8 +409,46 @@ int chat_rules_transliterate(const uint8_t *text, int32_t len, uint8_t **out, in
     t.n = n;
     pthread_mutex_lock(&g_lock);
     int rc = run_ops(from, to, &t);
-    if (!rc) rc = run_ops(afrom, ato, &t);
     pthread_mutex_unlock(&g_lock);
+    // Latin letters the table reads, and ASCII: Latin-ASCII and Lower give the table's readings
+    // (TransliterationTableTests), and a process need not open Latin-ASCII's rules.
+    if (!rc) {
+        int32_t size = 1, plain = 1;
+        for (int32_t k = 0; k < t.n && plain;) {
+            UChar32 c;
+            U16_NEXT(t.s, k, t.n, c);
+            const char *r = c < 0x80 ? "." : chat_table_latin_reading(c);
+            if (r) size += (int32_t)strlen(r);
+            else plain = 0;
+        }
+        uint8_t *o = plain ? malloc((size_t)size) : NULL;
+        if (o) {
+            int32_t m = 0;
+            for (int32_t k = 0; k < t.n;) {
+                UChar32 c;
+                U16_NEXT(t.s, k, t.n, c);
+                if (c < 0x80) {
+                    o[m++] = (uint8_t)((uint32_t)(c - 'A') < 26u ? c + 32 : c);
+                } else {
+                    const char *r = chat_table_latin_reading(c);
+                    size_t rl = strlen(r);
+                    memcpy(o + m, r, rl);
+                    m += (int32_t)rl;
+                }
+            }
+            o[m] = 0;
+            free(t.s);
+            *out = o;
+            *outLen = m;
+            return 1;
+        }
+        if (plain) rc = -1;
+    }
+    if (!rc) {
+        pthread_mutex_lock(&g_lock);
+        rc = run_ops(afrom, ato, &t);
+        pthread_mutex_unlock(&g_lock);
+    }
     ustr lower = {0};
     if (!rc) {
         n = u_strToLower(NULL, 0, t.s, t.n, "", &e);
