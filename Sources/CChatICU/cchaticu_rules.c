@@ -370,6 +370,10 @@ static int section(const char *name, int32_t *from, int32_t *to) {
     return 0;
 }
 
+// The scripts whose chains the program holds, then Latin-ASCII.
+static const char *const g_scripts[] = {"Grek", "Armn", "Hang", "Hira", "Kana", "Deva", "Beng", "Guru", "Gujr",
+                                        "Orya", "Taml", "Telu", "Knda", "Mlym", "Thai"};
+
 int chat_rules_transliterate(const uint8_t *text, int32_t len, uint8_t **out, int32_t *outLen) {
     if (len <= 0) return 0;
     // One script, with ASCII that is not a letter and characters of no script that it uses.
@@ -394,6 +398,11 @@ int chat_rules_transliterate(const uint8_t *text, int32_t len, uint8_t **out, in
         UScriptCode s = c < 0x80 ? USCRIPT_COMMON : uscript_getScript(c, &e);
         if (c >= 0x80 && (s == USCRIPT_COMMON || s == USCRIPT_INHERITED) && !uscript_hasScript(c, script)) return 0;
     }
+    // Other scripts (the table's) never load the program.
+    const char *code = uscript_getShortName(script);
+    int known = 0;
+    for (size_t k = 0; code && k < sizeof g_scripts / sizeof *g_scripts; k++) known |= strcmp(code, g_scripts[k]) == 0;
+    if (!known) return 0;
     pthread_once(&g_once, load);
     int32_t from, to, afrom, ato;
     if (!section(uscript_getShortName(script), &from, &to) || !section("Latin-ASCII", &afrom, &ato)) return 0;
@@ -485,9 +494,6 @@ int32_t cchaticu_rules(const uint8_t **program, int32_t *len) {
     return 0;
 }
 
-// The scripts whose chains the program holds, then Latin-ASCII.
-static const char *const g_scripts[] = {"Grek", "Armn", "Hang", "Hira", "Kana", "Deva", "Beng", "Guru", "Gujr",
-                                        "Orya", "Taml", "Telu", "Knda", "Mlym", "Thai"};
 
 #define MAX_DEPTH 16
 typedef struct {
