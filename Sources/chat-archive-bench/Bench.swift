@@ -72,8 +72,12 @@ struct Bench: ParsableCommand {
             "Measure ingest, the bare baseline and the rebuild only (no queries): the build rows at 10M in minutes, not hours."
     )
     var ingestOnly = false
-    @Flag(help: "Ingest with --compress-text's option: the messages' text compressed with a trained dictionary.")
-    var compressText = false
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Ingest with the messages' text compressed with a trained dictionary (`ingest --compress-text`; by default as the library's default)."
+    )
+    var compressText: Bool? = nil
     @Option(help: "With --readers-during-ingest: reader threads.") var readers = 2
     @Option(help: "With --readers-during-ingest: pause of each reader between reads, in ms.") var readerPauseMs = 5
     @Flag(
@@ -342,7 +346,7 @@ struct Bench: ParsableCommand {
         let archive = try Archive(path: archivePath, pageChecksums: !noChecksums)
         let walDuringIngest = PeakFileSize(archivePath + "-wal")
         var ingestOptions = IngestOptions()
-        ingestOptions.compressesText = compressText
+        if let compressText { ingestOptions.compressesText = compressText }
         let ingest = try archive.ingestSync([corpusPath], options: ingestOptions)
         let walPeak = walDuringIngest.stop()
         let ingestSeconds = Clock.seconds(since: t1)

@@ -216,7 +216,8 @@ import Testing
     /// `ingest --compress-text` end to end: 20,600 messages in every script, written in batches of
     /// 5,000, so the dictionary is trained on the first 20,000 and the last 600 are stored
     /// compressed. The compressed archive answers the CLI's searches, windows and counters
-    /// exactly as an archive of the same file ingested without the option, and passes `check`.
+    /// exactly as an archive of the same file ingested with `--no-compress-text`, and passes
+    /// `check`; an ingest without either option compresses, as `--compress-text` does.
     @Test func ingestCompressTextAnswersAsThePlainArchive() throws {
         var lines: [String] = []
         for c in 0..<4 {
@@ -233,7 +234,10 @@ import Testing
         let file = try TestArchive.writeFile(lines.joined(separator: "\n"))
         let plain = TestArchive.temporaryPath()
         let compressed = TestArchive.temporaryPath()
-        for (archive, flags) in [(plain, [String]()), (compressed, ["--compress-text"])] {
+        let byDefault = TestArchive.temporaryPath()
+        for (archive, flags) in [
+            (plain, ["--no-compress-text"]), (compressed, ["--compress-text"]), (byDefault, [String]()),
+        ] {
             let r = try run(["ingest", "--archive", archive, "--json", "--batch-size", "5000"] + flags + [file])
             #expect(r.status == 0, "\(r.err)")
             #expect(try json(r.out)["itemsAdded"]?.numberValue == 20_600)
@@ -246,6 +250,10 @@ import Testing
             try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE typeof(text) = 'blob'") ?? 0
         }
         #expect(plainBlobs == 0)
+        let defaultBlobs = try DatabaseQueue(path: byDefault).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE typeof(text) = 'blob'") ?? 0
+        }
+        #expect(defaultBlobs == blobs)
 
         // Words of the compressed messages (n20500…), of every script, and of the whole archive.
         let queries = [

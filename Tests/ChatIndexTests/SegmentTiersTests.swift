@@ -183,6 +183,42 @@ import Testing
         #expect(try await archive.check() == [])
     }
 
+    /// The merges at the end of an ingest free the pages of the segments they merged: a new
+    /// archive gives them back to the file system (`auto_vacuum = INCREMENTAL`), so the file
+    /// holds no free page after an ingest, and answers and checks as before.
+    @Test func theMergesFreedPagesAreGivenBackToTheFileSystem() async throws {
+        let path = TestArchive.temporaryPath()
+        let archive = try Archive(path: path)
+        archive.database.smallSegmentPages = 0
+        let small = IngestOptions(batchSize: 40)
+        func pages() throws -> (mode: Int, free: Int, count: Int) {
+            try archive.database.writer.read { db in
+                (
+                    try #require(try Int.fetchOne(db, sql: "PRAGMA auto_vacuum")),
+                    try #require(try Int.fetchOne(db, sql: "PRAGMA freelist_count")),
+                    try #require(try Int.fetchOne(db, sql: "PRAGMA page_count"))
+                )
+            }
+        }
+        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(0..<3_000))], options: small)
+        let first = try pages()
+        #expect(first.mode == 2)
+        #expect(first.free == 0)
+        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(3_000..<6_000, chat: "g2"))], options: small)
+        let second = try pages()
+        #expect(second.free == 0)
+        #expect(second.count > first.count)
+        try await Self.expectFound(archive, [0, 1_500, 2_999])
+        try await Self.expectFound(archive, [3_000, 5_999], chat: "g2")
+        #expect(try await archive.check() == [])
+        // The log copied back, the file is as long as its pages.
+        try await archive.database.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size == second.count * 8192)
+    }
+
     /// An archive left with FTS5's merge of the whole index half done (as an earlier build's idle
     /// merging left big archives): the next ingest lays the segments out anew, the merge's two
     /// parts as segments of their own, and answers the same.

@@ -16,13 +16,17 @@ public struct IngestOptions: Sendable {
     /// `batchSize` items or at this many bytes, whichever comes first, so that an ingest's memory
     /// does not depend on how long its messages are or how many tokens their script makes.
     public var batchBytes: Int
-    /// Store the messages' text compressed with a dictionary trained on them (`false` by
-    /// default). Only an archive made since format 13 compresses: its first such ingest stores
-    /// its first 20,000 texts as they are, trains the dictionary on them, and from then on every
-    /// writer, live writes included, stores new texts compressed. The archive gets smaller, and
-    /// every page of hits a little slower to read, since each text is decompressed (ChatIndex's
-    /// ArchiveLayout and WritePerformance articles).
-    public var compressesText = false
+    /// Store the messages' text compressed with a dictionary trained on them
+    /// (``compressesByDefault``: wherever zstd's runtime library loads). Only an archive made
+    /// since format 13 compresses: its first such ingest stores its first 20,000 texts as they
+    /// are, trains the dictionary on them, and from then on every writer, live writes included,
+    /// stores new texts compressed. The archive gets smaller, and every page of hits a little
+    /// slower to read, since each text is decompressed (ChatIndex's ArchiveLayout and
+    /// WritePerformance articles). `true` where the library does not load makes the ingest throw.
+    public var compressesText = IngestOptions.compressesByDefault
+    /// Whether an ingest compresses text unless told otherwise: when zstd's runtime library
+    /// (`libzstd.so.1`) loads, so that a machine without it ingests as before.
+    public static var compressesByDefault: Bool { TextCompression.isAvailable }
     /// How many terms the writer remembers as already in the vocabulary (`nil`: its default;
     /// tests make it small to exercise the forgetting).
     package var termLimit: Int? = nil
@@ -34,7 +38,8 @@ public struct IngestOptions: Sendable {
     /// Makes options: format sniffed by content, bad records skipped.
     public init(
         format: String = "auto", strict: Bool = false, importOptions: ImportOptions = ImportOptions(),
-        batchSize: Int = 10_000, batchBytes: Int = defaultBatchBytes, compressesText: Bool = false
+        batchSize: Int = 10_000, batchBytes: Int = defaultBatchBytes,
+        compressesText: Bool = IngestOptions.compressesByDefault
     ) {
         self.compressesText = compressesText
         self.format = format

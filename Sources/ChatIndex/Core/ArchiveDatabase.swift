@@ -458,9 +458,20 @@ package final class ArchiveDatabase: Sendable {
     /// Where that layout cannot be written (the record of SQLite 3.44 and later, whose segments
     /// carry more than this layout keeps) every level is merged towards one segment, for at most
     /// `maxPasses` passes.
+    ///
+    /// The pages the merges freed are then given back to the file system
+    /// (``releaseFreePages(between:)``).
     package func mergeFullTextSegments(
         maxPasses: Int64, since earlier: [String: Set<FullTextStructure.Segment>]? = nil,
         progress: (@Sendable (Int64, Int64) -> Void)? = nil, onPass: () throws -> Void = {}
+    ) throws {
+        try mergeSegmentsInPasses(maxPasses: maxPasses, since: earlier, progress: progress, onPass: onPass)
+        try releaseFreePages(between: onPass)
+    }
+
+    private func mergeSegmentsInPasses(
+        maxPasses: Int64, since earlier: [String: Set<FullTextStructure.Segment>]?,
+        progress: (@Sendable (Int64, Int64) -> Void)?, onPass: () throws -> Void
     ) throws {
         if let tiers = try layOutSegmentsInTiers(since: earlier) {
             guard tiers.pages > 0 else { return }
@@ -492,6 +503,29 @@ package final class ArchiveDatabase: Sendable {
 
     /// Pages one pass of ``mergeFullTextSegments(maxPasses:since:progress:onPass:)`` merges.
     static let mergePassPages = 500
+
+    /// Most free pages one transaction of ``releaseFreePages(between:)`` gives back.
+    static let releasePassPages = 2_000
+
+    /// Shortens the file by its free pages, in transactions of ``releasePassPages`` pages with
+    /// `between` after each (the ingest's checkpointer copies the log back there, so the log
+    /// stays bounded): SQLite moves the last pages into the free ones and cuts the file after
+    /// them. Only an archive created with `auto_vacuum = INCREMENTAL` (every archive created
+    /// since this build: ``ArchiveOpening``) can; the others keep their free pages for their next
+    /// writes, as before.
+    func releaseFreePages(between: () throws -> Void) throws {
+        while true {
+            let released = try writer.write { db -> Bool in
+                guard try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") == 2,
+                    let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count"), free > 0
+                else { return false }
+                try db.execute(sql: "PRAGMA incremental_vacuum(\(min(free, Self.releasePassPages)))")
+                return try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0 < free
+            }
+            guard released else { return }
+            try between()
+        }
+    }
 
     /// Where each items index's segments were laid out by ``layOutSegmentsInTiers(since:)``.
     struct TierLayout {

@@ -99,12 +99,12 @@ enum ArchiveOpening {
         }
         return try ArchiveError.mapping(path: path, doing: "open") {
             if state != .archive {
-                // Page size and the checksums' room must be set before the first table is
-                // created, and before WAL.
+                // Page size, the checksums' room and the free pages' mode must be set before
+                // the first table is created, and before WAL.
                 let q = try DatabaseQueue(path: ArchivePages.uri(path), configuration: config)
                 try q.writeWithoutTransaction { db in
                     if pageChecksums { try ArchivePages.reserve(db) }
-                    try db.execute(sql: "PRAGMA page_size = 8192; VACUUM")
+                    try db.execute(sql: "\(Self.newFileSettingsSQL)")
                 }
                 try q.close()
             }
@@ -117,6 +117,13 @@ enum ArchiveOpening {
             return (pool, nil, nil, checkDeferred)
         }
     }
+
+    /// The settings of a new archive's file: 8 KiB pages, and free pages that can be given
+    /// back to the file system (`auto_vacuum = INCREMENTAL`): the merges at the end of an ingest
+    /// free the pages of the segments they merged, and
+    /// ``ArchiveDatabase/releaseFreePages(between:)`` then moves the last pages into those
+    /// holes and shortens the file (<doc:WritePerformance>).
+    static let newFileSettingsSQL = "PRAGMA page_size = 8192; PRAGMA auto_vacuum = INCREMENTAL; VACUUM"
 
     /// Creates a new archive at `path` all at once: set up and migrated under a name of its
     /// own beside it, then linked to `path` only if nothing is there yet (another program may
@@ -137,10 +144,11 @@ enum ArchiveOpening {
         defer { removeStaging(staging) }
         try ArchiveError.mapping(path: path, doing: "create") {
             let queue = try DatabaseQueue(path: ArchivePages.uri(staging), configuration: config)
-            // Page size and the checksums' room before the first table, and before WAL.
+            // Page size, the checksums' room and the free pages' mode before the first table,
+            // and before WAL.
             try queue.writeWithoutTransaction { db in
                 if pageChecksums { try ArchivePages.reserve(db) }
-                try db.execute(sql: "PRAGMA page_size = 8192; VACUUM; PRAGMA journal_mode = WAL")
+                try db.execute(sql: "\(Self.newFileSettingsSQL); PRAGMA journal_mode = WAL")
             }
             try Migrations.make().migrate(queue)
             try queue.close()
