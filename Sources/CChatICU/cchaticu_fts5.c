@@ -244,8 +244,31 @@ static int fts_create(void *user, const char **argv, int argc, Fts5Tokenizer **o
 
 static void fts_delete(Fts5Tokenizer *tok) { chat_analyser_free((chat_analyser *)tok); }
 
+// The filter tokens of a CCHATICU_TAGS_VALUE: each word after the marker byte, prefixed.
+static int tags_tokenize(void *ctx, const char *text, int len,
+                         int (*xToken)(void *, int, const char *, int, int, int)) {
+    char buf[64];
+    int i = 1;
+    while (i < len) {
+        while (i < len && text[i] == ' ') i++;
+        int start = i;
+        while (i < len && text[i] != ' ') i++;
+        int n = i - start;
+        if (n == 0) break;
+        if (n >= (int)sizeof buf) continue; // filter tokens are short ASCII names
+        buf[0] = (char)CCHATICU_TAG_PREFIX;
+        memcpy(buf + 1, text + start, (size_t)n);
+        int rc = xToken(ctx, 0, buf, n + 1, start, i);
+        if (rc != SQLITE_OK) return rc;
+    }
+    return SQLITE_OK;
+}
+
 static int fts_tokenize(Fts5Tokenizer *tok, void *ctx, int flags, const char *text, int len,
                         int (*xToken)(void *, int, const char *, int, int, int)) {
+    if ((flags & FTS5_TOKENIZE_QUERY) == 0 && len > 0 && (uint8_t)text[0] == CCHATICU_TAGS_VALUE) {
+        return tags_tokenize(ctx, text, len, xToken);
+    }
     if ((flags & (FTS5_TOKENIZE_QUERY | FTS5_TOKENIZE_AUX)) == 0) {
         for (int k = 0; k < 2; k++) {
             const cchaticu_doc *armed = tl_armed[k];

@@ -170,13 +170,15 @@ import Testing
         let archive = try Archive(path: TestArchive.temporaryPath())
         archive.database.smallSegmentPages = 0
         let small = IngestOptions(batchSize: 40)
-        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(0..<3_000))], options: small)
+        // Big enough that the chat-keyed index without positions (format 18) still holds the
+        // first ingest in a segment over four times the second's.
+        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(0..<6_000))], options: small)
         #expect(try Self.structures(archive).map { $0.segmentsOldestFirst.count } == [1, 1])
-        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(3_000..<3_300, chat: "g2"))], options: small)
+        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(6_000..<6_300, chat: "g2"))], options: small)
         let after = try Self.structures(archive)
         #expect(after.map { $0.segmentsOldestFirst.count } == [2, 2], "\(after.map(Self.shape))")
-        try await Self.expectFound(archive, [0, 2_999])
-        for k in [3_000, 3_299] {
+        try await Self.expectFound(archive, [0, 5_999])
+        for k in [6_000, 6_299] {
             let page = try await archive.search(Self.word(k), options: SearchOptions(chat: "g2"))
             #expect(page.hits.map(\.item.sourceId) == ["x\(k)"])
         }

@@ -110,25 +110,101 @@ import Testing
     static func expectIndexesAgree(_ archive: Archive, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws
     {
         try archive.database.writer.read { db in
+            // The filter tokens as the chat-keyed index names them (format 18: under names of their own).
+            let positions = try ChatKeys.hasPositions(db)
+            let tags: Set<String> = ["all", "xdel", "xpin", "timage"]
+            func keyedTerm(_ term: String) -> String {
+                guard tags.contains(term) else { return positions ? "{text extra}: \(term)" : term }
+                return positions ? "{tags}: \(term)" : ChatKeys.quotedKeyed(term)
+            }
             for chat in try Int64.fetchAll(db, sql: "SELECT id FROM chat WHERE keyed = 1") {
                 let r = try ChatKeys.Layout.of(db).range(of: chat)
                 for term in ["all", "alpha", "東京", "xdel", "xpin", "tImage".lowercased()] {
                     let keyed = try Int.fetchOne(
                         db, sql: "SELECT count(*) FROM itemChatFts WHERE itemChatFts MATCH ? AND rowid BETWEEN ? AND ?",
-                        arguments: [term, r.lowerBound, r.upperBound])
+                        arguments: [keyedTerm(term), r.lowerBound, r.upperBound])
                     let items = try Int.fetchOne(
                         db, sql: "SELECT count(*) FROM itemFts WHERE itemFts MATCH ?",
-                        arguments: ["c\(chat) AND \(term)"])
+                        arguments: ["c\(chat) AND \(tags.contains(term) ? "{tags}" : "{text extra}"): \(term)"])
                     #expect(keyed == items, "\(term) in chat \(chat)", sourceLocation: sourceLocation)
                 }
                 let unkeyed = try Int.fetchOne(
                     db, sql: "SELECT count(*) FROM item WHERE chatId = ? AND chatKey IS NULL", arguments: [chat])
                 #expect(unkeyed == 0, sourceLocation: sourceLocation)
             }
-            let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM itemChatFts WHERE itemChatFts MATCH 'all'")
+            let rows = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM itemChatFts WHERE itemChatFts MATCH ?", arguments: [keyedTerm("all")])
             let keys = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE chatKey IS NOT NULL")
             #expect(rows == keys, sourceLocation: sourceLocation)
         }
+    }
+
+    /// Format 18's chat-keyed index has no positions: FTS5 matches a phrase's tokens anywhere in
+    /// an item and the statement keeps the candidates whose text holds the phrase in order
+    /// (`chat_text_check`), and the filter tokens have names no word takes. Every search,
+    /// count, window and histogram in a chat answers as the time-ordered index (which has
+    /// positions) answers it: phrases in Latin and every script, the pieces of Han, Kana,
+    /// Hangul and Thai runs, excluded phrases, phrases in `OR` groups, words spelled like
+    /// filter tokens, filters, deleted items.
+    @Test func aChatKeyedIndexWithoutPositionsAnswersAsTheItemsIndex() async throws {
+        let archive = try await Self.makeArchive()
+        #expect(try await archive.database.writer.read { db in try ChatKeys.hasPositions(db) } == false)
+        let texts =
+            TextSamples.scripts + [
+                "alpha beta", "beta alpha", "alpha gamma beta", "alpha beta gamma", "gamma alpha beta",
+                "all of them", "xdel xpin frme timage", "c1 fr2 mn3 all", "東京都に住む", "京都と東京", "東京 都",
+                "会議が東京であります", "北京见面", "서울에서 합니다 서울", "ฝนตกหนักมาก", "มากฝนตก",
+                "see https://blog.example.fr/x now", "mail me at zoe@example.com", "Москве встреча завтра",
+                "Straße aus Grüße", "görüşürüz İstanbul'da",
+            ]
+        var items: [Item] = []
+        for (n, text) in (texts + texts.reversed() + texts).enumerated() {
+            items.append(
+                Item(
+                    chatSourceId: n % 5 == 4 ? "g2" : "g1", sourceId: "p\(n)",
+                    timestamp: Timestamp(milliseconds: Self.t0 + Int64(n) * 60_000),
+                    direction: n % 3 == 0 ? .snd : .rcv, memberSourceId: n % 3 == 0 ? "me" : "m2",
+                    content: MessageContent(type: n % 7 == 0 ? .image : .text, text: text)))
+        }
+        try await archive.upsert(items: items)
+        try await archive.markDeleted(["p3", "p10", "p21"], in: "g1")
+        let queries = [
+            "\"alpha beta\"", "\"beta alpha\"", "\"alpha beta gamma\"", "alpha -\"alpha beta\"",
+            "-\"beta alpha\" alpha", "\"alpha beta\" OR 東京都", "all", "xdel", "frme", "timage", "c1", "fr2",
+            "\"all of\"", "東京都", "京都", "東京", "都に", "会議", "北京见", "서울에서", "ฝนตก", "ตกหนัก", "หนักมาก",
+            "blog.example", "example.fr", "zoe@example", "\"Москве встреча\"", "\"встреча Москве\"", "strasse aus",
+            "\"grüße aus\"", "istanbul'da", "from:me \"alpha beta\"", "has:image 東京", "alpha", "alp", "東京都に住",
+        ]
+        for chat in ["g1", "g2"] {
+            for q in queries {
+                try await Self.expectSameBothWays(archive, chat: chat, query: q, pageSize: 3)
+                try await Self.expectSameBothWays(archive, chat: chat, query: q, pageSize: 50, includeDeleted: true)
+                try Self.expectSameWindowsBothWays(archive, chat: chat, query: q)
+                let counts = try await archive.database.writer.read { db in
+                    try [true, false].map { keys in
+                        var options = SearchOptions(chat: chat)
+                        options.usesChatKeys = keys
+                        let c = try MessageSearch.count(q, options: options, positionOf: nil, in: db)
+                        return [c.total, c.isExact ? 1 : 0]
+                    }
+                }
+                #expect(counts[0] == counts[1], "count of \(q) in \(chat)")
+                for keys in [true, false] {
+                    var options = SearchOptions(chat: chat)
+                    options.usesChatKeys = keys
+                    let h = try await archive.histogram(q, by: .week, options: options)
+                    #expect(h.total == counts[0][0], "histogram of \(q) in \(chat), keys \(keys)")
+                }
+            }
+        }
+        // Phrases the words alone would pass are left out: the check is doing the work.
+        let page = try await archive.search("\"beta alpha\"", options: SearchOptions(chat: "g1", limit: 100))
+        #expect(!page.hits.isEmpty)
+        #expect(page.hits.allSatisfy { $0.item.text.contains("beta alpha") }, "\(page.hits.map(\.item.text))")
+        let words = try await archive.search("beta alpha", options: SearchOptions(chat: "g1", limit: 100))
+        #expect(words.hits.count > page.hits.count)
+        try Self.expectIndexesAgree(archive)
+        #expect(try await archive.check() == [])
     }
 
     @Test func messagesArrivingInAnyOrderKeepTheChatKeyedAndAnswerAsTheItemsIndex() async throws {

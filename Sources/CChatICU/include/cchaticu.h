@@ -65,6 +65,14 @@ enum {
 /// characters: the query parser turns them into spaces).
 #define CCHATICU_VERBATIM 0x1F
 
+/// A document value starting with this byte (which never starts UTF-8 text) is the filter
+/// tokens of an index without positions: each word after it, split at spaces, is one token,
+/// written as CCHATICU_TAG_PREFIX and then the word, a name no analysed word can take (the
+/// analyser never keeps a control character in a token).
+#define CCHATICU_TAGS_VALUE 0xFF
+/// The first byte of a filter token of an index without positions (see CCHATICU_TAGS_VALUE).
+#define CCHATICU_TAG_PREFIX 0x1E
+
 /// Receives one token: its normalised bytes and the byte range [start, end) of the source it
 /// came from. Return 0 to continue, anything else to stop (the value is returned by tokenize).
 typedef int32_t (*cchaticu_token_fn)(void *ctx, int32_t flags, const uint8_t *token, int32_t tokenLen,

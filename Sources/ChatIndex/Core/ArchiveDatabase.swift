@@ -361,7 +361,7 @@ package final class ArchiveDatabase: Sendable {
             try db.execute(sql: "DROP TABLE itemFts; \(try Migrations.itemFtsSQL(db))")
             try IdleMerger.enableAutomerge(db)
             if try ChatKeys.exists(db) {
-                try db.execute(sql: "DROP TABLE itemChatFts; \(ChatKeys.ftsSQL)")
+                try db.execute(sql: "DROP TABLE itemChatFts; \(try ChatKeys.ftsSQL(db))")
             }
         }
         try checkpointPassively()
@@ -404,7 +404,7 @@ package final class ArchiveDatabase: Sendable {
                 try db.execute(
                     sql: """
                         INSERT INTO itemChatFts(rowid, text, extra, tags)
-                        SELECT chatKey, chat_text(text), extra, tags FROM item
+                        SELECT chatKey, chat_text(text), extra, \(try ChatKeys.tagsSQL("tags", db)) FROM item
                         WHERE chatKey IS NOT NULL AND chatKey > ? AND chatKey <= ? ORDER BY chatKey
                         """,
                     arguments: [afterKey, last])

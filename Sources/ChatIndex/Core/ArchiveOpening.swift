@@ -470,6 +470,7 @@ enum ArchiveOpening {
             guard rc == 0 else { throw ArchiveError("cannot register the chat tokenizer (SQLite code \(rc))") }
             let textRC = cchatzstd_register(UnsafeMutableRawPointer(handle))
             guard textRC == 0 else { throw ArchiveError("cannot register chat_text (SQLite code \(textRC))") }
+            db.add(function: TextCheckFunction.make())
             try db.execute(
                 sql:
                     "PRAGMA cache_size = -\(oneShot ? oneShotCacheKiB : cacheKiB); PRAGMA temp_store = MEMORY; PRAGMA secure_delete = OFF"

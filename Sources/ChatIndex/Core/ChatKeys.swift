@@ -83,6 +83,47 @@ package enum ChatKeys {
             text, extra, tags, content='', tokenize='chat', columnsize=0)
         """
 
+    /// The index as format 18 creates it: without positions (`detail=none`), which makes it
+    /// less than half the size and an ingest faster (<doc:WritePerformance>). FTS5 then
+    /// answers no phrase and no column filter, so its filter tokens are written under names
+    /// of their own (``tagsSQL(_:_:)``, ``IndexTerms/keyed(_:)``) and a search in one chat
+    /// checks a phrase's order on the candidates' text (ChatSearch's SearchPerformance).
+    static let ftsWithoutPositionsSQL = """
+        CREATE VIRTUAL TABLE itemChatFts USING fts5(
+            text, extra, tags, content='', tokenize='chat', columnsize=0, detail=none)
+        """
+
+    /// `meta` key whose value `0` says the index has no positions (format 18).
+    package static let positionsMetaKey = "chatKeyPositions"
+
+    /// Whether the archive's chat-keyed index has positions (every archive made before format 18).
+    package static func hasPositions(_ db: Database) throws -> Bool {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [positionsMetaKey]) != "0"
+    }
+
+    /// The `CREATE` statement of the archive's kind of index.
+    static func ftsSQL(_ db: Database) throws -> String {
+        try hasPositions(db) ? ftsSQL : ftsWithoutPositionsSQL
+    }
+
+    /// The SQL value of the `tags` column for the index, from the SQL expression `expr` of
+    /// an item's tags: as it is, or, in an index without positions, after the byte that makes
+    /// the tokenizer write its words as filter tokens (`CCHATICU_TAGS_VALUE`).
+    static func tagsSQL(_ expr: String, _ db: Database) throws -> String {
+        try hasPositions(db) ? expr : "(X'FF' || \(expr))"
+    }
+
+    /// The match of every row (each item's `all` filter token).
+    package static func everyRowMatch(_ db: Database) throws -> String {
+        try hasPositions(db) ? "{tags}: \(IndexTerms.all)" : quotedKeyed(IndexTerms.all)
+    }
+
+    /// A filter token of an index without positions, quoted for a match expression.
+    package static func quotedKeyed(_ tag: String) -> String {
+        "\"" + IndexTerms.verbatimKeyed(tag) + "\""
+    }
+
     /// `CREATE` statements of the index, the key column and the chat's state.
     static let createSQL = """
         \(ftsSQL);
@@ -101,13 +142,16 @@ package enum ChatKeys {
 
     /// The insert statement of a row (rowid, text, extra, tags).
     static func insertStatement(_ db: Database) throws -> Statement {
-        try db.cachedStatement(sql: "INSERT INTO itemChatFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
+        try db.cachedStatement(
+            sql: "INSERT INTO itemChatFts(rowid, text, extra, tags) VALUES (?, ?, ?, \(try tagsSQL("?", db)))")
     }
 
     /// The delete statement of a row: the same four values it was inserted with.
     static func deleteStatement(_ db: Database) throws -> Statement {
         try db.cachedStatement(
-            sql: "INSERT INTO itemChatFts(itemChatFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
+            sql:
+                "INSERT INTO itemChatFts(itemChatFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, \(try tagsSQL("?", db)))"
+        )
     }
 
     // MARK: - Losing and gaining keys

@@ -25,6 +25,12 @@ package enum IndexTerms {
     package static func content(_ t: ContentType) -> String { "t" + t.rawValue.lowercased() }
     package static func from(member id: Int64) -> String { "fr\(id)" }
     package static func mentions(member id: Int64) -> String { "mn\(id)" }
+
+    /// Filter token `tag` as a query looks it up in the chat-keyed index without positions
+    /// (``ChatKeys/ftsWithoutPositionsSQL``), whose tokenizer writes each filter token after
+    /// the byte `CCHATICU_TAG_PREFIX` (0x1E); the leading `CCHATICU_VERBATIM` (0x1F) makes the
+    /// query tokenizer take the rest as one token, as it stands.
+    package static func verbatimKeyed(_ tag: String) -> String { "\u{1F}\u{1E}" + tag }
 }
 
 /// Bits of `item.flags`.

@@ -157,7 +157,8 @@ package enum ArchiveMaintenance {
         if try ChatKeys.exists(db) {
             let keyedItems = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE chatKey IS NOT NULL") ?? 0
             let rows = try? Int.fetchOne(
-                db, sql: "SELECT count(*) FROM itemChatFts WHERE itemChatFts MATCH '{tags}: \(IndexTerms.all)'")
+                db, sql: "SELECT count(*) FROM itemChatFts WHERE itemChatFts MATCH ?",
+                arguments: [try ChatKeys.everyRowMatch(db)])
             if let rows, rows != keyedItems {
                 problems.append(
                     Problem(

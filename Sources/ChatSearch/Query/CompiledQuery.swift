@@ -1,5 +1,7 @@
 import ChatIndex
 import ChatModel
+import ChatText
+import GRDB
 
 /// A query compiled for the archive: an FTS5 MATCH expression (only quoted strings and our
 /// own operators, so no user text can make it a syntax error), a rowid range, and what
@@ -73,16 +75,40 @@ struct CompiledQuery {
     /// deleted tag alone, since every item carries `all`: intersecting with that list seeks it
     /// once per deleted item, across every item of the index.
     var deletedMatch: String {
-        match == Self.everything ? Self.deletedItems : "(\(match)) AND \(Self.deletedItems)"
+        match == everythingMatch ? deletedItemsMatch : "(\(match)) AND \(deletedItemsMatch)"
+    }
+    /// ``deletedItems`` in the searched index.
+    var deletedItemsMatch: String {
+        withoutPositions ? ChatKeys.quotedKeyed(IndexTerms.deleted) : Self.deletedItems
+    }
+    /// ``everything`` in the searched index.
+    var everythingMatch: String {
+        withoutPositions ? "(\(ChatKeys.quotedKeyed(IndexTerms.all)))" : Self.everything
     }
     /// The match expression of every deleted item.
     static let deletedItems = "{tags}: \(IndexTerms.deleted)"
     /// The match of a query with no clause, as the compiler writes it.
     static let everything = "({tags}: \(IndexTerms.all))"
+    /// The match is for the chat-keyed index without positions (see `SearchScope`).
+    var withoutPositions = false
+    /// What the match of an index without positions cannot tell: the phrases each candidate's
+    /// text must hold (``TextCheck``), checked in the statement by `chat_text_check`; `nil`
+    /// when the match alone is exact.
+    var checks: TextCheck? = nil
+
+    /// A statement of `sql` (one of this query's): from the connection's cache, unless it holds
+    /// this query's checks, which make each query's SQL its own.
+    func statement(_ sql: String, _ db: Database) throws -> Statement {
+        checks == nil ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+    }
 
     /// The conditions on the joined item `i`: not deleted (unless asked for), unread for `is:unread`.
     private var itemConditions: String {
         var sql = ""
+        if let checks {
+            let literal = "'" + checks.encoded.replacingOccurrences(of: "'", with: "''") + "'"
+            sql += " AND \(TextCheckFunction.name)(chat_text(i.text), i.extra, \(literal))"
+        }
         if excludesDeleted { sql += " AND \(ItemFlags.sql("i.flags", clear: .deleted))" }
         if requiresUnread {
             sql +=

@@ -9,6 +9,10 @@ struct SearchScope {
     /// The one chat of `chatIds` is searched through its rowid range of the chat-keyed index,
     /// so the match leaves out its chat token.
     var chatByKeys = false
+    /// With `chatByKeys`: the chat-keyed index has no positions (format 18), so the match
+    /// names filter tokens as that index writes them, uses no column filter and no phrase, and
+    /// the phrases are checked on the candidates' text (`CompiledQuery.checks`).
+    var keyedWithoutPositions = false
     var content: ContentFilter? = nil
     var includeDeleted = false
 }
@@ -94,7 +98,7 @@ enum QueryCompiler {
     /// Compiles `q` within `scope` into an FTS5 MATCH expression, a rowid range and what
     /// highlighting needs; names (`in:`, `from:`, `mentions:`) and infix words are looked up in `db`.
     static func compile(_ q: SearchQuery, scope: SearchScope, _ db: Database) throws -> CompiledQuery {
-        var compilation = Compilation(db: db)
+        var compilation = Compilation(db: db, withoutPositions: scope.chatByKeys && scope.keyedWithoutPositions)
         try compilation.addTerms(q.terms)
         compilation.addExclusions(q.excluded)
         try compilation.addChatFilters(q, scope: scope)
@@ -107,6 +111,18 @@ enum QueryCompiler {
 }
 
 extension QueryCompiler {
+    /// One compiled clause: its match, and what a check of an index without positions needs of
+    /// it (its alternatives, when it holds a phrase that index cannot match).
+    struct Clause {
+        var match: String
+        /// Every way the clause holds, as a check reads an item's text (an `OR` group's check
+        /// must see the ways of its parts without a phrase too).
+        var alternatives: [TextCheck.Alternative] = []
+        /// Whether the match alone is wider than the clause (a phrase of two or more positions
+        /// in an index without positions).
+        var needsCheck = false
+    }
+
     /// The state one compilation builds up: the MATCH clauses, whether nothing can match, the
     /// highlighter and what is left of the query's expansion budget.
     private struct Compilation {
@@ -119,8 +135,47 @@ extension QueryCompiler {
         var highlighter = Highlighter()
         var expansionBudget = QueryCompiler.maxQueryExpansions
         let textCols = "{text extra}"
+        /// The match is for the chat-keyed index without positions: no column filter, no
+        /// phrase, filter tokens under that index's names, and ``checks`` for the phrases.
+        let withoutPositions: Bool
+        /// Clauses checked on each candidate's text (``withoutPositions`` only): each one that
+        /// holds a phrase of two or more positions.
+        var checks: [TextCheck.Clause] = []
 
-        init(db: Database) { self.db = db }
+        init(db: Database, withoutPositions: Bool) {
+            self.db = db
+            self.withoutPositions = withoutPositions
+        }
+
+        /// `expr` limited to the text columns (the filter tokens of an index without positions
+        /// have names no word takes, so there it needs no column filter).
+        func text(_ expr: String) -> String { withoutPositions ? expr : "\(textCols): \(expr)" }
+
+        /// Filter token `t` as the searched index names it.
+        func tag(_ t: String) -> String { withoutPositions ? ChatKeys.quotedKeyed(t) : t }
+
+        /// The match of the query analyser's tokens of `s` as a phrase, and what a check needs
+        /// of it. With positions, FTS5's phrase; without, each position's tokens ANDed (any of a
+        /// position's co-located tokens), and the phrase itself when it has two or more positions.
+        func phrase(_ s: String, isPrefix: Bool) -> Clause {
+            guard withoutPositions else { return Clause(match: quote(s) + (isPrefix ? "*" : "")) }
+            var positions: [[String]] = []
+            for t in Tokenizer.tokens(in: s, mode: .query) {
+                if t.isColocated, !positions.isEmpty {
+                    positions[positions.count - 1].append(t.text)
+                } else {
+                    positions.append([t.text])
+                }
+            }
+            let parts = positions.enumerated().map { k, tokens in
+                let star = isPrefix && k == positions.count - 1 ? "*" : ""
+                let alts = tokens.map { quote(Tokenizer.verbatim($0)) + star }
+                return alts.count == 1 ? alts[0] : "(" + alts.joined(separator: " OR ") + ")"
+            }
+            let match = parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " AND ") + ")"
+            return Clause(
+                match: match, alternatives: [.phrase(positions, isPrefix: isPrefix)], needsCheck: positions.count > 1)
+        }
 
         /// Up to `limit` terms of the vocabulary that contain `s` (its trigram index).
         func termsContaining(_ s: String, limit: Int) throws -> [String] {
@@ -132,7 +187,7 @@ extension QueryCompiler {
 
         /// The clause of one query word (the last one is a prefix when `isPrefix`), or nil when
         /// it has no token.
-        mutating func compileWord(_ w: String, isPrefix: Bool) throws -> String? {
+        mutating func compileWord(_ w: String, isPrefix: Bool) throws -> Clause? {
             let tokens = Tokenizer.tokens(in: w, mode: .query).filter { !$0.isColocated }
             guard let first = tokens.first else { return nil }
             if tokens.count > 1 {
@@ -143,33 +198,39 @@ extension QueryCompiler {
 
         /// The clause of a word the query analyser splits into several tokens: the phrase of
         /// its tokens, or a vocabulary term that holds it whole.
-        mutating func compileSplitWord(_ w: String, tokens: [AnalyzedToken], isPrefix: Bool) throws -> String {
+        mutating func compileSplitWord(_ w: String, tokens: [AnalyzedToken], isPrefix: Bool) throws -> Clause {
             highlighter.phrases.append(tokens.map(\.text))
             if isPrefix { highlighter.lastPrefix = tokens.last?.text }
-            let phrase = "\(textCols): \(quote(w))" + (isPrefix ? "*" : "")
+            var alone = phrase(w, isPrefix: isPrefix)
+            alone.match = text(alone.match)
+            let phraseMatch = alone.match
             // In a document the same characters can be one token: a host or address the
             // document analyser keeps whole (`https://mple.x1.com/` holds `mple.x1.com`, while
             // the word `mple.x1.com` breaks into `mple.x1` and `com`). Those terms contain it.
             let whole = TextNormalizer.normalize(w)
             let limit = min(maxExpansions, expansionBudget)
-            guard whole.unicodeScalars.count >= 3, limit > 0 else { return phrase }
+            guard whole.unicodeScalars.count >= 3, limit > 0 else { return alone }
             let terms = try termsContaining(whole, limit: limit)
-            guard !terms.isEmpty else { return phrase }
+            guard !terms.isEmpty else { return alone }
             let alts = pruneCovered(terms)
             expansionBudget -= alts.count
             highlighter.words.formUnion(alts)
-            return "(\(phrase)) OR (\(textCols): ("
-                + alts.map { quote(Tokenizer.verbatim($0)) }.joined(separator: " OR ") + "))"
+            return Clause(
+                match: "(\(phraseMatch)) OR ("
+                    + text("(" + alts.map { quote(Tokenizer.verbatim($0)) }.joined(separator: " OR ") + ")") + ")",
+                alternatives: alone.alternatives + [.tokens(alts)], needsCheck: alone.needsCheck)
         }
 
         /// The clause of a word that is one token: the token or the vocabulary terms it
         /// expands to, with FTS5's prefix query when they are too many to list.
-        mutating func compileToken(_ token: String, isPrefix: Bool) throws -> String {
+        mutating func compileToken(_ token: String, isPrefix: Bool) throws -> Clause {
             highlighter.needles.insert(token)
             if Highlighter.isNoSpaceScript(token) {
                 // CJK unigrams and pairs match as they are.
                 highlighter.words.insert(token)
-                return "\(textCols): \(quote(token))"
+                var clause = phrase(token, isPrefix: false)
+                clause.match = text(clause.match)
+                return clause
             }
             // Expansion through the vocabulary, never FTS5's `*`: a prefix query materialises
             // every matching posting list (see InfixSearch.md in ChatSearch.docc), while
@@ -192,7 +253,9 @@ extension QueryCompiler {
             if !complete {
                 expr += " OR " + quote(Tokenizer.verbatim(token)) + "*"
             }
-            return "\(textCols): (\(expr))"
+            return Clause(
+                match: text("(\(expr))"), alternatives: complete ? [.tokens(alts)] : [.tokens(alts), .prefix(token)],
+                needsCheck: false)
         }
 
         /// Infix: `token` and every vocabulary term containing it (a superset of the terms it
@@ -225,19 +288,25 @@ extension QueryCompiler {
         }
 
         /// The clause of one query term (word, phrase or `OR` group), or nil when it has no token.
-        mutating func compileTerm(_ t: SearchQuery.Term) throws -> String? {
+        mutating func compileTerm(_ t: SearchQuery.Term) throws -> Clause? {
             switch t {
             case .word(let w, let isPrefix): return try compileWord(w, isPrefix: isPrefix)
             case .phrase(let p):
                 let tokens = Tokenizer.tokens(in: p, mode: .query).filter { !$0.isColocated }
                 guard !tokens.isEmpty else { return nil }
                 highlighter.phrases.append(tokens.map(\.text))
-                return "\(textCols): \(quote(p))"
+                var clause = phrase(p, isPrefix: false)
+                clause.match = text(clause.match)
+                return clause
             case .anyOf(let alts):
-                var parts: [String] = []
+                var parts: [Clause] = []
                 for alt in alts { if let part = try compileTerm(alt) { parts.append(part) } }
                 guard !parts.isEmpty else { return nil }
-                return "(" + parts.map { "(\($0))" }.joined(separator: " OR ") + ")"
+                let needsCheck = parts.contains(where: \.needsCheck)
+                return Clause(
+                    match: "(" + parts.map { "(\($0.match))" }.joined(separator: " OR ") + ")",
+                    alternatives: parts.flatMap(\.alternatives),
+                    needsCheck: needsCheck)
             }
         }
 
@@ -246,22 +315,36 @@ extension QueryCompiler {
         mutating func addTerms(_ terms: [SearchQuery.Term]) throws {
             var seenTerms = Set<SearchQuery.Term>()
             for t in terms where seenTerms.insert(t).inserted {
-                if let e = try compileTerm(t) { positives.append(e) } else { unsatisfiable = true }
+                guard let c = try compileTerm(t) else {
+                    unsatisfiable = true
+                    continue
+                }
+                positives.append(c.match)
+                if c.needsCheck { checks.append(TextCheck.Clause(c.alternatives)) }
             }
         }
 
         /// Adds the excluded words and phrases, each once; one without a token excludes nothing.
+        /// Without positions, an excluded phrase is left to the check (its words alone would
+        /// exclude too much).
         mutating func addExclusions(_ excluded: [String]) {
             var seenExclusions = Set<String>()
             for x in excluded where seenExclusions.insert(x).inserted {
                 let tokens = Tokenizer.tokens(in: x, mode: .query).filter { !$0.isColocated }
-                if !tokens.isEmpty { negatives.append("\(textCols): \(quote(x))") }
+                guard !tokens.isEmpty else { continue }
+                let excluded = phrase(x, isPrefix: false)
+                if excluded.needsCheck {
+                    checks.append(TextCheck.Clause(excluded.alternatives, isNegated: true))
+                } else {
+                    negatives.append(text(excluded.match))
+                }
             }
         }
 
-        /// A filter answered from the tags column: any of `terms`.
+        /// A filter answered from the tags column: any of `terms` (each written by ``tag(_:)``).
         func tagsAny(_ terms: [String]) -> String {
-            terms.count == 1 ? "{tags}: \(terms[0])" : "{tags}: (" + terms.joined(separator: " OR ") + ")"
+            if withoutPositions { return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")" }
+            return terms.count == 1 ? "{tags}: \(terms[0])" : "{tags}: (" + terms.joined(separator: " OR ") + ")"
         }
 
         /// Puts the scope's chats and the query's `in:` chats first in the match.
@@ -270,7 +353,7 @@ extension QueryCompiler {
                 if chats.isEmpty {
                     unsatisfiable = true
                 } else if !scope.chatByKeys {
-                    positives.insert(tagsAny(chats.map(IndexTerms.chat)), at: 0)
+                    positives.insert(tagsAny(chats.map { tag(IndexTerms.chat($0)) }), at: 0)
                 }
             }
             for name in q.inChats {
@@ -278,7 +361,7 @@ extension QueryCompiler {
                 if ids.isEmpty {
                     unsatisfiable = true
                 } else {
-                    positives.insert(tagsAny(ids.map(IndexTerms.chat)), at: 0)
+                    positives.insert(tagsAny(ids.map { tag(IndexTerms.chat($0)) }), at: 0)
                 }
             }
         }
@@ -287,15 +370,16 @@ extension QueryCompiler {
         mutating func addSenderFilters(_ q: SearchQuery, scope: SearchScope) throws {
             for name in q.from {
                 if name.lowercased() == "me" {
-                    positives.append(tagsAny([IndexTerms.fromMe]))
+                    positives.append(tagsAny([tag(IndexTerms.fromMe)]))
                     continue
                 }
                 // Group members by name; and in a direct chat with that name, whatever the owner did not
                 // send (exports often give received direct messages no sender: the contact is the chat).
-                let members = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db).map(
-                    IndexTerms.from(member:))
+                let members = try ChatLookup.memberIds(matching: name, chatIds: scope.chatIds, db).map {
+                    tag(IndexTerms.from(member: $0))
+                }
                 let contacts = try ChatLookup.directChatIds(matching: name, db).map {
-                    "(\(IndexTerms.chat($0)) NOT \(IndexTerms.fromMe))"
+                    "(\(tag(IndexTerms.chat($0))) NOT \(tag(IndexTerms.fromMe)))"
                 }
                 if members.isEmpty && contacts.isEmpty {
                     unsatisfiable = true
@@ -308,7 +392,7 @@ extension QueryCompiler {
                 if ids.isEmpty {
                     unsatisfiable = true
                 } else {
-                    positives.append(tagsAny(ids.map(IndexTerms.mentions(member:))))
+                    positives.append(tagsAny(ids.map { tag(IndexTerms.mentions(member: $0)) }))
                 }
             }
         }
@@ -316,20 +400,20 @@ extension QueryCompiler {
         /// Adds `mentions:me`, `has:`, the content filter, `is:unread` and `is:pinned`; a query
         /// with no clause at all matches every item.
         mutating func addTagFilters(_ q: SearchQuery, scope: SearchScope) {
-            if q.mentionsMe { positives.append(tagsAny([IndexTerms.mentionsMe])) }
+            if q.mentionsMe { positives.append(tagsAny([tag(IndexTerms.mentionsMe)])) }
             for h in q.has {
                 switch h {
-                case .link: positives.append(tagsAny([IndexTerms.link]))
-                case .image: positives.append(tagsAny([IndexTerms.content(.image)]))
-                case .video: positives.append(tagsAny([IndexTerms.content(.video)]))
-                case .voice: positives.append(tagsAny([IndexTerms.content(.voice)]))
-                case .file: positives.append(tagsAny([IndexTerms.content(.file)]))
+                case .link: positives.append(tagsAny([tag(IndexTerms.link)]))
+                case .image: positives.append(tagsAny([tag(IndexTerms.content(.image))]))
+                case .video: positives.append(tagsAny([tag(IndexTerms.content(.video))]))
+                case .voice: positives.append(tagsAny([tag(IndexTerms.content(.voice))]))
+                case .file: positives.append(tagsAny([tag(IndexTerms.content(.file))]))
                 }
             }
-            if let c = scope.content { positives.append(tagsAny([c.indexTerm])) }
-            if q.isUnread { positives.append(tagsAny([IndexTerms.unread])) }
-            if q.isPinned { positives.append(tagsAny([IndexTerms.pinned])) }
-            if positives.isEmpty { positives.append(tagsAny([IndexTerms.all])) }
+            if let c = scope.content { positives.append(tagsAny([tag(c.indexTerm)])) }
+            if q.isUnread { positives.append(tagsAny([tag(IndexTerms.unread)])) }
+            if q.isPinned { positives.append(tagsAny([tag(IndexTerms.pinned)])) }
+            if positives.isEmpty { positives.append(tagsAny([tag(IndexTerms.all)])) }
         }
 
         /// The compiled query: the clauses joined, the rowid range of `after:`/`before:`.
@@ -344,6 +428,8 @@ extension QueryCompiler {
             var c = CompiledQuery(
                 match: match, isUnsatisfiable: unsatisfiable, excludesDeleted: !scope.includeDeleted,
                 highlighter: highlighter)
+            c.withoutPositions = withoutPositions
+            if !checks.isEmpty { c.checks = TextCheck(checks) }
             if let a = q.after { c.minRowid = ArchiveIds.slotBase(milliseconds: a.milliseconds, scale: idScale) }
             if let b = q.before { c.maxRowid = ArchiveIds.slotBase(milliseconds: b.milliseconds, scale: idScale) }
             c.requiresUnread = q.isUnread

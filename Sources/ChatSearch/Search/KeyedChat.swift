@@ -7,18 +7,25 @@ struct KeyedChat {
     let id: Int64
     /// The chat's rowid range in the chat-keyed index.
     let range: ClosedRange<Int64>
+    /// Whether the index has positions (archives made before format 18): without them, a
+    /// query's phrases are checked on the candidates' text (`CompiledQuery/checks`).
+    let hasPositions: Bool
 
-    /// The chat, when its keys are complete (state `1`) in an archive that has them; its state
-    /// and the archive's key layout in one statement (each search in a chat asks).
+    /// The chat, when its keys are complete (state `1`) in an archive that has them; its state,
+    /// the archive's key layout and the index's kind in one statement (each search in a chat asks).
     static func ifKeyed(_ chat: Int64, _ db: Database) -> KeyedChat? {
         guard chat <= ChatKeys.maxChatId,
             let row = try? Row.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT keyed, (SELECT value FROM meta WHERE key = ?) FROM chat WHERE id = ?"),
-                arguments: [ChatKeys.Layout.metaKey, chat]),
+                    sql: """
+                        SELECT keyed, (SELECT value FROM meta WHERE key = ?), (SELECT value FROM meta WHERE key = ?)
+                        FROM chat WHERE id = ?
+                        """),
+                arguments: [ChatKeys.Layout.metaKey, ChatKeys.positionsMetaKey, chat]),
             row[0] as Int? == 1
         else { return nil }
-        return KeyedChat(id: chat, range: ChatKeys.Layout.with(bits: row[1]).range(of: chat))
+        return KeyedChat(
+            id: chat, range: ChatKeys.Layout.with(bits: row[1]).range(of: chat), hasPositions: row[2] as String? != "0")
     }
 
     /// The key that splits the chat's items at archive id `x`: every key below it is an item

@@ -333,8 +333,8 @@ extension SearchRun {
         if let keyed {
             let low = try keyed.slotKeyBound(id: lower, scale: scale, db)
             let high = try keyed.slotKeyBound(id: upper, scale: scale, db)
-            return try db.cachedStatement(
-                sql: indexOnly ? CompiledQuery.keyedIdsSQL : compiled.keyedMatchesSQL(descending: false)
+            return try compiled.statement(
+                indexOnly ? CompiledQuery.keyedIdsSQL : compiled.keyedMatchesSQL(descending: false), db
             ).int64s(arguments: [compiled.match, high, low, count])
         }
         return try db.cachedStatement(
@@ -362,7 +362,8 @@ struct HistogramRows {
     init(_ run: SearchRun, scale: Int64) throws {
         self.run = run
         self.scale = scale
-        isIndexOnly = !run.compiled.requiresUnread
+        // Phrases an index without positions cannot match are checked on the items' text.
+        isIndexOnly = !run.compiled.requiresUnread && run.compiled.checks == nil
         keyed = isIndexOnly ? run.keyed : nil
         if let keyed {
             (low, high) = try keyed.keyRange(lower: run.compiled.minRowid, upper: run.compiled.maxRowid, run.db)
@@ -396,11 +397,11 @@ struct HistogramRows {
     func deleted(among count: Int, from lower: Int64, below upper: Int64) throws -> Set<Int64> {
         guard isIndexOnly, run.compiled.excludesDeleted else { return [] }
         // A query of every item asks for the deleted tag alone anyway (``CompiledQuery/deletedMatch``).
-        if run.compiled.match == CompiledQuery.everything { return try deleted(from: lower, below: upper) }
+        if run.compiled.match == run.compiled.everythingMatch { return try deleted(from: lower, below: upper) }
         let few = count / 4 + 64
         // Oldest first: FTS5 walks a list up faster than down (SearchPerformance.md).
         let items = try run.db.cachedStatement(sql: CompiledQuery.indexRowsSQL(keyed: keyed != nil, descending: false))
-            .int64s(arguments: [CompiledQuery.deletedItems, upper, lower, few + 1])
+            .int64s(arguments: [run.compiled.deletedItemsMatch, upper, lower, few + 1])
         return items.count <= few ? Set(items) : try deleted(from: lower, below: upper)
     }
 

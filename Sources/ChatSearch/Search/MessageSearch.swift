@@ -75,7 +75,9 @@ package enum MessageSearch {
     ) throws -> [Int64] {
         let query = QueryParser.parse(text ?? "")
         let keyed = usesChatKeys ? KeyedChat.ifKeyed(chatId, db) : nil
-        let scope = SearchScope(chatIds: [chatId], chatByKeys: keyed != nil, content: content, includeDeleted: true)
+        let scope = SearchScope(
+            chatIds: [chatId], chatByKeys: keyed != nil, keyedWithoutPositions: keyed?.hasPositions == false,
+            content: content, includeDeleted: true)
         let compiled = try QueryCompiler.compile(query, scope: scope, db)
         if compiled.isUnsatisfiable { return [] }
         let upper = min(compiled.maxRowid, below ?? Int64.max)
@@ -87,7 +89,7 @@ package enum MessageSearch {
             let low =
                 try above.flatMap { a in lower == a + 1 ? try keyed.key(ofItem: a, db).map { $0 + 1 } : nil }
                 ?? keyed.keyBound(id: lower, db)
-            return try db.cachedStatement(sql: compiled.keyedMatchesSQL(descending: descending)).int64s(arguments: [
+            return try compiled.statement(compiled.keyedMatchesSQL(descending: descending), db).int64s(arguments: [
                 compiled.match, high, low, limit,
             ])
         }
@@ -129,7 +131,11 @@ struct SearchRun {
             scope.chatIds = [row[0]]
             chatItems = row[1]
             if options.usesChatKeys { keyed = KeyedChat.ifKeyed(row[0], db) }
+            // Relevance reads each match's term counts from the index, which an index without
+            // positions and without content does not hold: the time-ordered index ranks.
+            if options.order == .relevance, keyed?.hasPositions == false { keyed = nil }
             scope.chatByKeys = keyed != nil
+            scope.keyedWithoutPositions = keyed?.hasPositions == false
         }
         let compiled = try QueryCompiler.compile(query, scope: scope, db)
         if compiled.isUnsatisfiable { return nil }
@@ -159,7 +165,7 @@ struct SearchRun {
         if let keyed {
             // The chat's own rowid range: a page costs what the chat holds of the word.
             let keys = try keyed.keyRange(lower: compiled.minRowid, upper: upper, db)
-            return try db.cachedStatement(sql: compiled.keyedMatchesSQL()).int64s(arguments: [
+            return try compiled.statement(compiled.keyedMatchesSQL(), db).int64s(arguments: [
                 compiled.match, keys.high, keys.low, count,
             ])
         }
@@ -278,12 +284,13 @@ struct SearchRun {
             }
             (low, high) = (try bound(lower), try bound(upper))
         }
-        if compiled.requiresUnread {
-            // Unread needs each item's flags and its chat's read mark: the joined walk.
+        if compiled.requiresUnread || compiled.checks != nil {
+            // Unread needs each item's flags and its chat's read mark, and a phrase of an index
+            // without positions each item's text: the joined walk.
             let ids = keyed != nil ? compiled.keyedMatchesSQL() : compiled.matchesSQL()
             let n =
                 try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT count(*) FROM (\(ids))"),
+                    compiled.statement("SELECT count(*) FROM (\(ids))", db),
                     arguments: [compiled.match, high, low, limit.map { $0 + 1 } ?? Int.max]) ?? 0
             return limit.map { n > $0 ? ($0, false) : (n, true) } ?? (n, true)
         }
