@@ -86,8 +86,9 @@ package enum ChatKeys {
     /// The index as format 18 creates it: without positions (`detail=none`), which makes it
     /// less than half the size and an ingest faster (<doc:WritePerformance>). FTS5 then
     /// answers no phrase and no column filter, so its filter tokens are written under names
-    /// of their own (``tagsSQL(_:_:)``, ``IndexTerms/keyed(_:)``) and a search in one chat
-    /// checks a phrase's order on the candidates' text (ChatSearch's SearchPerformance).
+    /// of their own (``tagsSQL(_:_:)``, ``IndexTerms/verbatimKeyed(_:)``) and a search in one
+    /// chat checks a phrase's order on the candidates' text (<doc:ArchiveLayout>,
+    /// ``TextCheckFunction``).
     static let ftsWithoutPositionsSQL = """
         CREATE VIRTUAL TABLE itemChatFts USING fts5(
             text, extra, tags, content='', tokenize='chat', columnsize=0, detail=none)
