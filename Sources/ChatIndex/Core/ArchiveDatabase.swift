@@ -507,13 +507,13 @@ package final class ArchiveDatabase: Sendable {
     /// Most free pages one transaction of ``releaseFreePages(between:)`` gives back.
     static let releasePassPages = 2_000
 
-    /// Shortens the file by its free pages, in transactions of ``releasePassPages`` pages with
+    /// Shortens the file by its free pages, in transactions of `releasePassPages` pages with
     /// `between` after each (the ingest's checkpointer copies the log back there, so the log
     /// stays bounded): SQLite moves the last pages into the free ones and cuts the file after
-    /// them. Only an archive created with `auto_vacuum = INCREMENTAL` (every archive created
-    /// since this build: ``ArchiveOpening``) can; the others keep their free pages for their next
-    /// writes, as before.
-    func releaseFreePages(between: () throws -> Void) throws {
+    /// them. Only an archive created with `auto_vacuum = INCREMENTAL` can (every new archive
+    /// since the version after 0.1.0: `ArchiveOpening.newFileSettingsSQL`); the others keep
+    /// their free pages for their next writes, as before.
+    package func releaseFreePages(between: () throws -> Void) throws {
         while true {
             let released = try writer.write { db -> Bool in
                 guard try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") == 2,
