@@ -89,7 +89,7 @@ package enum ChatKeys {
     /// of their own (``tagsSQL(_:_:)``, ``IndexTerms/verbatimKeyed(_:)``) and a search in one
     /// chat checks a phrase's order on the candidates' text (<doc:ArchiveLayout>,
     /// ``TextCheckFunction``).
-    static let ftsWithoutPositionsSQL = """
+    package static let ftsWithoutPositionsSQL = """
         CREATE VIRTUAL TABLE itemChatFts USING fts5(
             text, extra, tags, content='', tokenize='chat', columnsize=0, detail=none)
         """
@@ -111,7 +111,7 @@ package enum ChatKeys {
     /// The SQL value of the `tags` column for the index, from the SQL expression `expr` of
     /// an item's tags: as it is, or, in an index without positions, after the byte that makes
     /// the tokenizer write its words as filter tokens (`CCHATICU_TAGS_VALUE`).
-    static func tagsSQL(_ expr: String, _ db: Database) throws -> String {
+    package static func tagsSQL(_ expr: String, _ db: Database) throws -> String {
         try hasPositions(db) ? expr : "(X'FF' || \(expr))"
     }
 

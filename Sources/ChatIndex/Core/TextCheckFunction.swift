@@ -1,7 +1,7 @@
 import ChatText
 import GRDB
 
-/// `chat_text_check(text, extra, check)`: whether an item passes a ``TextCheck`` (given
+/// `chat_text_check(text, extra, check)`: whether an item passes a ChatText `TextCheck` (given
 /// `encoded`), the SQL door through which a search in one chat of an index without positions
 /// keeps only the candidates that hold its phrases (``ChatKeys/ftsWithoutPositionsSQL``).
 /// Each connection registers its own, which keeps the last check it read ready.
