@@ -118,7 +118,7 @@ enum ArchiveOpening {
         }
     }
 
-    /// The settings of a new archive's file: 8 KiB pages, and free pages that can be given
+    /// The settings of a new archive's file: its page size, and free pages that can be given
     /// back to the file system (`auto_vacuum = INCREMENTAL`): the merges at the end of an ingest
     /// free the pages of the segments they merged, and
     /// ``ArchiveDatabase/releaseFreePages(between:)`` then moves the last pages into those
