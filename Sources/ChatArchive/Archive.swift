@@ -44,7 +44,7 @@ public final class Archive: Sendable {
     /// an archive made by this version carries a checksum verified whenever it is read (see
     /// ``hasPageChecksums``), so a write that meets a damaged page fails and commits nothing, and
     /// the first write waits for no whole-file check. An older archive without checksums gets
-    /// SQLite's quick check, which reads the whole file once: for a file up to 64 MiB here; a
+    /// SQLite's quick check, which reads the whole file once: for a small file here; a
     /// bigger one opens at once (its chat table checked as a read-only open checks it), the
     /// check runs in the background, and the first write waits for what is left of it and
     /// throws `ArchiveError/Code/corrupt` when it found damage. Reads do not wait.

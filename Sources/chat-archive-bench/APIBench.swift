@@ -11,7 +11,7 @@ struct APIBench {
     let repeats: Int
     let seed: UInt64
 
-    /// A word in about 1% of the messages, as a person might search.
+    /// A word in about one message of a hundred, as a person might search.
     static func onePercentWord(_ db: Database) throws -> String {
         try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.apiVocab USING fts5vocab(main, itemFts, col)")
         let n = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0

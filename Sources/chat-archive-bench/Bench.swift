@@ -40,6 +40,11 @@ struct Bench: ParsableCommand {
     @Flag(help: "With --dir: reuse the archive a kept run left there and measure queries only.") var reuse = false
     @Option(help: "With --dir and --reuse: run only this search, --repeats times (for profiling).") var query: String?
     @Option(help: "With --query: restrict it to this chat (source id).") var queryChat: String?
+    @Flag(
+        help:
+            "With --query: time its count instead (k of N: up to the library's limit, with the place of the first page's oldest hit)."
+    )
+    var queryCount = false
     @Option(help: "With --dir and --reuse: only measure around(random item, 50) windows in this chat (source id).")
     var windowChat: String?
     @Option(help: "With --dir and --reuse: only measure the chat-list name search for this text.") var chatSearch:
@@ -187,10 +192,19 @@ struct Bench: ParsableCommand {
             return
         }
         if let query {
+            let options = SearchOptions(chat: queryChat, limit: 50)
+            let db = archive.database.writer
+            let oldest = try db.read { db in
+                try MessageSearch.search(query, options: options, in: db).hits.last?.item.id
+            }
             let l = try Latency.measure(repeats: repeats) { _ in
-                try archive.database.writer.read { db in
-                    try MessageSearch.search(query, options: SearchOptions(chat: queryChat, limit: 50), in: db).hits
-                        .count
+                try db.read { db in
+                    guard queryCount else {
+                        return try MessageSearch.search(query, options: options, in: db).hits.count
+                    }
+                    return try MessageSearch.count(
+                        query, options: options, positionOf: oldest, limit: SearchCount.defaultLimit, in: db
+                    ).total
                 }
             }
             print("\(query): p50 \(fmt(l.p50)) ms, p99 \(fmt(l.p99)) ms")

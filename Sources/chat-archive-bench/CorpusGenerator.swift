@@ -689,7 +689,7 @@ private struct GenerationState {
         }
     }
 
-    /// The member a group message mentions (4 %): the user, or another member than the sender.
+    /// The member a group message mentions (a few of them do): the user, or another member than the sender.
     static func pickMention(_ draft: ItemDraft, _ chat: ItemChatPlan, rng: inout CorpusRandom) -> MemberPlan? {
         guard chat.kind == .group, rng.chance(0.04) else { return nil }
         if draft.sender !== chat.user, rng.chance(0.25) { return chat.user }
@@ -840,7 +840,7 @@ private struct GenerationState {
         }
     }
 
-    /// Writes a quote of one of the chat's 16 latest items (4 % of non-events), or `null`.
+    /// Writes a quote of one of the chat's latest items (for a few non-events), or `null`.
     mutating func writeQuote(_ content: ContentKind, sink: JSONLSink, rng: inout CorpusRandom) {
         if content != .event, ringCount > 0, rng.chance(0.04) {
             let back = rng.below(min(ringCount, 16))

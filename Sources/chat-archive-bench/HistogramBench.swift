@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// `--histogram-accuracy`: how far a histogram's estimate is from the exact counts, and what
-/// each costs, on a kept archive: for the API bench's 1% word, a frequent word, two CJK words and
+/// each costs, on a kept archive: for the API bench's mid word, a frequent word, two CJK words and
 /// every message, per month.
 struct HistogramBench {
     let archive: Archive

@@ -107,7 +107,7 @@ struct QueryBench {
         }
         let frequent = Array(latinish.prefix(5))
         let rare = Array(latinish.filter { $0.docs >= 3 && $0.docs <= 30 }.prefix(20))
-        // Mid: in about 1% of the messages (0.5–2%), never one of the frequent words.
+        // Mid: in about one message of a hundred, never one of the frequent words.
         let messages = try db.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0 }
         let mid = Array(
             latinish.dropFirst(frequent.count).filter { $0.docs >= messages / 200 && $0.docs <= messages / 50 }.prefix(

@@ -33,7 +33,7 @@ public struct IngestOptions: Sendable {
     /// With ``compressesText``: how many texts the ingest stores as they are and then trains the
     /// compression dictionary on (`nil`: 20,000; tests make it small to compress small archives).
     package var textTrainingTexts: Int? = nil
-    /// The default ``batchBytes``: 20 MiB.
+    /// The default ``batchBytes``: the writer's own batch limit.
     public static let defaultBatchBytes = ArchiveWriter.batchByteLimit
     /// Makes options: format sniffed by content, bad records skipped.
     public init(

@@ -7,7 +7,8 @@ package struct ZipLimits: Sendable {
     /// Entries smaller than this are not subject to ``maxRatio`` (tiny files compress absurdly well).
     package var ratioExemptBytes: Int64
 
-    /// 8 GiB in total, 1000:1 per entry above 64 KiB.
+    /// The limits every import uses: a total far above any real export, and a ratio per entry
+    /// no real file reaches (small entries exempt).
     package static let standard = ZipLimits(
         maxTotalUncompressedBytes: 8 << 30, maxRatio: 1000, ratioExemptBytes: 64 << 10)
 

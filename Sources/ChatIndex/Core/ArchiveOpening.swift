@@ -118,11 +118,13 @@ enum ArchiveOpening {
         }
     }
 
-    /// The settings of a new archive's file: 8 KiB pages, and free pages that can be given
+    /// The settings of a new archive's file: its page size, and free pages that can be given
     /// back to the file system (`auto_vacuum = INCREMENTAL`): the merges at the end of an ingest
     /// free the pages of the segments they merged, and
     /// ``ArchiveDatabase/releaseFreePages(between:)`` then moves the last pages into those
-    /// holes and shortens the file (<doc:WritePerformance>).
+    /// holes and shortens the file (<doc:WritePerformance>). The page size comes first: the
+    /// free pages' mode set before it, on a file with the checksums' room reserved, left an
+    /// archive SQLite could not read.
     static let newFileSettingsSQL = "PRAGMA page_size = 8192; PRAGMA auto_vacuum = INCREMENTAL; VACUUM"
 
     /// Creates a new archive at `path` all at once: set up and migrated under a name of its

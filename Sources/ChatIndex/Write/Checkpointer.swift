@@ -32,7 +32,7 @@ final class Checkpointer: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// WAL frames (8 KiB pages, 64 MiB) beyond which ``keepLogBounded(_:)`` has the log copied
+    /// WAL frames beyond which ``keepLogBounded(_:)`` has the log copied
     /// back: by a background pass while the writer goes on, or past ``waitFrameLimit`` by the
     /// writer itself.
     static let frameLimit = 8_192
@@ -84,7 +84,7 @@ final class Checkpointer: @unchecked Sendable {
         }
     }
 
-    /// Log frames (8 KiB pages, 64 MiB) beyond which ``restartLogIfDue(_:)`` starts the log
+    /// Log frames beyond which ``restartLogIfDue(_:)`` starts the log
     /// over. The writer's own checkpoint ends with an fsync of the file: with a much smaller
     /// limit that came every few upserts and set their p99.
     static let liveFrameLimit = 8_192
@@ -109,8 +109,8 @@ final class Checkpointer: @unchecked Sendable {
     /// (touched on the writer's thread only).
     private var liveFramesPending = 0
 
-    /// Frames (8 KiB pages, 2 MiB) live writes add to the log before they request a background
-    /// pass: about every 20 single-message upserts. A pass after each upsert copied the same
+    /// Frames live writes add to the log before they request a background pass: every few
+    /// dozen single-message upserts. A pass after each upsert copied the same
     /// hot pages (the chat's row, counters, the full-text structure record) each time, with two
     /// `fsync`s, on the second of the machine's two cores.
     static let liveFramesPerPass = 256

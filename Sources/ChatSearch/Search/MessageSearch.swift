@@ -243,8 +243,8 @@ struct SearchRun {
     private func relevanceCandidates() throws -> [Row] {
         let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM item")) ?? 0
         let average = try MessageSearch.averageTextBytes(db)
-        // A year of ids: 31,535,156,250 ms by the archive's scale (at 1,024 ids a
-        // millisecond, the 32,292,000,000,000 of archives made before format 12).
+        // A year of ids: a year's milliseconds times the archive's ids per millisecond (more
+        // in archives made before format 12).
         let year = String(31_535_156_250 * Double(try ArchiveIds.scale(db)))
         func score(_ table: String, id: String, length: String) -> String {
             ", chat_bm25(\(table), 10.0, 3.0, 0.0, \(length) / ?) / (1.0 + (? - \(id)) / \(year))"

@@ -39,7 +39,7 @@ enum Memory {
     }
 }
 
-/// The largest size a file reaches while work runs: a thread samples it every 50 ms (the WAL
+/// The largest size a file reaches while work runs: a thread samples it at a short interval (the WAL
 /// of an ingest or a rebuild).
 final class PeakFileSize: @unchecked Sendable {
     private let path: String

@@ -39,7 +39,7 @@ struct IngestCommand: AsyncParsableCommand {
     @Flag(
         inversion: .prefixedNo,
         help:
-            "Store the messages' text compressed with a dictionary trained on them (the default where zstd's libzstd.so.1 loads): the archive is about a tenth smaller, reading a page of hits about 0.05 ms slower. An archive made by a build of format 13 or later only; from then on every write compresses."
+            "Store the messages' text compressed with a dictionary trained on them (the default where zstd's libzstd.so.1 loads): a smaller archive, a page of hits a little slower to read (ChatIndex's WritePerformance article has the figures). An archive made by a build of format 13 or later only; from then on every write compresses."
     )
     var compressText: Bool? = nil
 

@@ -23,7 +23,7 @@ enum HumanFormat {
         return s.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + indent)
     }
 
-    /// A size in binary units, labelled as such (1 MiB = 1,048,576 bytes).
+    /// A size in binary units, labelled as such (KiB, MiB: powers of two).
     static func bytes(_ n: Int64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var v = Double(n)
