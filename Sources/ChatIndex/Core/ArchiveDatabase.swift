@@ -361,7 +361,7 @@ package final class ArchiveDatabase: Sendable {
             try db.execute(sql: "DROP TABLE itemFts; \(try Migrations.itemFtsSQL(db))")
             try IdleMerger.enableAutomerge(db)
             if try ChatKeys.exists(db) {
-                try db.execute(sql: "DROP TABLE itemChatFts; \(ChatKeys.ftsSQL)")
+                try db.execute(sql: "DROP TABLE itemChatFts; \(ChatKeys.ftsSQL); \(ChatKeys.leafSizeSQL)")
             }
         }
         try checkpointPassively()

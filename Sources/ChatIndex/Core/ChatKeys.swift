@@ -83,6 +83,15 @@ package enum ChatKeys {
             text, extra, tags, content='', tokenize='chat', columnsize=0)
         """
 
+    /// Sets the index's leaf size: smaller than FTS5's default, so that a word whose list
+    /// spans a few leaves gets a doclist index, and a search in one chat seeks into that list
+    /// instead of reading it from its start (ChatSearch's SearchPerformance article, "Leaves
+    /// of the chat-keyed index"). A setting of the table, written after each `CREATE`; FTS5
+    /// applies it to the segments it writes from then on.
+    package static let leafSizeSQL = "INSERT INTO itemChatFts(itemChatFts, rank) VALUES('pgsz', \(leafBytes))"
+    /// The index's leaf size in bytes (FTS5's `pgsz`).
+    package static let leafBytes = 1_000
+
     /// `CREATE` statements of the index, the key column and the chat's state.
     static let createSQL = """
         \(ftsSQL);

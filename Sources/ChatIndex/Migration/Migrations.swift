@@ -8,7 +8,7 @@ enum Migrations {
     static let readCompatible: Set<String> = [
         "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex", "v11-itemFtsWithoutSizes",
         "v12-denseKeys", "v13-compressedText", "v14-compactChatKeys", "v15-memberNameShort",
-        "v16-memberFoldedByChat", "v17-memberNameGramByChat",
+        "v16-memberFoldedByChat", "v17-memberNameGramByChat", "v18-chatKeyLeafSize",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -64,6 +64,7 @@ enum Migrations {
         m.registerMigration("v15-memberNameShort", migrate: v15MemberNameShort)
         m.registerMigration("v16-memberFoldedByChat", migrate: v16MemberFoldedByChat)
         m.registerMigration("v17-memberNameGramByChat", migrate: v17MemberNameGramByChat)
+        m.registerMigration("v18-chatKeyLeafSize", migrate: v18ChatKeyLeafSize)
         return m
     }
 
@@ -463,5 +464,13 @@ enum Migrations {
         // (MemberGrams). Read-compatible: a reader of an archive without the chat column
         // filters the archive's candidates by chat as before.
         try db.execute(sql: MemberGrams.createSQL)
+    }
+
+    /// Migration `v18-chatKeyLeafSize`.
+    private static func v18ChatKeyLeafSize(_ db: Database) throws {
+        // Smaller leaves for the chat-keyed index (``ChatKeys/leafSizeSQL``): a search in one
+        // chat seeks into a word's list. Read-compatible: only the segments written from now
+        // on have them, and readers read leaves of any size.
+        try db.execute(sql: ChatKeys.leafSizeSQL)
     }
 }
