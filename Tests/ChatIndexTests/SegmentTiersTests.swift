@@ -170,7 +170,7 @@ import Testing
         let archive = try Archive(path: TestArchive.temporaryPath())
         archive.database.smallSegmentPages = 0
         let small = IngestOptions(batchSize: 40)
-        // Big enough that the chat-keyed index without positions (format 18) still holds the
+        // Big enough that the chat-keyed index without positions (format 19) still holds the
         // first ingest in a segment over four times the second's.
         _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(0..<6_000))], options: small)
         #expect(try Self.structures(archive).map { $0.segmentsOldestFirst.count } == [1, 1])
@@ -219,6 +219,67 @@ import Testing
         }
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(size == second.count * 8192)
+    }
+
+    /// The chat-keyed index writes leaves of `ChatKeys.leafBytes`, smaller than the other
+    /// index's: in a new archive, in one from before the setting (its next writable open sets
+    /// it, and its next ingest writes such leaves), and after a rebuild, which creates the
+    /// table again. A word in each of a chat's items then has a doclist index to seek in.
+    @Test func theChatKeyedIndexWritesSmallLeaves() async throws {
+        let path = TestArchive.temporaryPath()
+        var archive = try Archive(path: path)
+        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(0..<3_000))])
+        struct Leaves: Equatable {
+            var setting: Int?
+            var doclistIndexes: Int
+            var meanBytes: Int
+        }
+        func leaves(_ table: String) throws -> Leaves {
+            try archive.database.writer.read { db in
+                // Rows above 10 are leaves and doclist indexes (FTS5's rowid layout: bit 36 marks
+                // the latter); 1 and 10 hold the structure and the averages.
+                Leaves(
+                    setting: try Int.fetchOne(db, sql: "SELECT v FROM \(table)_config WHERE k = 'pgsz'"),
+                    doclistIndexes: try #require(
+                        try Int.fetchOne(
+                            db, sql: "SELECT count(*) FROM \(table)_data WHERE id > 10 AND (id >> 36) & 1 = 1")),
+                    meanBytes: try #require(
+                        try Int.fetchOne(
+                            db, sql: "SELECT avg(length(block)) FROM \(table)_data WHERE id > 10 AND (id >> 36) & 1 = 0"
+                        )))
+            }
+        }
+        func expectSmall(_ comment: Comment) throws {
+            let keyed = try leaves("itemChatFts")
+            #expect(keyed.setting == ChatKeys.leafBytes, comment)
+            #expect(keyed.meanBytes <= ChatKeys.leafBytes, comment)
+            #expect(keyed.doclistIndexes > 0, comment)
+            let timeOrdered = try leaves("itemFts")
+            #expect(timeOrdered.setting == nil, comment)
+            #expect(timeOrdered.meanBytes > 2 * ChatKeys.leafBytes, comment)
+        }
+        try expectSmall("a new archive")
+        try await Self.expectFound(archive, [0, 1_500, 2_999])
+
+        // An archive from before: the setting gone, its migration not run; the next writable
+        // open sets it, and the next ingest's segments (merged with the old ones) have such leaves.
+        try await archive.database.writer.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM itemChatFts_config WHERE k = 'pgsz';
+                    DELETE FROM grdb_migrations WHERE identifier = 'v18-chatKeyLeafSize';
+                    """)
+        }
+        archive = try Archive(path: path)
+        #expect(try leaves("itemChatFts").setting == ChatKeys.leafBytes)
+        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(3_000..<3_100))])
+        try expectSmall("an archive from before, after an ingest")
+        try await Self.expectFound(archive, [0, 2_999, 3_000, 3_099])
+
+        try archive.database.rebuildIndexes(chunk: 500)
+        try expectSmall("after a rebuild")
+        try await Self.expectFound(archive, [0, 1_500, 3_099])
+        #expect(try await archive.check() == [])
     }
 
     /// An archive left with FTS5's merge of the whole index half done (as an earlier build's idle

@@ -110,7 +110,7 @@ import Testing
     static func expectIndexesAgree(_ archive: Archive, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws
     {
         try archive.database.writer.read { db in
-            // The filter tokens as the chat-keyed index names them (format 18: under names of their own).
+            // The filter tokens as the chat-keyed index names them (format 19: under names of their own).
             let positions = try ChatKeys.hasPositions(db)
             let tags: Set<String> = ["all", "xdel", "xpin", "timage"]
             func keyedTerm(_ term: String) -> String {
@@ -139,7 +139,7 @@ import Testing
         }
     }
 
-    /// Format 18's chat-keyed index has no positions: FTS5 matches a phrase's tokens anywhere in
+    /// Format 19's chat-keyed index has no positions: FTS5 matches a phrase's tokens anywhere in
     /// an item and the statement keeps the candidates whose text holds the phrase in order
     /// (`chat_text_check`), and the filter tokens have names no word takes. Every search,
     /// count, window and histogram in a chat answers as the time-ordered index (which has

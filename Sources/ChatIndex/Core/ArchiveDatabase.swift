@@ -361,7 +361,7 @@ package final class ArchiveDatabase: Sendable {
             try db.execute(sql: "DROP TABLE itemFts; \(try Migrations.itemFtsSQL(db))")
             try IdleMerger.enableAutomerge(db)
             if try ChatKeys.exists(db) {
-                try db.execute(sql: "DROP TABLE itemChatFts; \(try ChatKeys.ftsSQL(db))")
+                try db.execute(sql: "DROP TABLE itemChatFts; \(try ChatKeys.createIndexSQL(db))")
             }
         }
         try checkpointPassively()

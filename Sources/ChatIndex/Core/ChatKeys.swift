@@ -83,7 +83,7 @@ package enum ChatKeys {
             text, extra, tags, content='', tokenize='chat', columnsize=0)
         """
 
-    /// The index as format 18 creates it: without positions (`detail=none`), which makes it
+    /// The index as format 19 creates it: without positions (`detail=none`), which makes it
     /// less than half the size and an ingest faster (<doc:WritePerformance>). FTS5 then
     /// answers no phrase and no column filter, so its filter tokens are written under names
     /// of their own (``tagsSQL(_:_:)``, ``IndexTerms/verbatimKeyed(_:)``) and a search in one
@@ -94,10 +94,10 @@ package enum ChatKeys {
             text, extra, tags, content='', tokenize='chat', columnsize=0, detail=none)
         """
 
-    /// `meta` key whose value `0` says the index has no positions (format 18).
+    /// `meta` key whose value `0` says the index has no positions (format 19).
     package static let positionsMetaKey = "chatKeyPositions"
 
-    /// Whether the archive's chat-keyed index has positions (every archive made before format 18).
+    /// Whether the archive's chat-keyed index has positions (every archive made before format 19).
     package static func hasPositions(_ db: Database) throws -> Bool {
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [positionsMetaKey]) != "0"
@@ -124,6 +124,20 @@ package enum ChatKeys {
     package static func quotedKeyed(_ tag: String) -> String {
         "\"" + IndexTerms.verbatimKeyed(tag) + "\""
     }
+
+    /// The statements that create the archive's kind of index, with its leaf size.
+    static func createIndexSQL(_ db: Database) throws -> String {
+        "\(try ftsSQL(db)); \(leafSizeSQL)"
+    }
+
+    /// Sets the index's leaf size: smaller than FTS5's default, so that a word whose list
+    /// spans a few leaves gets a doclist index, and a search in one chat seeks into that list
+    /// instead of reading it from its start (ChatSearch's SearchPerformance article, "Leaves
+    /// of the chat-keyed index"). A setting of the table, written after each `CREATE`; FTS5
+    /// applies it to the segments it writes from then on.
+    package static let leafSizeSQL = "INSERT INTO itemChatFts(itemChatFts, rank) VALUES('pgsz', \(leafBytes))"
+    /// The index's leaf size in bytes (FTS5's `pgsz`).
+    package static let leafBytes = 1_000
 
     /// `CREATE` statements of the index, the key column and the chat's state.
     static let createSQL = """

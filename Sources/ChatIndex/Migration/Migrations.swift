@@ -8,7 +8,8 @@ enum Migrations {
     static let readCompatible: Set<String> = [
         "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex", "v11-itemFtsWithoutSizes",
         "v12-denseKeys", "v13-compressedText", "v14-compactChatKeys", "v15-memberNameShort",
-        "v16-memberFoldedByChat", "v17-memberNameGramByChat", "v18-chatKeysWithoutPositions",
+        "v16-memberFoldedByChat", "v17-memberNameGramByChat", "v18-chatKeyLeafSize",
+        "v19-chatKeysWithoutPositions",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -64,7 +65,8 @@ enum Migrations {
         m.registerMigration("v15-memberNameShort", migrate: v15MemberNameShort)
         m.registerMigration("v16-memberFoldedByChat", migrate: v16MemberFoldedByChat)
         m.registerMigration("v17-memberNameGramByChat", migrate: v17MemberNameGramByChat)
-        m.registerMigration("v18-chatKeysWithoutPositions", migrate: v18ChatKeysWithoutPositions)
+        m.registerMigration("v18-chatKeyLeafSize", migrate: v18ChatKeyLeafSize)
+        m.registerMigration("v19-chatKeysWithoutPositions", migrate: v19ChatKeysWithoutPositions)
         return m
     }
 
@@ -466,14 +468,22 @@ enum Migrations {
         try db.execute(sql: MemberGrams.createSQL)
     }
 
-    /// Migration `v18-chatKeysWithoutPositions`.
-    private static func v18ChatKeysWithoutPositions(_ db: Database) throws {
+    /// Migration `v18-chatKeyLeafSize`.
+    private static func v18ChatKeyLeafSize(_ db: Database) throws {
+        // Smaller leaves for the chat-keyed index (``ChatKeys/leafSizeSQL``): a search in one
+        // chat seeks into a word's list. Read-compatible: only the segments written from now
+        // on have them, and readers read leaves of any size.
+        try db.execute(sql: ChatKeys.leafSizeSQL)
+    }
+
+    /// Migration `v19-chatKeysWithoutPositions`.
+    private static func v19ChatKeysWithoutPositions(_ db: Database) throws {
         // A new archive's chat-keyed index without positions (``ChatKeys/ftsWithoutPositionsSQL``):
         // less than half the size; searches in one chat check phrases on the candidates' text.
         // Read-compatible: an archive with items keeps its index, and `meta` says which kind
         // a reader has.
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
         try ArchiveDatabase.setMeta(db, ChatKeys.positionsMetaKey, "0")
-        try db.execute(sql: "DROP TABLE itemChatFts; \(ChatKeys.ftsWithoutPositionsSQL)")
+        try db.execute(sql: "DROP TABLE itemChatFts; \(try ChatKeys.createIndexSQL(db))")
     }
 }

@@ -9,7 +9,7 @@ struct SearchScope {
     /// The one chat of `chatIds` is searched through its rowid range of the chat-keyed index,
     /// so the match leaves out its chat token.
     var chatByKeys = false
-    /// With `chatByKeys`: the chat-keyed index has no positions (format 18), so the match
+    /// With `chatByKeys`: the chat-keyed index has no positions (format 19), so the match
     /// names filter tokens as that index writes them, uses no column filter and no phrase, and
     /// the phrases are checked on the candidates' text (`CompiledQuery.checks`).
     var keyedWithoutPositions = false

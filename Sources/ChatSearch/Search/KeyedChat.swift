@@ -7,7 +7,7 @@ struct KeyedChat {
     let id: Int64
     /// The chat's rowid range in the chat-keyed index.
     let range: ClosedRange<Int64>
-    /// Whether the index has positions (archives made before format 18): without them, a
+    /// Whether the index has positions (archives made before format 19): without them, a
     /// query's phrases are checked on the candidates' text (`CompiledQuery/checks`).
     let hasPositions: Bool
 

@@ -1,5 +1,5 @@
 /// What an index without positions cannot answer about one item: whether its text holds a
-/// query's phrases in order. The chat-keyed index of an archive made since format 18 keeps no
+/// query's phrases in order. The chat-keyed index of an archive made since format 19 keeps no
 /// positions, so a search in one chat matches a phrase's tokens anywhere in an item and keeps
 /// the candidates this check passes (ChatIndex's ArchiveLayout, "Searches in one chat"). The
 /// check analyses the item's text and extra text as documents, with token positions
