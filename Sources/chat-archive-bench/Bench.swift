@@ -34,6 +34,11 @@ struct Bench: ParsableCommand {
         help: "Also build the infix design we did not keep (an FTS5 trigram index of the texts) and measure it.")
     var alternatives = true
     @Option(help: "Only write the generated corpus (JSON Lines) to this path, then exit.") var generate: String?
+    @Option(
+        help:
+            "Ingest this JSON Lines file instead of a generated corpus (the build rows on real text; --messages is then unused)."
+    )
+    var corpus: String?
     @Option(help: "Only write a generated Telegram Desktop result.json of --telegram-mb MiB to this path, then exit.")
     var generateTelegram: String?
     @Option(help: "Size of the Telegram export --generate-telegram writes, in MiB.") var telegramMb = 2048
@@ -340,15 +345,19 @@ struct Bench: ParsableCommand {
     /// Generates the corpus and ingests it through the whole pipeline, with their report rows.
     func generateAndIngest(work: String, report: inout BenchReport) throws -> Ingested {
         let fm = FileManager.default
-        // 1. Corpus.
-        let corpusPath = work + "/corpus.jsonl"
-        let chatCount = chats ?? max(20, messages / 100)
-        let t0 = Clock.now
-        let summary = try CorpusGenerator(seed: seed, messages: messages, chats: chatCount).write(to: corpusPath)
-        report.note(
-            "corpus",
-            "\(summary.items) messages in \(summary.chats) chats, \(summary.textBytes) bytes of text, generated in \(fmt(Clock.seconds(since: t0))) s"
-        )
+        // 1. Corpus: generated, or the file given.
+        let corpusPath = corpus ?? work + "/corpus.jsonl"
+        var generatedTextBytes: Int? = nil
+        if corpus == nil {
+            let chatCount = chats ?? max(20, messages / 100)
+            let t0 = Clock.now
+            let summary = try CorpusGenerator(seed: seed, messages: messages, chats: chatCount).write(to: corpusPath)
+            generatedTextBytes = summary.textBytes
+            report.note(
+                "corpus",
+                "\(summary.items) messages in \(summary.chats) chats, \(summary.textBytes) bytes of text, generated in \(fmt(Clock.seconds(since: t0))) s"
+            )
+        }
         let fileBytes = (try fm.attributesOfItem(atPath: corpusPath)[.size] as? NSNumber)?.int64Value ?? 0
 
         // 2. Ingest through the whole pipeline.
@@ -371,20 +380,32 @@ struct Bench: ParsableCommand {
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
         let archiveBytes = Files.size(archivePath) + Files.size(archivePath + "-wal")
+        // A given file's text: its messages' display text as the archive holds it.
+        let (items, chatCount, storedTextBytes) = try archive.database.writer.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM chat") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT sum(length(CAST(chat_text(text) AS BLOB))) FROM item") ?? 0
+            )
+        }
+        let textBytes = generatedTextBytes ?? storedTextBytes
+        if let corpus {
+            report.note("corpus", "\(corpus): \(items) messages in \(chatCount) chats, \(textBytes) bytes of text")
+        }
         report.row(
             "ingest: chat-archive (read, parse, markdown, normalise, tokenize, write)", seconds: ingestSeconds,
             extra:
-                "\(Int(Double(ingest.itemsAdded) / ingestSeconds)) msg/s, \(fmt(Double(fileBytes) / 1e6 / ingestSeconds)) MB/s, archive \(Files.mb(archiveBytes)) MiB (\(fmt(Double(archiveBytes) / Double(summary.textBytes)))× text), peak RSS \(rssPeak / 1_048_576) MiB (before \(rssBefore / 1_048_576) MiB), WAL peak \(Files.mb(walPeak)) MiB, CPU \(fmt(ingestCPU)) s"
+                "\(Int(Double(ingest.itemsAdded) / ingestSeconds)) msg/s, \(fmt(Double(fileBytes) / 1e6 / ingestSeconds)) MB/s, archive \(Files.mb(archiveBytes)) MiB (\(fmt(Double(archiveBytes) / Double(textBytes)))× text), peak RSS \(rssPeak / 1_048_576) MiB (before \(rssBefore / 1_048_576) MiB), WAL peak \(Files.mb(walPeak)) MiB, CPU \(fmt(ingestCPU)) s"
         )
         report.values["ingestSeconds"] = ingestSeconds
         report.values["ingestMessagesPerSecond"] = Double(ingest.itemsAdded) / ingestSeconds
         report.values["archiveBytes"] = Double(archiveBytes)
-        report.values["textBytes"] = Double(summary.textBytes)
+        report.values["textBytes"] = Double(textBytes)
         report.values["peakRSSBytes"] = Double(rssPeak)
         report.values["ingestWALPeakBytes"] = Double(walPeak)
 
         return Ingested(
-            archive: archive, archivePath: archivePath, textBytes: summary.textBytes, seconds: ingestSeconds,
+            archive: archive, archivePath: archivePath, textBytes: textBytes, seconds: ingestSeconds,
             cpu: ingestCPU)
     }
 
