@@ -226,9 +226,10 @@ import Testing
     /// it, and its next ingest writes such leaves), and after a rebuild, which creates the
     /// table again. A word in each of a chat's items then has a doclist index to seek in.
     @Test func theChatKeyedIndexWritesSmallLeaves() async throws {
+        // Enough items that a word in each fills several leaves even without positions.
         let path = TestArchive.temporaryPath()
         var archive = try Archive(path: path)
-        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(0..<3_000))])
+        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(0..<8_000))])
         struct Leaves: Equatable {
             var setting: Int?
             var doclistIndexes: Int
@@ -259,7 +260,7 @@ import Testing
             #expect(timeOrdered.meanBytes > 2 * ChatKeys.leafBytes, comment)
         }
         try expectSmall("a new archive")
-        try await Self.expectFound(archive, [0, 1_500, 2_999])
+        try await Self.expectFound(archive, [0, 4_000, 7_999])
 
         // An archive from before: the setting gone, its migration not run; the next writable
         // open sets it, and the next ingest's segments (merged with the old ones) have such leaves.
@@ -272,13 +273,13 @@ import Testing
         }
         archive = try Archive(path: path)
         #expect(try leaves("itemChatFts").setting == ChatKeys.leafBytes)
-        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(3_000..<3_100))])
+        _ = try await archive.ingest([try TestArchive.writeFile(Self.lines(8_000..<8_100))])
         try expectSmall("an archive from before, after an ingest")
-        try await Self.expectFound(archive, [0, 2_999, 3_000, 3_099])
+        try await Self.expectFound(archive, [0, 7_999, 8_000, 8_099])
 
         try archive.database.rebuildIndexes(chunk: 500)
         try expectSmall("after a rebuild")
-        try await Self.expectFound(archive, [0, 1_500, 3_099])
+        try await Self.expectFound(archive, [0, 4_000, 8_099])
         #expect(try await archive.check() == [])
     }
 
