@@ -95,7 +95,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["BenchmarkLog.md", "compare.py"]),
+            exclude: ["BenchmarkLog.md", "compare.py", "RealText"]),
         .target(
             name: "ChatTestSupport",
             dependencies: [

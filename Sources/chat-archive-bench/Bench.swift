@@ -390,6 +390,7 @@ struct Bench: ParsableCommand {
         }
         let textBytes = generatedTextBytes ?? storedTextBytes
         if let corpus {
+            report.messages = items
             report.note("corpus", "\(corpus): \(items) messages in \(chatCount) chats, \(textBytes) bytes of text")
         }
         report.row(
