@@ -91,7 +91,7 @@ import Testing
             cli, ["ingest", "--archive", TestArchive.temporaryPath(), "--json", Self.corpus])
         #expect(json.status == 0, "\(json.err)")
         let report = try JSONParser.parse(Array(json.out.utf8))
-        // CONTRACT fields stay; the new ones come beside them.
+        // The JSON Lines format's fields (JSONLinesFormat) stay; the new ones come beside them.
         for field in ["chats", "itemsAdded", "itemsUpdated", "itemsUnchanged", "itemsSkipped", "errors"] {
             #expect(report[field] != nil, "\(field)")
         }

@@ -3,7 +3,7 @@
 
 Input: the UTF-8 text files under src/<group>/*.txt written by extract_sources.py (one
 document per file; a blank line separates paragraphs) and src/MANIFEST.tsv.
-Output: a ChatArchive JSON Lines file (CONTRACT.md section 1): per chat one `chat` line,
+Output: a ChatArchive JSON Lines file (ChatArchive's JSONLinesFormat article): per chat one `chat` line,
 its `member` lines, then its `item` lines; chats in a shuffled order.  Plus a statistics
 JSON next to it.  Standard library only; deterministic for a given src/ and seed.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks a ChatArchive JSON Lines file against CONTRACT.md section 1 (and this corpus's
+"""Checks a ChatArchive JSON Lines file against the JSON Lines format (ChatArchive's JSONLinesFormat article) (and this corpus's
 own promises).  Standard library only.   python3 validate_jsonl.py real-1m.jsonl"""
 import datetime as dt
 import json
