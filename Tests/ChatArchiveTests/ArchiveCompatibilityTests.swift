@@ -143,6 +143,41 @@ import Testing
         #expect(direct.items[1].status == .read)
     }
 
+    /// Format 20 creates the vocabulary's trigram index (infix search) without its sizes table;
+    /// an archive made before keeps its own until a rebuild. Every infix, in every script the
+    /// fixture holds, finds the same items in both, and in the old one after its rebuild.
+    @Test func theVocabularyIndexWithAndWithoutItsSizesTableAnswersAlike() async throws {
+        func hasSizes(_ archive: Archive) async throws -> Bool {
+            try await archive.database.writer.read { db in
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'termGram_docsize')") == true
+            }
+        }
+        let old = try Self.openCopy()
+        #expect(try await hasSizes(old), "an archive with items keeps the index it has")
+        let jsonl = TestArchive.packagePath + "/Tests/ChatArchiveTests/Fixtures/compat-v2.jsonl"
+        let fresh = try Archive(path: TestArchive.temporaryPath())
+        _ = try fresh.ingestSync([jsonl])
+        #expect(try await !hasSizes(fresh), "a new archive's vocabulary index has no sizes table")
+        let queries = [
+            "umm", "eine", "rail", "ist", "ack", "ope", "ｏｐｅ", "afé", "rhab", "حبا", "לום", "会いま", "hoto", "xyz",
+        ]
+        func answers(_ archive: Archive) async throws -> [[String]] {
+            var out: [[String]] = []
+            for q in queries {
+                out.append(try await archive.search(q, options: SearchOptions(limit: 50)).hits.map(\.item.sourceId))
+            }
+            return out
+        }
+        let expected = try await answers(fresh)
+        #expect(expected.filter { !$0.isEmpty }.count >= 9, "\(expected)")
+        #expect(try await answers(old) == expected)
+        try old.database.rebuildIndexes()
+        #expect(try await !hasSizes(old), "a rebuild creates the current index")
+        #expect(try await answers(old) == expected)
+        #expect(try await old.check().isEmpty)
+    }
+
     /// Format 11 creates the time-ordered index without its sizes table; an archive made before
     /// keeps its own until a rebuild. Both answer every search alike, relevance order included
     /// (ranked by `chat_bm25`, which takes each row's length from the stored text).

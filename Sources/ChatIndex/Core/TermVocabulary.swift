@@ -8,6 +8,12 @@ import GRDB
 /// The writer adds the terms of each batch in the batch's transaction (from a ``TermSet`` fed
 /// by the prepared documents); a rebuild reads them back from the full-text index itself.
 enum TermVocabulary {
+    /// The trigram index of the vocabulary as format 20 creates it: without FTS5's sizes table
+    /// (`columnsize=0`), which nothing reads, since the index is only matched, never ranked.
+    static let gramSQL = """
+        CREATE VIRTUAL TABLE termGram USING fts5(term, content='', tokenize='trigram', columnsize=0)
+        """
+
     /// Inserts terms not yet in the vocabulary.
     static func insert(_ terms: [String], into db: Database) throws {
         guard !terms.isEmpty else { return }
@@ -27,7 +33,8 @@ enum TermVocabulary {
     /// Replaces the vocabulary with the terms of the `text` and `extra` columns of the
     /// full-text index, without the character n-grams of scripts written without spaces.
     static func rebuild(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM term; INSERT INTO termGram(termGram) VALUES('delete-all')")
+        // The index is created anew, so a rebuilt archive has the current kind (``gramSQL``).
+        try db.execute(sql: "DELETE FROM term; DROP TABLE termGram; \(gramSQL)")
         try db.execute(sql: "UPDATE archiveCounter SET value = 0 WHERE name = ?", arguments: [ArchiveCounters.terms])
         try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.itemFtsVocab USING fts5vocab(main, itemFts, col)")
         defer { try? db.execute(sql: "DROP TABLE IF EXISTS temp.itemFtsVocab") }

@@ -9,7 +9,7 @@ enum Migrations {
         "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex", "v11-itemFtsWithoutSizes",
         "v12-denseKeys", "v13-compressedText", "v14-compactChatKeys", "v15-memberNameShort",
         "v16-memberFoldedByChat", "v17-memberNameGramByChat", "v18-chatKeyLeafSize",
-        "v19-chatKeysWithoutPositions",
+        "v19-chatKeysWithoutPositions", "v20-termGramWithoutSizes",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -67,6 +67,7 @@ enum Migrations {
         m.registerMigration("v17-memberNameGramByChat", migrate: v17MemberNameGramByChat)
         m.registerMigration("v18-chatKeyLeafSize", migrate: v18ChatKeyLeafSize)
         m.registerMigration("v19-chatKeysWithoutPositions", migrate: v19ChatKeysWithoutPositions)
+        m.registerMigration("v20-termGramWithoutSizes", migrate: v20TermGramWithoutSizes)
         return m
     }
 
@@ -485,5 +486,14 @@ enum Migrations {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
         try ArchiveDatabase.setMeta(db, ChatKeys.positionsMetaKey, "0")
         try db.execute(sql: "DROP TABLE itemChatFts; \(try ChatKeys.createIndexSQL(db))")
+    }
+
+    /// Migration `v20-termGramWithoutSizes`.
+    private static func v20TermGramWithoutSizes(_ db: Database) throws {
+        // A new archive's trigram index of the vocabulary without its sizes table
+        // (``TermVocabulary/gramSQL``). Read-compatible: an archive with items keeps its index
+        // (both kinds answer the same matches) until `rebuild` creates it again.
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
+        try db.execute(sql: "DROP TABLE termGram; \(TermVocabulary.gramSQL)")
     }
 }

@@ -38,6 +38,9 @@ package final class ArchiveWriter {
     private let terms: TermSet
     /// The `export` row the items added now come from (see ``setExport(_:)``).
     private var exportId: Int64?
+    /// This thread's compressor, once the writer has the archive's dictionary
+    /// (``TextCompression/readerCompressor()``).
+    private var compressor: TextCompressor?
 
     /// Problems with individual records (unknown chat…), already counted as skipped.
     package var issues: [String] {
@@ -117,7 +120,8 @@ package final class ArchiveWriter {
     }
 
     package func add(_ item: Item) throws {
-        let prepared = PreparedItem(item.storable)
+        if compressor == nil { compressor = store.textCompression.readerCompressor() }
+        let prepared = PreparedItem(item.storable, compressor: compressor)
         terms.add(prepared.textTokens)
         if let extra = prepared.extraTokens { terms.add(extra) }
         pendingBytes += prepared.byteCount

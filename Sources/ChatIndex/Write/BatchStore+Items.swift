@@ -32,7 +32,7 @@ extension BatchStore {
         h.combine(flags.rawValue)
         let row = ItemRow(
             prepared: prepared, chat: chat, member: member, flags: flags, tags: tags, hash: h.signed,
-            storedText: textCompression.stored(analyzed.displayText))
+            storedText: prepared.storedText ?? textCompression.stored(analyzed.displayText))
 
         // Insert first; an existing (chat, source id) is found by the conflict.
         let mark = try readMark(chat, db)

@@ -350,28 +350,59 @@ final class BatchStore: @unchecked Sendable {
     }
 
     /// Applies this batch's counter changes; the last item comes from the (chat, ts, id) index.
+    ///
+    /// One statement for every chat of the batch: the update of a chat's count fires a
+    /// trigger, so each such statement opens a savepoint, at which FTS5 writes out and reopens
+    /// the state of every full-text table the transaction has written; a statement per chat
+    /// did that once per chat (<doc:WritePerformance>).
     private func updateChatAggregates(_ db: Database) throws {
-        let update = try db.cachedStatement(
-            sql: """
-                UPDATE chat SET
-                    itemCount = itemCount + :items,
-                    unreadCount = unreadCount + :unread,
-                    unreadMentions = unreadMentions + :mentions,
-                    reportCount = reportCount + :reports,
-                    lastItemId = (SELECT id FROM item WHERE chatId = :c ORDER BY ts DESC, id DESC LIMIT 1),
-                    lastTs = (SELECT ts FROM item WHERE chatId = :c ORDER BY ts DESC, id DESC LIMIT 1)
-                WHERE id = :c
-                """)
-        for (chat, d) in aggregates {
-            update.setUncheckedArguments([
-                "c": chat, "items": d.items, "unread": d.unread, "mentions": d.unreadMentions, "reports": d.reports,
-            ])
-            try update.execute()
+        if !aggregates.isEmpty {
+            var deltas = JSONBytes(capacity: 32 * aggregates.count)
+            deltas.array(aggregates.sorted { $0.key < $1.key }) { o, entry in
+                let (chat, d) = entry
+                o.raw("[")
+                for (k, v) in [chat, Int64(d.items), Int64(d.unread), Int64(d.unreadMentions), Int64(d.reports)]
+                    .enumerated()
+                {
+                    if k > 0 { o.raw(",") }
+                    o.int(v)
+                }
+                o.raw("]")
+            }
+            try db.cachedStatement(
+                sql: """
+                    UPDATE chat SET
+                        itemCount = itemCount + json_extract(d.value, '$[1]'),
+                        unreadCount = unreadCount + json_extract(d.value, '$[2]'),
+                        unreadMentions = unreadMentions + json_extract(d.value, '$[3]'),
+                        reportCount = reportCount + json_extract(d.value, '$[4]'),
+                        lastItemId = (SELECT id FROM item WHERE chatId = chat.id ORDER BY ts DESC, id DESC LIMIT 1),
+                        lastTs = (SELECT ts FROM item WHERE chatId = chat.id ORDER BY ts DESC, id DESC LIMIT 1)
+                    FROM json_each(?) AS d
+                    WHERE chat.id = json_extract(d.value, '$[0]')
+                    """
+            ).execute(arguments: [deltas.text])
         }
         aggregates.removeAll()
-        let active = try db.cachedStatement(
-            sql: "UPDATE member SET lastTs = max(coalesce(lastTs, ?2), ?2) WHERE id = ?1")
-        for (member, ts) in memberLastTs { try active.execute(arguments: [member, ts]) }
+        // The members' activity in one statement too: an update of a member opens a savepoint
+        // as well.
+        if !memberLastTs.isEmpty {
+            var active = JSONBytes(capacity: 24 * memberLastTs.count)
+            active.array(memberLastTs.sorted { $0.key < $1.key }) { o, entry in
+                o.raw("[")
+                o.int(entry.key)
+                o.raw(",")
+                o.int(entry.value)
+                o.raw("]")
+            }
+            try db.cachedStatement(
+                sql: """
+                    UPDATE member SET lastTs = max(coalesce(lastTs, d.ts), d.ts)
+                    FROM (SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS ts FROM json_each(?)) AS d
+                    WHERE member.id = d.id
+                    """
+            ).execute(arguments: [active.text])
+        }
         memberLastTs.removeAll()
     }
 

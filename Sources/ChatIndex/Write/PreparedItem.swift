@@ -16,6 +16,9 @@ struct PreparedItem {
     let contentHash: StableHasher
     let textTokens: TokenizedDocument
     let extraTokens: TokenizedDocument?
+    /// The text's stored form, when the preparing thread had the archive's dictionary (else
+    /// the writer makes it: ``TextCompression``).
+    let storedText: StoredText?
 
     /// About what the prepared item holds on the heap, so that a batch can be bounded by
     /// memory as well as by its number of items: the token records (the bulk: each token of
@@ -27,10 +30,11 @@ struct PreparedItem {
         n += (sourceText == nil ? 0 : analyzed.displayText.utf8.count) + (reactions?.utf8.count ?? 0)
         n += (moreFiles?.utf8.count ?? 0) + (item.quote?.text.utf8.count ?? 0)
         n += analyzed.spans.count * 64 + (analyzed.linkTargets.count + analyzed.mentionNames.count) * 32
+        if case .compressed(let bytes) = storedText { n += bytes.count }
         return n
     }
 
-    init(_ item: Item) {
+    init(_ item: Item, compressor: TextCompressor? = nil) {
         self.item = item
         let analyzed = ItemAnalyzer.analyze(item.content.text, markup: item.markup)
         self.analyzed = analyzed
@@ -77,6 +81,7 @@ struct PreparedItem {
         contentHash = h
         textTokens = TokenizedDocument(analyzed.displayText)
         extraTokens = extra.isEmpty ? nil : TokenizedDocument(extra)
+        storedText = compressor?.stored(analyzed.displayText)
     }
 
     static func filesJSON(_ files: [FileRef]) -> String {

@@ -66,7 +66,9 @@ package final class TextCompression {
     private let trainingTexts: Int
     /// Whether the archive compresses (read at the first transaction).
     private var enabled: Bool?
-    private var compressor: OpaquePointer?
+    private var compressor: TextCompressor?
+    /// The dictionary once loaded, for the ingest's reading thread (``readerCompressor()``).
+    private let published = PublishedDictionary()
     private var samples: [UInt8] = []
     private var sampleSizes: [Int64] = []
     /// Trainings tried without a dictionary (too little text): collecting stops after a few.
@@ -79,8 +81,6 @@ package final class TextCompression {
     init(trainingTexts: Int) {
         self.trainingTexts = trainingTexts
     }
-
-    deinit { cchatzstd_compressor_free(compressor) }
 
     /// Called at the start of each transaction: reads whether the archive compresses, and
     /// loads its dictionary once one is stored.
@@ -111,20 +111,16 @@ package final class TextCompression {
             }
             return .text(text)
         }
-        let original = text
-        var text = text
-        return text.withUTF8 { bytes -> StoredText in
-            // Short texts never shrink: the id byte and the frame header cost 3 bytes or more.
-            guard bytes.count > 8 else { return .text(original) }
-            let bound = Int(cchatzstd_bound(Int64(bytes.count)))
-            var out = [UInt8](repeating: 0, count: bound)
-            let n = out.withUnsafeMutableBufferPointer {
-                cchatzstd_compress(compressor, bytes.baseAddress, Int64(bytes.count), $0.baseAddress, Int64(bound))
-            }
-            guard n > 0, Int(n) < bytes.count else { return .text(original) }
-            out.removeSubrange(Int(n)...)
-            return .compressed(out)
-        }
+        return compressor.stored(text)
+    }
+
+    /// A compressor of its own for the thread that prepares an ingest's items, once this
+    /// writer has loaded the archive's dictionary (`nil` before): the texts it compresses
+    /// arrive compressed, which takes that work off the writer's thread, the busier of the two
+    /// (<doc:WritePerformance>). An archive has one dictionary, never replaced, so a text
+    /// compressed with it on either thread is stored the same.
+    func readerCompressor() -> TextCompressor? {
+        published.dictionary.flatMap(TextCompressor.init)
     }
 
     /// Called before each transaction commits: trains the dictionary once enough texts are
@@ -160,10 +156,57 @@ package final class TextCompression {
     }
 
     private func load(_ dict: [UInt8]) {
-        compressor = dict.withUnsafeBufferPointer {
-            cchatzstd_compressor_new(Self.dictionaryId, $0.baseAddress, Int64($0.count), Self.level)
-        }
+        compressor = TextCompressor(dict)
+        if compressor != nil { published.dictionary = dict }
         samples = []
         sampleSizes = []
+    }
+}
+
+/// A zstd compressor with an archive's dictionary: the one place a text's stored form is made.
+/// Not for two threads at once; each thread that compresses has its own.
+package final class TextCompressor {
+    private let pointer: OpaquePointer
+
+    /// `nil` when zstd refuses the dictionary or is missing.
+    init?(_ dict: [UInt8]) {
+        guard
+            let p = dict.withUnsafeBufferPointer({
+                cchatzstd_compressor_new(
+                    TextCompression.dictionaryId, $0.baseAddress, Int64($0.count), TextCompression.level)
+            })
+        else { return nil }
+        pointer = p
+    }
+
+    deinit { cchatzstd_compressor_free(pointer) }
+
+    /// The stored form of `text`: compressed when that is shorter.
+    func stored(_ text: String) -> StoredText {
+        let original = text
+        var text = text
+        return text.withUTF8 { bytes -> StoredText in
+            // Short texts never shrink: the id byte and the frame header cost 3 bytes or more.
+            guard bytes.count > 8 else { return .text(original) }
+            let bound = Int(cchatzstd_bound(Int64(bytes.count)))
+            var out = [UInt8](repeating: 0, count: bound)
+            let n = out.withUnsafeMutableBufferPointer {
+                cchatzstd_compress(pointer, bytes.baseAddress, Int64(bytes.count), $0.baseAddress, Int64(bound))
+            }
+            guard n > 0, Int(n) < bytes.count else { return .text(original) }
+            out.removeSubrange(Int(n)...)
+            return .compressed(out)
+        }
+    }
+}
+
+/// The dictionary a writer loaded, handed to the thread that prepares its items.
+private final class PublishedDictionary: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: [UInt8]?
+
+    var dictionary: [UInt8]? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }
