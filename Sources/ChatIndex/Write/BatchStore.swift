@@ -311,6 +311,11 @@ final class BatchStore: @unchecked Sendable {
                 }
             }
         }
+        // Before the first full-text write: a statement that opens a savepoint (one that fires a
+        // trigger, or may change several rows) makes every full-text table the transaction has
+        // written save its state and prepare its statements again (<doc:WritePerformance>).
+        try renumberPositions(db)
+        try updateChatAggregates(db)
         if !fts.isEmpty {
             fts.sort { ($0.rowid, $0.isDelete ? 0 : 1) < ($1.rowid, $1.isDelete ? 0 : 1) }
             let insert = try db.cachedStatement(
@@ -334,8 +339,6 @@ final class BatchStore: @unchecked Sendable {
         } else {
             try TermVocabulary.insert(terms.drain(), into: db)
         }
-        try renumberPositions(db)
-        try updateChatAggregates(db)
         try counters.apply(db)
     }
 
@@ -351,10 +354,8 @@ final class BatchStore: @unchecked Sendable {
 
     /// Applies this batch's counter changes; the last item comes from the (chat, ts, id) index.
     ///
-    /// One statement for every chat of the batch: the update of a chat's count fires a
-    /// trigger, so each such statement opens a savepoint, at which FTS5 writes out and reopens
-    /// the state of every full-text table the transaction has written; a statement per chat
-    /// did that once per chat (<doc:WritePerformance>).
+    /// One statement for every chat of the batch, and one for the members: fewer statements,
+    /// and each runs before the batch's full-text writes (see `applyRecords`).
     private func updateChatAggregates(_ db: Database) throws {
         if !aggregates.isEmpty {
             var deltas = JSONBytes(capacity: 32 * aggregates.count)
@@ -384,8 +385,6 @@ final class BatchStore: @unchecked Sendable {
             ).execute(arguments: [deltas.text])
         }
         aggregates.removeAll()
-        // The members' activity in one statement too: an update of a member opens a savepoint
-        // as well.
         if !memberLastTs.isEmpty {
             var active = JSONBytes(capacity: 24 * memberLastTs.count)
             active.array(memberLastTs.sorted { $0.key < $1.key }) { o, entry in
