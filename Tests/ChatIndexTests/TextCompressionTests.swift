@@ -34,11 +34,12 @@ import Testing
         return lines
     }
 
-    static func ingest(training: Int) throws -> Archive {
+    static func ingest(training: Int, whileReading: Bool? = nil) throws -> Archive {
         let path = try TestArchive.writeFile(lines().joined(separator: "\n"))
         let archive = try Archive(path: TestArchive.temporaryPath())
         var options = IngestOptions(batchSize: 200, compressesText: training > 0)
         options.textTrainingTexts = training
+        options.compressesWhileReading = whileReading
         let report = try archive.ingestSync([path], options: options)
         #expect(report.itemsAdded == 1_500)
         return archive
@@ -110,6 +111,25 @@ import Testing
         try compressed.database.rebuildIndexes(chunk: 333)
         #expect(try await Self.answers(compressed) == Self.answers(plain))
         #expect(try await compressed.check().isEmpty)
+    }
+
+    /// Texts compressed on the thread that reads the export (when the writer is the busier
+    /// one) are stored byte for byte as the writer stores them, and read back alike.
+    @Test func textsCompressedWhileReadingAreStoredAsTheWriterStoresThem() async throws {
+        let byReader = try Self.ingest(training: 300, whileReading: true)
+        let byWriter = try Self.ingest(training: 300, whileReading: false)
+        let adaptive = try Self.ingest(training: 300)
+        func stored(_ archive: Archive) async throws -> [String] {
+            try await archive.database.writer.read { db in
+                try String.fetchAll(db, sql: "SELECT sourceId || ':' || hex(text) FROM item ORDER BY sourceId")
+            }
+        }
+        let expected = try await stored(byWriter)
+        #expect(try await Self.compressedRows(byReader) > 1_000)
+        #expect(try await stored(byReader) == expected)
+        #expect(try await stored(adaptive) == expected)
+        #expect(try await Self.answers(byReader) == Self.answers(byWriter))
+        #expect(try await byReader.check().isEmpty)
     }
 
     /// Live writes into a new archive never train (an app's archive stores its text as it is

@@ -33,6 +33,9 @@ public struct IngestOptions: Sendable {
     /// With ``compressesText``: how many texts the ingest stores as they are and then trains the
     /// compression dictionary on (`nil`: 20,000; tests make it small to compress small archives).
     package var textTrainingTexts: Int? = nil
+    /// Where texts are compressed: `nil` on the thread that is less busy, batch by batch;
+    /// `true` always on the reading thread, `false` always on the writer's (for tests).
+    package var compressesWhileReading: Bool? = nil
     /// The default ``batchBytes``: the writer's own batch limit.
     public static let defaultBatchBytes = ArchiveWriter.batchByteLimit
     /// Makes options: format sniffed by content, bad records skipped.

@@ -17,7 +17,8 @@ extension IngestPipeline {
             database: database, batchSize: options.batchSize, batchBytes: options.batchBytes,
             termLimit: options.termLimit,
             textTrainingTexts: options.compressesText
-                ? options.textTrainingTexts ?? TextCompression.defaultTrainingTexts : 0)
+                ? options.textTrainingTexts ?? TextCompression.defaultTrainingTexts : 0,
+            compressesWhileReading: options.compressesWhileReading)
         let sink = WriterSink(writer: writer, strict: options.strict, isCancelled: isCancelled, onProgress: progress)
         var report = IngestReport()
         var fatal: Error? = nil

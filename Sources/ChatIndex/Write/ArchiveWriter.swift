@@ -41,6 +41,10 @@ package final class ArchiveWriter {
     /// This thread's compressor, once the writer has the archive's dictionary
     /// (``TextCompression/readerCompressor()``).
     private var compressor: TextCompressor?
+    /// Whether this thread compresses the texts of the batch it prepares (see ``flush()``).
+    private var compressesHere: Bool
+    /// Set by the caller: where texts are compressed, whatever the threads' load.
+    private let pinnedCompression: Bool?
 
     /// Problems with individual records (unknown chat…), already counted as skipped.
     package var issues: [String] {
@@ -75,12 +79,16 @@ package final class ArchiveWriter {
     /// `termLimit`: how many terms the writer remembers as already offered to the vocabulary
     /// (`TermSet.init(limit:)`; tests make it small). `textTrainingTexts`: how many texts an
     /// archive without a compression dictionary stores as they are before training one on them
-    /// (``TextCompression``; `nil` or 0: this writer trains none).
+    /// (``TextCompression``; `nil` or 0: this writer trains none). `compressesWhileReading`:
+    /// `nil` to compress texts on whichever thread is less busy, batch by batch (see
+    /// ``flush()``); `true` or `false` to pin it to the caller's thread or the writer's.
     package init(
         database: ArchiveDatabase, batchSize: Int = 10_000, batchBytes: Int = batchByteLimit,
-        termLimit: Int? = nil, textTrainingTexts: Int? = nil
+        termLimit: Int? = nil, textTrainingTexts: Int? = nil, compressesWhileReading: Bool? = nil
     ) throws {
         self.database = database
+        pinnedCompression = compressesWhileReading
+        compressesHere = compressesWhileReading ?? false
         self.batchSize = batchSize
         self.batchBytes = batchBytes
         terms = termLimit.map { TermSet(limit: $0) } ?? TermSet()
@@ -120,8 +128,8 @@ package final class ArchiveWriter {
     }
 
     package func add(_ item: Item) throws {
-        if compressor == nil { compressor = store.textCompression.readerCompressor() }
-        let prepared = PreparedItem(item.storable, compressor: compressor)
+        if compressesHere && compressor == nil { compressor = store.textCompression.readerCompressor() }
+        let prepared = PreparedItem(item.storable, compressor: compressesHere ? compressor : nil)
         terms.add(prepared.textTokens)
         if let extra = prepared.extraTokens { terms.add(extra) }
         pendingBytes += prepared.byteCount
@@ -133,6 +141,10 @@ package final class ArchiveWriter {
     /// Hands everything buffered to the writer thread, to be committed in one transaction,
     /// after the batch before it. Throws the error of an earlier batch, if one failed.
     package func flush() throws {
+        // The writer still busy with the batch before: it is the slower of the two threads,
+        // so this thread compresses the next batch's texts itself; else it leaves them to the
+        // writer (<doc:WritePerformance>).
+        compressesHere = pinnedCompression ?? (inFlight.wait(timeout: .now()) == .timedOut)
         try waitForWriter()
         checkpointer.request()
         guard !pending.isEmpty else { return }

@@ -120,17 +120,21 @@ extension BatchStore {
         var pos: Int64 = 0
         var chatKey: Int64? = nil
         while true {
-            // Fetched on each attempt: GRDB drops a statement that failed from its cache, and
-            // a failed statement cannot be reset for reuse.
-            let insert = try db.cachedStatement(
-                sql: """
-                    INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, tags, flags, sourceText,
-                                     fileName, fileSize, previewUri, previewTitle, previewDescription, duration, reason,
-                                     quoteSourceId, quoteText, reactions, status, contentHash, raw, pos,
-                                     filePath, moreFiles, wallClock, chatKey)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(chatId, sourceId) DO NOTHING
-                    """)
+            // Looked up once per transaction (finding it in GRDB's cache hashes its text), and
+            // again after a failure: GRDB drops a statement that failed from its cache, and a
+            // failed statement cannot be reset for reuse.
+            let insert =
+                try itemInsert
+                ?? db.cachedStatement(
+                    sql: """
+                        INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, tags, flags, sourceText,
+                                         fileName, fileSize, previewUri, previewTitle, previewDescription, duration, reason,
+                                         quoteSourceId, quoteText, reactions, status, contentHash, raw, pos,
+                                         filePath, moreFiles, wallClock, chatKey)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT(chatId, sourceId) DO NOTHING
+                        """)
+            itemInsert = insert
             do {
                 pos = try position(ts: item.timestamp.milliseconds, id: id, chat: chat, db)
                 chatKey = try proposeKey(chat: chat, id: id, ts: item.timestamp.milliseconds, db)
@@ -169,6 +173,7 @@ extension BatchStore {
                 inserted = db.changesCount > 0
                 break
             } catch let e as DatabaseError where e.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+                itemInsert = nil
                 // The time slot overflowed into this id: take the first free one after it.
                 id = try firstFreeId(from: id, db)
                 nextSeq[try slotBase(item.timestamp, db).base] = id + 1

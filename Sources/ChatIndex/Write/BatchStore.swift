@@ -51,6 +51,9 @@ final class BatchStore: @unchecked Sendable {
     var readMarks: [Int64: ReadMark] = [:]
     /// Rows of this batch's FTS operations that insert a rowid (a later update replaces them).
     var pendingInsert: [Int64: Int] = [:]
+    /// The item insert of the current transaction (see `insert(_:mark:_:)`); `nil` between
+    /// transactions and after a failed insert.
+    var itemInsert: Statement?
     /// Chats and members this transaction inserted, whose name-index rows it adds at its end
     /// (see ``writeNewNameRows(_:)``).
     var newChats: [Int64: (name: String, translit: String)] = [:]
@@ -257,6 +260,8 @@ final class BatchStore: @unchecked Sendable {
             lastSeen = nil
             throw error
         }
+        itemInsert = nil
+        defer { itemInsert = nil }
         do {
             try textCompression.begin(db)
             try applyRecords(records, db, exportId: exportId)
@@ -277,18 +282,24 @@ final class BatchStore: @unchecked Sendable {
 
     /// Entries beyond which a cache of ids is dropped (and refilled by lookups as needed), so
     /// that an ingest's memory does not grow with the number of chats and members it has seen.
-    static let cacheLimit = 100_000
+    /// An export lists one chat after another, so a batch needs the ids of a few hundred
+    /// chats at most; a bigger bound only held ids no later batch used, which made a big
+    /// ingest's peak memory grow with its chats (<doc:WritePerformance>).
+    static let cacheLimit = 20_000
+
+    /// Terms a live store remembers as stored (``knownTerms``) before it forgets them all.
+    static let knownTermsLimit = 100_000
 
     /// Drops the caches that outgrew ``cacheLimit`` (each is refilled from the tables on demand).
     private func trimCaches() {
         if userMember.count > Self.cacheLimit { userMember.removeAll() }
         if chatIds.count > Self.cacheLimit { chatIds.removeAll() }
         if memberIds.count > Self.cacheLimit { memberIds.removeAll() }
-        if memberNames.count > Self.cacheLimit / 100 { memberNames.removeAll() }
+        if memberNames.count > Self.cacheLimit / 20 { memberNames.removeAll() }
         if chatTail.count > Self.cacheLimit { chatTail.removeAll() }
         if keyTails.count > Self.cacheLimit { keyTails.removeAll() }
         if readMarks.count > Self.cacheLimit { readMarks.removeAll() }
-        if let known = knownTerms, known.count > Self.cacheLimit { knownTerms = [] }
+        if let known = knownTerms, known.count > Self.knownTermsLimit { knownTerms = [] }
     }
 
     private func applyRecords(_ records: [ArchiveWriter.Pending], _ db: Database, exportId: Int64?) throws {
