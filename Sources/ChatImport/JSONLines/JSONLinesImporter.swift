@@ -39,7 +39,7 @@ package struct JSONLinesImporter: Sendable {
                 continue
             }
             do {
-                let record = try JSONLinesRecord.decode(value, raw: String(decoding: line.bytes, as: UTF8.self))
+                let record = try JSONLinesRecord.decode(value) { String(decoding: line.bytes, as: UTF8.self) }
                 switch record {
                 case .chat(let c): knownChats.insert(c.sourceId)
                 case .member(let m):
@@ -67,7 +67,9 @@ enum JSONLinesRecord {
         init(_ m: String) { message = m }
     }
 
-    static func decode(_ v: JSONValue, raw: String) throws(Failure) -> ImportRecord {
+    /// `raw`: the line's text, made only for an item that keeps it (one with fields this version
+    /// does not model).
+    static func decode(_ v: JSONValue, raw: () -> String) throws(Failure) -> ImportRecord {
         guard case .object = v else { throw Failure("expected a JSON object") }
         guard let kind = v["kind"]?.stringValue else { throw Failure("missing \"kind\"") }
         switch kind {
@@ -143,7 +145,14 @@ enum JSONLinesRecord {
             hasLeft: try bool(v, "left"))
     }
 
-    static func item(_ v: JSONValue, raw: String) throws(Failure) -> Item {
+    /// The fields of an item line, and of its `content`, that this version models.
+    static let itemFields: Set<String> = [
+        "kind", "chatId", "id", "ts", "dir", "memberId", "sender", "content", "mentions", "quote", "file", "reactions",
+        "edited", "deleted", "unread", "pinned", "status",
+    ]
+    static let contentFields: Set<String> = ["type", "text", "preview", "duration", "reason"]
+
+    static func item(_ v: JSONValue, raw: () -> String) throws(Failure) -> Item {
         let chatSourceId = try string(v, "chatId")
         let id = try string(v, "id")
         let tsText = try string(v, "ts")
@@ -164,21 +173,15 @@ enum JSONLinesRecord {
         if let d = c["duration"]?.numberValue, d.isFinite, abs(d) < 1e12 { content.duration = Int(d) }
         content.reason = try optString(c, "reason")
         // The raw record is kept only when it holds fields this version does not model.
-        let known: Set<String> = [
-            "kind", "chatId", "id", "ts", "dir", "memberId", "sender", "content", "mentions", "quote", "file",
-            "reactions",
-            "edited", "deleted", "unread", "pinned", "status",
-        ]
         var hasUnknown = false
-        if case .object(let members) = v { hasUnknown = members.contains { !known.contains($0.0) } }
+        if case .object(let members) = v { hasUnknown = members.contains { !Self.itemFields.contains($0.0) } }
         if case .object(let members) = c {
-            hasUnknown =
-                hasUnknown || members.contains { !["type", "text", "preview", "duration", "reason"].contains($0.0) }
+            hasUnknown = hasUnknown || members.contains { !Self.contentFields.contains($0.0) }
         }
         var item = Item(
             chatSourceId: chatSourceId, sourceId: id, timestamp: ts, direction: dir,
             memberSourceId: try optString(v, "memberId"),
-            senderName: try optString(v, "sender"), content: content, raw: hasUnknown ? raw : nil)
+            senderName: try optString(v, "sender"), content: content, raw: hasUnknown ? raw() : nil)
         if let m = v["mentions"], case .object(let entries) = m {
             for (name, target) in entries {
                 item.mentions[name] = MentionTarget(
