@@ -299,3 +299,39 @@ import Testing
         #expect(try await archive.check().isEmpty)
     }
 }
+
+/// An ingest's batches count what they change, the rows FTS5 writes out included, so a batch
+/// never takes its own previous batch for another writer's (which would drop its caches and
+/// look up every id slot); a write by anyone else between two batches is noticed.
+@Suite struct WriterOwnChangesTests {
+    static func items(_ chat: String, _ range: Range<Int>) -> [Item] {
+        range.map { n in
+            Item(
+                chatSourceId: chat, sourceId: "i\(n)",
+                timestamp: Timestamp(milliseconds: 1_714_557_600_000 + Int64(n) * 1_000),
+                direction: n % 2 == 0 ? .rcv : .snd, memberSourceId: n % 2 == 0 ? "m1" : nil,
+                content: MessageContent(type: .text, text: "Встреча \(n) 東京で会いましょう ราคาถูก café"))
+        }
+    }
+
+    @Test func batchesOfOneWriterAreNotTakenForAnotherWriters() async throws {
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        let writer = try ArchiveWriter(database: archive.database, batchSize: 50, textTrainingTexts: 60)
+        for c in 0..<4 {
+            try writer.add(Chat(sourceId: "c\(c)", type: .group, displayName: "Chat \(c)"))
+            try writer.add(Member(chatSourceId: "c\(c)", sourceId: "m1", displayName: "Zoë"))
+            for item in Self.items("c\(c)", c * 100..<c * 100 + 100) { try writer.add(item) }
+        }
+        try writer.flush()
+        #expect(writer.otherWritersNoticed == 0)
+        // Someone else writes between two batches: the next batch notices.
+        try await archive.database.writer.write { db in
+            try db.execute(sql: "UPDATE chat SET favorite = 1 WHERE sourceId = 'c0'")
+        }
+        for item in Self.items("c3", 400..<460) { try writer.add(item) }
+        let summary = try writer.finish()
+        #expect(writer.otherWritersNoticed == 1)
+        #expect(summary.itemsAdded == 460)
+        #expect(try await archive.check().isEmpty)
+    }
+}

@@ -46,6 +46,13 @@ package final class ArchiveWriter {
     /// Set by the caller: where texts are compressed, whatever the threads' load.
     private let pinnedCompression: Bool?
 
+    /// How many of this writer's batches found that another writer had committed since its
+    /// batch before (and so dropped its caches); for tests.
+    package var otherWritersNoticed: Int {
+        inFlight.wait()
+        return store.otherWritersNoticed
+    }
+
     /// Problems with individual records (unknown chat…), already counted as skipped.
     package var issues: [String] {
         inFlight.wait()

@@ -146,6 +146,10 @@ final class BatchStore: @unchecked Sendable {
 
     private var autocheckpointOff = false
 
+    /// Transactions that began after another writer's, as far as this store could tell (each
+    /// dropped its caches): for tests.
+    private(set) var otherWritersNoticed = 0
+
     private var batchesWritten = 0
 
     /// Gives the C heap's free pages back to the system. The caller's thread allocates each
@@ -233,6 +237,7 @@ final class BatchStore: @unchecked Sendable {
         let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
         if let last = lastSeen, last.dataVersion == version, last.changes == db.totalChangesCount { return version }
         let othersWrote = try lastSeen != nil || Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") == true
+        if lastSeen != nil { otherWritersNoticed += 1 }
         if othersWrote {
             startedEmpty = false
         }
@@ -266,6 +271,11 @@ final class BatchStore: @unchecked Sendable {
             try textCompression.begin(db)
             try applyRecords(records, db, exportId: exportId)
             try textCompression.end(db)
+            // FTS5 writes its pending rows out at a savepoint or at the commit. Here, so that
+            // the changes this transaction makes are all counted in `lastSeen`: rows the commit
+            // wrote would count as another writer's, and the next transaction would drop every
+            // cache and look up every id slot.
+            try db.inSavepoint { .commit }
         } catch {
             lastSeen = nil
             counters = ArchiveCounters.Delta()
