@@ -332,9 +332,8 @@ final class BatchStore: @unchecked Sendable {
                 }
             }
         }
-        // Before the first full-text write: a statement that opens a savepoint (one that fires a
-        // trigger, or may change several rows) makes every full-text table the transaction has
-        // written save its state and prepare its statements again (<doc:WritePerformance>).
+        // Before the first full-text write: after it, these statements cost the writer far
+        // more (<doc:WritePerformance>).
         try renumberPositions(db)
         try updateChatAggregates(db)
         if !fts.isEmpty {
