@@ -143,21 +143,30 @@ import Testing
         #expect(direct.items[1].status == .read)
     }
 
+    /// Whether a full-text index has its sizes table (`<index>_docsize`).
+    static func hasSizes(_ archive: Archive, _ index: String) async throws -> Bool {
+        try await archive.database.writer.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [index + "_docsize"])
+                == true
+        }
+    }
+
+    /// A new archive of the current format holding the fixture the old archive was made from.
+    static func freshFromFixture() throws -> Archive {
+        let fresh = try Archive(path: TestArchive.temporaryPath())
+        _ = try fresh.ingestSync([TestArchive.packagePath + "/Tests/ChatArchiveTests/Fixtures/compat-v2.jsonl"])
+        return fresh
+    }
+
     /// Format 20 creates the vocabulary's trigram index (infix search) without its sizes table;
     /// an archive made before keeps its own until a rebuild. Every infix, in every script the
     /// fixture holds, finds the same items in both, and in the old one after its rebuild.
     @Test func theVocabularyIndexWithAndWithoutItsSizesTableAnswersAlike() async throws {
-        func hasSizes(_ archive: Archive) async throws -> Bool {
-            try await archive.database.writer.read { db in
-                try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'termGram_docsize')") == true
-            }
-        }
+        func hasSizes(_ archive: Archive) async throws -> Bool { try await Self.hasSizes(archive, "termGram") }
         let old = try Self.openCopy()
         #expect(try await hasSizes(old), "an archive with items keeps the index it has")
-        let jsonl = TestArchive.packagePath + "/Tests/ChatArchiveTests/Fixtures/compat-v2.jsonl"
-        let fresh = try Archive(path: TestArchive.temporaryPath())
-        _ = try fresh.ingestSync([jsonl])
+        let fresh = try Self.freshFromFixture()
         #expect(try await !hasSizes(fresh), "a new archive's vocabulary index has no sizes table")
         let queries = [
             "umm", "eine", "rail", "ist", "ack", "ope", "ｏｐｅ", "afé", "rhab", "حبا", "לום", "会いま", "hoto", "xyz",
@@ -186,18 +195,11 @@ import Testing
     /// relevance order follow each archive's scale, so both kinds answer alike.
     @Test func theIndexWithAndWithoutItsSizesTableAnswersAlike() async throws {
         func hasSizes(_ archive: Archive, _ index: String = "itemFts") async throws -> Bool {
-            try await archive.database.writer.read { db in
-                try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)",
-                    arguments: [index + "_docsize"])
-                    == true
-            }
+            try await Self.hasSizes(archive, index)
         }
         let old = try Self.openCopy()
         #expect(try await hasSizes(old), "an archive with items keeps the index it has")
-        let jsonl = TestArchive.packagePath + "/Tests/ChatArchiveTests/Fixtures/compat-v2.jsonl"
-        let fresh = try Archive(path: TestArchive.temporaryPath())
-        _ = try fresh.ingestSync([jsonl])
+        let fresh = try Self.freshFromFixture()
         #expect(try await !hasSizes(fresh), "a new archive's index has no sizes table")
         #expect(try await !hasSizes(fresh, "itemChatFts"))
         let queries = [

@@ -109,6 +109,13 @@ package final class ArchiveWriter {
         store = BatchStore(
             database: database, startedEmpty: count == 0, terms: terms, checkpointer: checkpointer,
             textTrainingTexts: textTrainingTexts ?? 0)
+        askForCompressor()
+    }
+
+    /// Takes the writer's compressor once it has the archive's dictionary: asked once a batch,
+    /// after the batch before is committed (the one that may have trained it).
+    private func askForCompressor() {
+        if compressesHere && compressor == nil { compressor = store.textCompression.readerCompressor() }
     }
 
     deinit {
@@ -135,7 +142,6 @@ package final class ArchiveWriter {
     }
 
     package func add(_ item: Item) throws {
-        if compressesHere && compressor == nil { compressor = store.textCompression.readerCompressor() }
         let prepared = PreparedItem(item.storable, compressor: compressesHere ? compressor : nil)
         terms.add(prepared.textTokens)
         if let extra = prepared.extraTokens { terms.add(extra) }
@@ -153,6 +159,7 @@ package final class ArchiveWriter {
         // writer (<doc:WritePerformance>).
         compressesHere = pinnedCompression ?? (inFlight.wait(timeout: .now()) == .timedOut)
         try waitForWriter()
+        askForCompressor()
         checkpointer.request()
         guard !pending.isEmpty else { return }
         let batch = Batch(records: pending, exportId: exportId)

@@ -265,7 +265,6 @@ final class BatchStore: @unchecked Sendable {
             lastSeen = nil
             throw error
         }
-        itemInsert = nil
         defer { itemInsert = nil }
         do {
             try textCompression.begin(db)
