@@ -21,10 +21,18 @@ package enum IndexTerms {
     /// The item was sent by the archive's owner.
     package static let fromMe = "frme"
 
-    package static func chat(_ id: Int64) -> String { "c\(id)" }
+    package static func chat(_ id: Int64) -> String { chatPrefix + String(id) }
+    /// The letter before a chat's id in its token.
+    package static let chatPrefix = "c"
     package static func content(_ t: ContentType) -> String { "t" + t.rawValue.lowercased() }
     package static func from(member id: Int64) -> String { "fr\(id)" }
     package static func mentions(member id: Int64) -> String { "mn\(id)" }
+
+    /// The first tokens of every item's tags: `all`, its chat and its content type. An archive
+    /// of format 21 spells them from the item's columns instead of storing them (``StoredTags``).
+    package static func head(chat id: Int64, type: ContentType) -> String {
+        all + " " + chat(id) + " " + content(type)
+    }
 
     /// Filter token `tag` as a query looks it up in the chat-keyed index without positions
     /// (``ChatKeys/ftsWithoutPositionsSQL``), whose tokenizer writes each filter token after

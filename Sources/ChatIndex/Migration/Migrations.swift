@@ -9,7 +9,7 @@ enum Migrations {
         "v8-chatNameShortFunction", "v9-nameRowsByWriter", "v10-chatKeyedIndex", "v11-itemFtsWithoutSizes",
         "v12-denseKeys", "v13-compressedText", "v14-compactChatKeys", "v15-memberNameShort",
         "v16-memberFoldedByChat", "v17-memberNameGramByChat", "v18-chatKeyLeafSize",
-        "v19-chatKeysWithoutPositions", "v20-termGramWithoutSizes",
+        "v19-chatKeysWithoutPositions", "v20-termGramWithoutSizes", "v21-tagsHeadFromColumns",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -68,6 +68,7 @@ enum Migrations {
         m.registerMigration("v18-chatKeyLeafSize", migrate: v18ChatKeyLeafSize)
         m.registerMigration("v19-chatKeysWithoutPositions", migrate: v19ChatKeysWithoutPositions)
         m.registerMigration("v20-termGramWithoutSizes", migrate: v20TermGramWithoutSizes)
+        m.registerMigration("v21-tagsHeadFromColumns", migrate: v21TagsHeadFromColumns)
         return m
     }
 
@@ -495,5 +496,14 @@ enum Migrations {
         // (both kinds answer the same matches) until `rebuild` creates it again.
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
         try db.execute(sql: "DROP TABLE termGram; \(TermVocabulary.gramSQL)")
+    }
+
+    /// Migration `v21-tagsHeadFromColumns`.
+    private static func v21TagsHeadFromColumns(_ db: Database) throws {
+        // A new archive's items store their tags without the head that their chat and content
+        // type spell (``StoredTags``). Read-compatible: an archive with items keeps its whole
+        // tags, and `meta` says which way a writer has.
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
+        try StoredTags.deriveHead(db)
     }
 }

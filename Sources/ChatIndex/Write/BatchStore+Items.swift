@@ -90,7 +90,7 @@ extension BatchStore {
     private static func tags(
         of item: Item, chat: Int64, member: Int64?, flags: ItemFlags, mentions mentionRows: [MentionRow]
     ) -> String {
-        var tags = IndexTerms.all + " " + IndexTerms.chat(chat) + " " + IndexTerms.content(item.content.type)
+        var tags = IndexTerms.head(chat: chat, type: item.content.type)
         if flags.contains(.hasLink) { tags += " " + IndexTerms.link }
         if flags.contains(.deleted) { tags += " " + IndexTerms.deleted }
         if flags.contains(.unread) { tags += " " + IndexTerms.unread }
@@ -127,7 +127,7 @@ extension BatchStore {
                 try itemInsert
                 ?? db.cachedStatement(
                     sql: """
-                        INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, tags, flags, sourceText,
+                        INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, \(storedTags.column), flags, sourceText,
                                          fileName, fileSize, previewUri, previewTitle, previewDescription, duration, reason,
                                          quoteSourceId, quoteText, reactions, status, contentHash, raw, pos,
                                          filePath, moreFiles, wallClock, chatKey)
@@ -148,7 +148,7 @@ extension BatchStore {
                     b.bind(contentType)
                     b.bind(storedText)
                     b.bind(prepared.extra)
-                    b.bind(tags)
+                    b.bind(storedTags.stored(tags, chat: chat, contentType: contentType))
                     b.bind(flags.rawValue)
                     b.bind(prepared.sourceText)
                     b.bind(item.file?.name)
@@ -253,7 +253,7 @@ extension BatchStore {
         }
         let update = try db.cachedStatement(
             sql: """
-                UPDATE item SET ts = ?, dir = ?, memberId = ?, contentType = ?, text = ?, extra = ?, tags = ?, flags = ?,
+                UPDATE item SET ts = ?, dir = ?, memberId = ?, contentType = ?, text = ?, extra = ?, \(storedTags.column) = ?, flags = ?,
                     sourceText = ?, fileName = ?, fileSize = ?, previewUri = ?, previewTitle = ?, previewDescription = ?,
                     duration = ?, reason = ?, quoteSourceId = ?, quoteText = ?, reactions = ?, status = ?,
                     contentHash = ?, raw = ?, filePath = ?, moreFiles = ?, wallClock = ?
@@ -261,7 +261,8 @@ extension BatchStore {
                 """)
         update.setUncheckedArguments([
             item.timestamp.milliseconds, item.direction.code, member, contentType, storedText.databaseValue,
-            prepared.extra, tags, flags.rawValue, prepared.sourceText, item.file?.name, item.file?.size,
+            prepared.extra, storedTags.stored(tags, chat: chat, contentType: contentType), flags.rawValue,
+            prepared.sourceText, item.file?.name, item.file?.size,
             item.content.preview?.uri, item.content.preview?.title, item.content.preview?.description,
             item.content.duration, item.content.reason, item.quote?.itemSourceId, item.quote?.text,
             prepared.reactions, item.status?.rawValue, hash, item.raw, item.file?.path, prepared.moreFiles,

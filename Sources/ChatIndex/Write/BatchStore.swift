@@ -146,6 +146,11 @@ final class BatchStore: @unchecked Sendable {
 
     private var autocheckpointOff = false
 
+    /// How the archive stores its items' tags, read in the first transaction (an archive keeps
+    /// its way while it is open).
+    private(set) var storedTags = StoredTags(headTypes: nil)
+    private var storedTagsRead = false
+
     /// Transactions that began after another writer's, as far as this store could tell (each
     /// dropped its caches): for tests.
     private(set) var otherWritersNoticed = 0
@@ -267,6 +272,10 @@ final class BatchStore: @unchecked Sendable {
         }
         defer { itemInsert = nil }
         do {
+            if !storedTagsRead {
+                storedTags = try StoredTags.of(db)
+                storedTagsRead = true
+            }
             try textCompression.begin(db)
             try applyRecords(records, db, exportId: exportId)
             try textCompression.end(db)

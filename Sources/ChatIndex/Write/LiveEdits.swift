@@ -272,7 +272,9 @@ package enum LiveEdits {
         let ftsDelete = try db.cachedStatement(
             sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
         let ftsInsert = try db.cachedStatement(sql: "INSERT INTO itemFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
-        let update = try db.cachedStatement(sql: "UPDATE item SET flags = ?, tags = ?, contentHash = 0 WHERE id = ?")
+        let storedTags = try StoredTags.of(db)
+        let update = try db.cachedStatement(
+            sql: "UPDATE item SET flags = ?, \(storedTags.column) = ?, contentHash = 0 WHERE id = ?")
         var delta = CounterDelta()
         var totals = ArchiveCounters.Delta()
         for r in rows.sorted(by: { $0.id < $1.id }) {
@@ -290,7 +292,9 @@ package enum LiveEdits {
                     try ChatKeys.insertStatement(db).execute(arguments: [key, r.text, r.extra, tags])
                 }
             }
-            try update.execute(arguments: [flags, tags, r.id])
+            try update.execute(arguments: [
+                flags, storedTags.stored(tags, chat: chat, contentType: r.contentType), r.id,
+            ])
         }
         try totals.apply(db)
         try apply(delta, chat: chat, db)
