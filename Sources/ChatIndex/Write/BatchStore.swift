@@ -340,10 +340,18 @@ final class BatchStore: @unchecked Sendable {
                 }
             }
         }
-        // Before the first full-text write: after it, these statements cost the writer far
-        // more (<doc:WritePerformance>).
+        // Before the first full-text write: each of these statements opens a statement
+        // savepoint, at which FTS5 would write out the rows it holds so far, and they cost the
+        // writer far more after it (<doc:WritePerformance>).
         try renumberPositions(db)
         try updateChatAggregates(db)
+        if knownTerms != nil {
+            let fresh = terms.drain().filter { !knownTerms!.contains($0) }
+            try TermVocabulary.insert(fresh, into: db)
+            knownTerms!.formUnion(fresh)
+        } else {
+            try TermVocabulary.insert(terms.drain(), into: db)
+        }
         if !fts.isEmpty {
             fts.sort { ($0.rowid, $0.isDelete ? 0 : 1) < ($1.rowid, $1.isDelete ? 0 : 1) }
             let insert = try db.cachedStatement(
@@ -360,13 +368,6 @@ final class BatchStore: @unchecked Sendable {
         }
         losingKeys.removeAll()
         try writeNewNameRows(db)
-        if knownTerms != nil {
-            let fresh = terms.drain().filter { !knownTerms!.contains($0) }
-            try TermVocabulary.insert(fresh, into: db)
-            knownTerms!.formUnion(fresh)
-        } else {
-            try TermVocabulary.insert(terms.drain(), into: db)
-        }
         try counters.apply(db)
     }
 
