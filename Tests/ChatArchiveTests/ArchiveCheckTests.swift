@@ -121,7 +121,7 @@ import Testing
             path,
             """
             INSERT INTO itemFts(itemFts, rowid, text, extra, tags)
-                SELECT 'delete', id, text, extra, tags FROM item ORDER BY id LIMIT 3
+                SELECT 'delete', id, text, extra, tags FROM itemText ORDER BY id LIMIT 3
             """)
         let problems = try await check(path)
         #expect(

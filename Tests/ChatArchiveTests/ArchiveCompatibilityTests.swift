@@ -1,4 +1,6 @@
 import ChatArchive
+import ChatIndex
+import ChatModel
 import ChatTestSupport
 import Foundation
 import GRDB
@@ -152,6 +154,13 @@ import Testing
         }
     }
 
+    /// Rows of (chat/item source ids, tags) by the first column.
+    static func tagsBySourceId(_ db: Database, _ sql: String) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: sql) { out[row[0]] = row[1] }
+        return out
+    }
+
     /// A new archive of the current format holding the fixture the old archive was made from.
     static func freshFromFixture() throws -> Archive {
         let fresh = try Archive(path: TestArchive.temporaryPath())
@@ -159,44 +168,54 @@ import Testing
         return fresh
     }
 
-    /// Format 21 stores an item's tags without the head that its chat and content type spell
-    /// (`item.tagTail`), and `item.tags` reads whole in plain SQL: a new archive and an old one
-    /// (which stores whole tags) read the same tags through live edits and a rebuild, their
-    /// indexes agree with them, and every filter finds the same items in both.
+    /// Format 21 stores an item's tags without the head that its chat and content type spell,
+    /// and the view the items index reads spells it again, in plain SQL: a new archive and an
+    /// old one (which stores whole tags) read the same whole tags through live edits and a
+    /// rebuild, their indexes agree with them, and every filter finds the same items in both.
     @Test func tagsReadWholeWhetherTheirHeadIsStoredOrSpelled() async throws {
         let old = try Self.openCopy()
         let fresh = try Self.freshFromFixture()
-        // A connection without the archive's functions, as any SQLite shell opens it.
-        func plain(_ archive: Archive) throws -> DatabaseQueue {
-            var configuration = Configuration()
-            configuration.readonly = true
-            return try DatabaseQueue(path: archive.database.path, configuration: configuration)
-        }
+        // An item's whole tags as a writer reads them (an old archive's index reads `item`, a
+        // new one's the view `itemText`, which spells them alike).
         func tags(_ archive: Archive) async throws -> [String: String] {
-            try await plain(archive).read { db in
-                var out: [String: String] = [:]
-                for row in try Row.fetchAll(
+            try await archive.database.writer.read { db in
+                try Self.tagsBySourceId(
                     db,
-                    sql:
-                        "SELECT chat.sourceId || '/' || item.sourceId, item.tags FROM item JOIN chat ON chat.id = item.chatId"
-                ) {
-                    out[row[0]] = row[1]
-                }
-                return out
+                    "SELECT (SELECT sourceId FROM chat WHERE chat.id = chatId) || '/' || sourceId, \(try StoredTags.of(db).wholeSQL) FROM item"
+                )
             }
         }
-        let tails = try await plain(fresh).read { db in
-            try [String: String](
-                uniqueKeysWithValues: Row.fetchAll(
+        let viewTags = try await fresh.database.writer.read { db in
+            try Self.tagsBySourceId(
+                db,
+                "SELECT chat.sourceId || '/' || item.sourceId, itemText.tags FROM itemText JOIN item USING (id) JOIN chat ON chat.id = item.chatId"
+            )
+        }
+        // The stored tags, and the whole tags by the archive's own SQL in a connection without
+        // the archive's functions, as any SQLite shell opens it.
+        var configuration = Configuration()
+        configuration.readonly = true
+        let plain = try DatabaseQueue(path: fresh.database.path, configuration: configuration)
+        let (tails, spelled) = try await plain.read { db in
+            let whole = try StoredTags.of(db)
+            #expect(whole.headTypes == ContentType.allCases.count)
+            return (
+                try Self.tagsBySourceId(
                     db,
-                    sql:
-                        "SELECT chat.sourceId || '/' || item.sourceId, item.tagTail FROM item JOIN chat ON chat.id = item.chatId"
-                ).map { ($0[0], $0[1]) })
+                    "SELECT chat.sourceId || '/' || item.sourceId, item.tags FROM item JOIN chat ON chat.id = item.chatId"
+                ),
+                try Self.tagsBySourceId(
+                    db,
+                    "SELECT (SELECT sourceId FROM chat WHERE chat.id = chatId) || '/' || sourceId, \(whole.wholeSQL) FROM item"
+                )
+            )
         }
         #expect(tails["g1/1005"] == " xdel fr3", "\(tails)")
         #expect(tails["d1/a2"] == " frme")
         #expect(try await tags(fresh)["g1/1005"] == "all c1 ttext xdel fr3")
         #expect(try await tags(fresh)["d1/a2"] == "all c2 tvoice frme")
+        #expect(try await tags(fresh) == spelled)
+        #expect(viewTags == spelled)
         #expect(try await tags(fresh).count == 11)
         #expect(try await tags(fresh) == tags(old))
         let filters = [
@@ -331,6 +350,7 @@ import Testing
 
     /// The same on a bigger archive: the sample corpus in an index with its sizes table (as
     /// every archive before format 11 had) and in one without, pages of 20 hits in every order.
+    /// (The index reads the rows through `itemText`, which spells each item's whole tags.)
     @Test func bothKindsOfIndexRankTheSampleCorpusAlike() async throws {
         let path = TestArchive.corpusPath + "/sample/chats-1.jsonl"
         let fresh = try Archive(path: TestArchive.temporaryPath())
@@ -342,7 +362,7 @@ import Testing
                 sql: """
                     DROP TABLE itemFts;
                     CREATE VIRTUAL TABLE itemFts USING fts5(
-                        text, extra, tags, content='item', content_rowid='id', tokenize='chat');
+                        text, extra, tags, content='itemText', content_rowid='id', tokenize='chat');
                     INSERT INTO itemFts(itemFts) VALUES ('rebuild');
                     """)
         }

@@ -376,7 +376,7 @@ package final class ArchiveDatabase: Sendable {
                 try db.execute(
                     sql: """
                         INSERT INTO itemFts(rowid, text, extra, tags)
-                        SELECT id, chat_text(text), extra, tags FROM item WHERE id > ? AND id <= ? ORDER BY id
+                        SELECT id, chat_text(text), extra, \(try StoredTags.of(db).wholeSQL) FROM item WHERE id > ? AND id <= ? ORDER BY id
                         """,
                     arguments: [after, last])
                 done += Int64(db.changesCount)
@@ -404,7 +404,7 @@ package final class ArchiveDatabase: Sendable {
                 try db.execute(
                     sql: """
                         INSERT INTO itemChatFts(rowid, text, extra, tags)
-                        SELECT chatKey, chat_text(text), extra, \(try ChatKeys.tagsSQL("tags", db)) FROM item
+                        SELECT chatKey, chat_text(text), extra, \(try ChatKeys.tagsSQL(StoredTags.of(db).wholeSQL, db)) FROM item
                         WHERE chatKey IS NOT NULL AND chatKey > ? AND chatKey <= ? ORDER BY chatKey
                         """,
                     arguments: [afterKey, last])

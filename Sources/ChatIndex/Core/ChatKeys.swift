@@ -178,7 +178,7 @@ package enum ChatKeys {
         let rows = try Row.fetchAll(
             db.cachedStatement(
                 sql:
-                    "SELECT chatKey, chat_text(text), extra, tags FROM item WHERE chatKey BETWEEN ? AND ? ORDER BY chatKey"
+                    "SELECT chatKey, chat_text(text), extra, \(try StoredTags.of(db).wholeSQL) FROM item WHERE chatKey BETWEEN ? AND ? ORDER BY chatKey"
             ),
             arguments: [r.lowerBound, r.upperBound])
         let delete = try deleteStatement(db)
@@ -258,7 +258,9 @@ package enum ChatKeys {
     static func give(_ key: Int64, toItem id: Int64, _ db: Database) throws {
         guard
             let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT chat_text(text), extra, tags FROM item WHERE id = ?"), arguments: [id])
+                db.cachedStatement(
+                    sql: "SELECT chat_text(text), extra, \(try StoredTags.of(db).wholeSQL) FROM item WHERE id = ?"),
+                arguments: [id])
         else { return }
         try insertStatement(db).execute(arguments: [key, row[0], row[1], row[2]])
         try db.cachedStatement(sql: "UPDATE item SET chatKey = ? WHERE id = ?").execute(arguments: [key, id])

@@ -34,6 +34,11 @@ enum Migrations {
     /// The view of the item table's full-text columns as text (format 13).
     static let itemTextViewSQL = "CREATE VIEW itemText AS SELECT id, chat_text(text) AS text, extra, tags FROM item"
 
+    /// The same view with the whole tags from SQL `tags` over the item row (``StoredTags``).
+    static func itemTextViewSQL(tags: String) -> String {
+        "CREATE VIEW itemText AS SELECT id, chat_text(text) AS text, extra, \(tags) AS tags FROM item"
+    }
+
     /// The `CREATE` statement of `itemFts` for this archive: read through `itemText` when the
     /// archive has that view.
     package static func itemFtsSQL(_ db: Database) throws -> String {
@@ -501,9 +506,10 @@ enum Migrations {
     /// Migration `v21-tagsHeadFromColumns`.
     private static func v21TagsHeadFromColumns(_ db: Database) throws {
         // A new archive's items store their tags without the head that their chat and content
-        // type spell (``StoredTags``). Read-compatible: an archive with items keeps its whole
-        // tags, and `meta` says which way a writer has.
+        // type spell (``StoredTags``), which the items index's view spells. Read-compatible:
+        // searches never read the tags, an archive with items keeps its whole tags, and
+        // `meta` says which way a writer has.
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
-        try StoredTags.deriveHead(db)
+        try StoredTags.storeWithoutHead(db)
     }
 }

@@ -179,7 +179,8 @@ extension BatchStore {
     private func respace(_ window: [(key: Int64, id: Int64)], from low: Int64, step: Int64, _ db: Database) throws {
         let moving = window.enumerated().map { (item: $0.element, key: low + Int64($0.offset + 1) * step) }
             .filter { $0.key != $0.item.key }
-        let read = try db.cachedStatement(sql: "SELECT chat_text(text), extra, tags FROM item WHERE id = ?")
+        let read = try db.cachedStatement(
+            sql: "SELECT chat_text(text), extra, \(storedTags.wholeSQL) FROM item WHERE id = ?")
         let clearKey = try db.cachedStatement(sql: "UPDATE item SET chatKey = NULL WHERE id = ?")
         let delete = try ChatKeys.deleteStatement(db)
         for m in moving where m.item.key >= 0 {

@@ -127,7 +127,7 @@ extension BatchStore {
                 try itemInsert
                 ?? db.cachedStatement(
                     sql: """
-                        INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, \(storedTags.column), flags, sourceText,
+                        INSERT INTO item(id, chatId, sourceId, ts, dir, memberId, contentType, text, extra, tags, flags, sourceText,
                                          fileName, fileSize, previewUri, previewTitle, previewDescription, duration, reason,
                                          quoteSourceId, quoteText, reactions, status, contentHash, raw, pos,
                                          filePath, moreFiles, wallClock, chatKey)
@@ -216,7 +216,7 @@ extension BatchStore {
         )
         let lookup = try db.cachedStatement(
             sql:
-                "SELECT id, contentHash, chat_text(text) AS text, extra, tags, flags, contentType, ts, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
+                "SELECT id, contentHash, chat_text(text) AS text, extra, \(storedTags.wholeSQL) AS tags, flags, contentType, ts, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
         )
         guard let old = try Row.fetchOne(lookup, arguments: [chat, item.sourceId]) else { return nil }
         let id: Int64 = old["id"]
@@ -253,7 +253,7 @@ extension BatchStore {
         }
         let update = try db.cachedStatement(
             sql: """
-                UPDATE item SET ts = ?, dir = ?, memberId = ?, contentType = ?, text = ?, extra = ?, \(storedTags.column) = ?, flags = ?,
+                UPDATE item SET ts = ?, dir = ?, memberId = ?, contentType = ?, text = ?, extra = ?, tags = ?, flags = ?,
                     sourceText = ?, fileName = ?, fileSize = ?, previewUri = ?, previewTitle = ?, previewDescription = ?,
                     duration = ?, reason = ?, quoteSourceId = ?, quoteText = ?, reactions = ?, status = ?,
                     contentHash = ?, raw = ?, filePath = ?, moreFiles = ?, wallClock = ?

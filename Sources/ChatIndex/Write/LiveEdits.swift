@@ -59,7 +59,7 @@ package enum LiveEdits {
     static func items(_ sourceIds: [String], chat: Int64, chatSource: String, _ db: Database) throws -> [StoredItem] {
         let lookup = try db.cachedStatement(
             sql:
-                "SELECT id, ts, pos, flags, contentType, chat_text(text) AS text, extra, tags, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
+                "SELECT id, ts, pos, flags, contentType, chat_text(text) AS text, extra, \(try StoredTags.of(db).wholeSQL) AS tags, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
         )
         // Flags as readers see them: an item the chat's read mark covers is read (and is
         // written back so when its flags change).
@@ -127,7 +127,9 @@ package enum LiveEdits {
             sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
         // All rows first: the full-text deletes must not run while the cursor reads the items.
         let rows = try Row.fetchAll(
-            db, sql: "SELECT id, chat_text(text) AS text, extra, tags, chatKey FROM item WHERE chatId = ? ORDER BY id",
+            db,
+            sql:
+                "SELECT id, chat_text(text) AS text, extra, \(try StoredTags.of(db).wholeSQL) AS tags, chatKey FROM item WHERE chatId = ? ORDER BY id",
             arguments: [chatId]
         )
         let keyedDelete = try ChatKeys.deleteStatement(db)
@@ -273,8 +275,7 @@ package enum LiveEdits {
             sql: "INSERT INTO itemFts(itemFts, rowid, text, extra, tags) VALUES ('delete', ?, ?, ?, ?)")
         let ftsInsert = try db.cachedStatement(sql: "INSERT INTO itemFts(rowid, text, extra, tags) VALUES (?, ?, ?, ?)")
         let storedTags = try StoredTags.of(db)
-        let update = try db.cachedStatement(
-            sql: "UPDATE item SET flags = ?, \(storedTags.column) = ?, contentHash = 0 WHERE id = ?")
+        let update = try db.cachedStatement(sql: "UPDATE item SET flags = ?, tags = ?, contentHash = 0 WHERE id = ?")
         var delta = CounterDelta()
         var totals = ArchiveCounters.Delta()
         for r in rows.sorted(by: { $0.id < $1.id }) {
