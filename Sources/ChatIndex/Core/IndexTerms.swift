@@ -25,13 +25,20 @@ package enum IndexTerms {
     /// The letter before a chat's id in its token.
     package static let chatPrefix = "c"
     package static func content(_ t: ContentType) -> String { "t" + t.rawValue.lowercased() }
-    package static func from(member id: Int64) -> String { "fr\(id)" }
+    package static func from(member id: Int64) -> String { memberPrefix + String(id) }
+    /// The letters before a sender's member id in its token.
+    package static let memberPrefix = "fr"
     package static func mentions(member id: Int64) -> String { "mn\(id)" }
 
-    /// The first tokens of every item's tags: `all`, its chat and its content type. An archive
-    /// of format 21 spells them from the item's columns instead of storing them (``StoredTags``).
+    /// The first tokens of every item's tags: `all`, its chat and its content type.
     package static func head(chat id: Int64, type: ContentType) -> String {
         all + " " + chat(id) + " " + content(type)
+    }
+
+    /// The sender's tokens of an item's tags (each after a space): `frme` when the owner sent
+    /// it, and its member's token when it has one.
+    package static func sender(sentByMe: Bool, member: Int64?) -> String {
+        (sentByMe ? " " + fromMe : "") + (member.map { " " + from(member: $0) } ?? "")
     }
 
     /// Filter token `tag` as a query looks it up in the chat-keyed index without positions

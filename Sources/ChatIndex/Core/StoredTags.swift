@@ -3,11 +3,12 @@ import GRDB
 
 /// How an archive stores its items' index tags (``IndexTerms``).
 ///
-/// Every item's tags begin with the same three tokens: `all`, its chat and its content type
-/// (``IndexTerms/head(chat:type:)``). An archive of format 21 or later stores only the rest in
-/// `item.tags` (most often a sender token alone), and the SQL of ``wholeSQL`` spells the head
-/// again from the row's own `chatId` and `contentType`: the view `itemText`, from which the
-/// items index reads its rows, and every statement that needs an item's whole tags read them
+/// Most of an item's tags follow from its row's own columns: `all`, its chat and content type
+/// (``IndexTerms/head(chat:type:)``) and its sender (``IndexTerms/sender(sentByMe:member:)``).
+/// An archive of format 21 or later stores only the rest in `item.tags` (its states and
+/// mentions, most often nothing), and the SQL of ``wholeSQL`` spells that head again from
+/// `chatId`, `contentType`, `dir` and `memberId`: the view `itemText`, from which the items
+/// index reads its rows, and every statement that needs an item's whole tags read them
 /// through it (<doc:ArchiveLayout>). Older archives keep their whole tags stored.
 package struct StoredTags: Sendable, Hashable {
     /// The content types whose head the archive's SQL spells (codes `0..<n`), or `nil` in an
@@ -27,24 +28,26 @@ package struct StoredTags: Sendable, Hashable {
 
     /// What is stored in `item.tags` for an item's whole tags: the tags after their head, when
     /// the archive's SQL spells that head.
-    package func stored(_ tags: String, chat: Int64, contentType: Int64) -> String {
+    package func stored(_ tags: String, chat: Int64, contentType: Int64, sentByMe: Bool, member: Int64?) -> String {
         guard let headTypes, contentType >= 0, contentType < headTypes else { return tags }
-        let head = IndexTerms.head(chat: chat, type: ContentType(code: contentType))
+        let head =
+            IndexTerms.head(chat: chat, type: ContentType(code: contentType))
+            + IndexTerms.sender(sentByMe: sentByMe, member: member)
         // Every tags string is made by `BatchStore.tags(of:…)`, head first; a live edit keeps
         // its tokens' order.
         precondition(tags.hasPrefix(head), "an item's tags begin with their head")
         return String(tags.dropFirst(head.count))
     }
 
-    /// The SQL expression of an item's whole tags over its row's `chatId`, `contentType` and
-    /// `tags` (unqualified, for a statement that reads one table).
+    /// The SQL expression of an item's whole tags over its row's `chatId`, `contentType`, `dir`,
+    /// `memberId` and `tags` (unqualified, for a statement that reads one table).
     package var wholeSQL: String {
         guard let headTypes else { return "tags" }
         return "(\(Self.headSQL(types: headTypes)) || tags)"
     }
 
-    /// The head of ``IndexTerms/head(chat:type:)`` in plain SQL for the first `types` content
-    /// types, and nothing for any other.
+    /// The head (``IndexTerms/head(chat:type:)`` and ``IndexTerms/sender(sentByMe:member:)``)
+    /// in plain SQL for the first `types` content types, and nothing for any other.
     static func headSQL(types: Int) -> String {
         let chatToken = IndexTerms.all + " " + IndexTerms.chatPrefix
         let chatPart = (IndexTerms.all + " " + IndexTerms.chat(0)).count
@@ -54,6 +57,8 @@ package struct StoredTags: Sendable, Hashable {
         return """
             CASE WHEN contentType BETWEEN 0 AND \(types - 1) \
             THEN '\(chatToken)' || chatId || (CASE contentType \(names.joined(separator: " ")) END) \
+            || (CASE WHEN dir = \(ItemDirection.snd.code) THEN ' \(IndexTerms.fromMe)' ELSE '' END) \
+            || (CASE WHEN memberId IS NULL THEN '' ELSE ' \(IndexTerms.memberPrefix)' || memberId END) \
             ELSE '' END
             """
     }

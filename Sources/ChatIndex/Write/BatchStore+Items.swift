@@ -24,7 +24,9 @@ extension BatchStore {
 
         var flags = prepared.flags
         if mentionRows.contains(where: \.isUser) { flags.insert(.mentionsUser) }
-        let tags = Self.tags(of: item, chat: chat, member: member, flags: flags, mentions: mentionRows)
+        let tags = Self.tags(
+            of: item, chat: chat, member: member, flags: flags, mentions: mentionRows,
+            senderFirst: storedTags.headTypes != nil)
 
         var h = prepared.contentHash
         h.combine(member ?? -1)
@@ -86,17 +88,22 @@ extension BatchStore {
         return mentionRows
     }
 
-    /// The item's index tags: its chat, content, flags, sender and mentioned members.
+    /// The item's index tags: its chat, content, flags, sender and mentioned members. In an
+    /// archive that stores tags without the head its columns spell (``StoredTags``), the
+    /// sender's tokens are part of that head; in an older one they follow the flags, as they
+    /// always did there (an item's content hash covers its tags).
     private static func tags(
-        of item: Item, chat: Int64, member: Int64?, flags: ItemFlags, mentions mentionRows: [MentionRow]
+        of item: Item, chat: Int64, member: Int64?, flags: ItemFlags, mentions mentionRows: [MentionRow],
+        senderFirst: Bool
     ) -> String {
         var tags = IndexTerms.head(chat: chat, type: item.content.type)
+        let sender = IndexTerms.sender(sentByMe: item.direction == .snd, member: member)
+        if senderFirst { tags += sender }
         if flags.contains(.hasLink) { tags += " " + IndexTerms.link }
         if flags.contains(.deleted) { tags += " " + IndexTerms.deleted }
         if flags.contains(.unread) { tags += " " + IndexTerms.unread }
         if flags.contains(.pinned) { tags += " " + IndexTerms.pinned }
-        if item.direction == .snd { tags += " " + IndexTerms.fromMe }
-        if let member { tags += " " + IndexTerms.from(member: member) }
+        if !senderFirst { tags += sender }
         if flags.contains(.mentionsUser) { tags += " " + IndexTerms.mentionsMe }
         for m in mentionRows { if let id = m.member { tags += " " + IndexTerms.mentions(member: id) } }
         return tags
@@ -148,7 +155,10 @@ extension BatchStore {
                     b.bind(contentType)
                     b.bind(storedText)
                     b.bind(prepared.extra)
-                    b.bind(storedTags.stored(tags, chat: chat, contentType: contentType))
+                    b.bind(
+                        storedTags.stored(
+                            tags, chat: chat, contentType: contentType, sentByMe: item.direction == .snd, member: member
+                        ))
                     b.bind(flags.rawValue)
                     b.bind(prepared.sourceText)
                     b.bind(item.file?.name)
@@ -261,7 +271,10 @@ extension BatchStore {
                 """)
         update.setUncheckedArguments([
             item.timestamp.milliseconds, item.direction.code, member, contentType, storedText.databaseValue,
-            prepared.extra, storedTags.stored(tags, chat: chat, contentType: contentType), flags.rawValue,
+            prepared.extra,
+            storedTags.stored(
+                tags, chat: chat, contentType: contentType, sentByMe: item.direction == .snd, member: member),
+            flags.rawValue,
             prepared.sourceText, item.file?.name, item.file?.size,
             item.content.preview?.uri, item.content.preview?.title, item.content.preview?.description,
             item.content.duration, item.content.reason, item.quote?.itemSourceId, item.quote?.text,

@@ -47,6 +47,8 @@ package enum LiveEdits {
         var pos: Int64
         var flags: Int64
         var contentType: Int64
+        var sentByMe: Bool
+        var memberId: Int64?
         var text: String
         var extra: String
         var tags: String
@@ -59,7 +61,7 @@ package enum LiveEdits {
     static func items(_ sourceIds: [String], chat: Int64, chatSource: String, _ db: Database) throws -> [StoredItem] {
         let lookup = try db.cachedStatement(
             sql:
-                "SELECT id, ts, pos, flags, contentType, chat_text(text) AS text, extra, \(try StoredTags.of(db).wholeSQL) AS tags, chatKey FROM item WHERE chatId = ? AND sourceId = ?"
+                "SELECT id, ts, pos, flags, contentType, chat_text(text) AS text, extra, \(try StoredTags.of(db).wholeSQL) AS tags, chatKey, dir, memberId FROM item WHERE chatId = ? AND sourceId = ?"
         )
         // Flags as readers see them: an item the chat's read mark covers is read (and is
         // written back so when its flags change).
@@ -74,6 +76,7 @@ package enum LiveEdits {
             out.append(
                 StoredItem(
                     id: id, ts: ts, pos: r[2], flags: mark.effective(flags: r[3], ts: ts, id: id), contentType: r[4],
+                    sentByMe: (r[9] as Int64) == ItemDirection.snd.code, memberId: r[10],
                     text: r[5], extra: r[6], tags: r[7], chatKey: r[8]))
         }
         return out
@@ -294,7 +297,10 @@ package enum LiveEdits {
                 }
             }
             try update.execute(arguments: [
-                flags, storedTags.stored(tags, chat: chat, contentType: r.contentType), r.id,
+                flags,
+                storedTags.stored(
+                    tags, chat: chat, contentType: r.contentType, sentByMe: r.sentByMe, member: r.memberId),
+                r.id,
             ])
         }
         try totals.apply(db)
