@@ -24,7 +24,10 @@ package enum IndexTerms {
     package static func chat(_ id: Int64) -> String { chatPrefix + String(id) }
     /// The letter before a chat's id in its token.
     package static let chatPrefix = "c"
-    package static func content(_ t: ContentType) -> String { "t" + t.rawValue.lowercased() }
+    package static func content(_ t: ContentType) -> String { contentTokens[t] ?? "t" + t.rawValue.lowercased() }
+    /// Each content type's token, made once (every item's tags hold one).
+    private static let contentTokens = Dictionary(
+        uniqueKeysWithValues: ContentType.allCases.map { ($0, "t" + $0.rawValue.lowercased()) })
     package static func from(member id: Int64) -> String { memberPrefix + String(id) }
     /// The letters before a sender's member id in its token.
     package static let memberPrefix = "fr"

@@ -29,14 +29,20 @@ package struct StoredTags: Sendable, Hashable {
     /// What is stored in `item.tags` for an item's whole tags: the tags after their head, when
     /// the archive's SQL spells that head.
     package func stored(_ tags: String, chat: Int64, contentType: Int64, sentByMe: Bool, member: Int64?) -> String {
-        guard let headTypes, contentType >= 0, contentType < headTypes else { return tags }
+        guard spellsHead(contentType: contentType) else { return tags }
         let head =
             IndexTerms.head(chat: chat, type: ContentType(code: contentType))
             + IndexTerms.sender(sentByMe: sentByMe, member: member)
-        // Every tags string is made by `BatchStore.tags(of:…)`, head first; a live edit keeps
-        // its tokens' order.
+        // An item's tags are made head first (`BatchStore.tags(of:…)`); a live edit keeps their
+        // tokens' order.
         precondition(tags.hasPrefix(head), "an item's tags begin with their head")
         return String(tags.dropFirst(head.count))
+    }
+
+    /// Whether the archive's SQL spells the head of an item of this content type (code).
+    package func spellsHead(contentType: Int64) -> Bool {
+        guard let headTypes else { return false }
+        return contentType >= 0 && contentType < headTypes
     }
 
     /// The SQL expression of an item's whole tags over its row's `chatId`, `contentType`, `dir`,

@@ -24,16 +24,15 @@ extension BatchStore {
 
         var flags = prepared.flags
         if mentionRows.contains(where: \.isUser) { flags.insert(.mentionsUser) }
-        let tags = Self.tags(
-            of: item, chat: chat, member: member, flags: flags, mentions: mentionRows,
-            senderFirst: storedTags.headTypes != nil)
+        let (tags, tagsAsStored) = self.tags(of: item, chat: chat, member: member, flags: flags, mentions: mentionRows)
 
         var h = prepared.contentHash
         h.combine(member ?? -1)
         h.combine(tags)
         h.combine(flags.rawValue)
         let row = ItemRow(
-            prepared: prepared, chat: chat, member: member, flags: flags, tags: tags, hash: h.signed,
+            prepared: prepared, chat: chat, member: member, flags: flags, tags: tags, tagsAsStored: tagsAsStored,
+            hash: h.signed,
             storedText: prepared.storedText ?? textCompression.stored(analyzed.displayText))
 
         // Insert first; an existing (chat, source id) is found by the conflict.
@@ -60,6 +59,8 @@ extension BatchStore {
         var member: Int64?
         var flags: ItemFlags
         var tags: String
+        /// The tags as `item.tags` holds them (``StoredTags``).
+        var tagsAsStored: String
         var hash: Int64
         var storedText: StoredText
         var item: Item { prepared.item }
@@ -88,25 +89,27 @@ extension BatchStore {
         return mentionRows
     }
 
-    /// The item's index tags: its chat, content, flags, sender and mentioned members. In an
-    /// archive that stores tags without the head its columns spell (``StoredTags``), the
-    /// sender's tokens are part of that head; in an older one they follow the flags, as they
-    /// always did there (an item's content hash covers its tags).
-    private static func tags(
-        of item: Item, chat: Int64, member: Int64?, flags: ItemFlags, mentions mentionRows: [MentionRow],
-        senderFirst: Bool
-    ) -> String {
-        var tags = IndexTerms.head(chat: chat, type: item.content.type)
+    /// The item's index tags (its chat, content, flags, sender and mentioned members), whole and
+    /// as `item.tags` stores them. In an archive that stores tags without the head its columns
+    /// spell (``StoredTags``), the sender's tokens are part of that head; in an older one they
+    /// follow the flags, as they always did there (an item's content hash covers its tags).
+    private func tags(
+        of item: Item, chat: Int64, member: Int64?, flags: ItemFlags, mentions mentionRows: [MentionRow]
+    ) -> (whole: String, stored: String) {
+        let senderFirst = storedTags.headTypes != nil
+        var head = IndexTerms.head(chat: chat, type: item.content.type)
         let sender = IndexTerms.sender(sentByMe: item.direction == .snd, member: member)
-        if senderFirst { tags += sender }
-        if flags.contains(.hasLink) { tags += " " + IndexTerms.link }
-        if flags.contains(.deleted) { tags += " " + IndexTerms.deleted }
-        if flags.contains(.unread) { tags += " " + IndexTerms.unread }
-        if flags.contains(.pinned) { tags += " " + IndexTerms.pinned }
-        if !senderFirst { tags += sender }
-        if flags.contains(.mentionsUser) { tags += " " + IndexTerms.mentionsMe }
-        for m in mentionRows { if let id = m.member { tags += " " + IndexTerms.mentions(member: id) } }
-        return tags
+        if senderFirst { head += sender }
+        var rest = ""
+        if flags.contains(.hasLink) { rest += " " + IndexTerms.link }
+        if flags.contains(.deleted) { rest += " " + IndexTerms.deleted }
+        if flags.contains(.unread) { rest += " " + IndexTerms.unread }
+        if flags.contains(.pinned) { rest += " " + IndexTerms.pinned }
+        if !senderFirst { rest += sender }
+        if flags.contains(.mentionsUser) { rest += " " + IndexTerms.mentionsMe }
+        for m in mentionRows { if let id = m.member { rest += " " + IndexTerms.mentions(member: id) } }
+        let whole = head + rest
+        return (whole, storedTags.spellsHead(contentType: item.content.type.code) ? rest : whole)
     }
 
     /// Inserts the item's row at a free id of its time slot; nil when its (chat, source id)
@@ -116,8 +119,8 @@ extension BatchStore {
     )? {
         let item = row.item
         let prepared = row.prepared
-        let (chat, member, flags, tags, hash, contentType, storedText) = (
-            row.chat, row.member, row.flags, row.tags, row.hash, row.contentType, row.storedText
+        let (chat, member, flags, hash, contentType, storedText) = (
+            row.chat, row.member, row.flags, row.hash, row.contentType, row.storedText
         )
         var id = try allocateId(for: item.timestamp, db)
         if flags.contains(.unread) && mark.covers(ts: item.timestamp.milliseconds, id: id) {
@@ -155,10 +158,7 @@ extension BatchStore {
                     b.bind(contentType)
                     b.bind(storedText)
                     b.bind(prepared.extra)
-                    b.bind(
-                        storedTags.stored(
-                            tags, chat: chat, contentType: contentType, sentByMe: item.direction == .snd, member: member
-                        ))
+                    b.bind(row.tagsAsStored)
                     b.bind(flags.rawValue)
                     b.bind(prepared.sourceText)
                     b.bind(item.file?.name)
@@ -272,8 +272,7 @@ extension BatchStore {
         update.setUncheckedArguments([
             item.timestamp.milliseconds, item.direction.code, member, contentType, storedText.databaseValue,
             prepared.extra,
-            storedTags.stored(
-                tags, chat: chat, contentType: contentType, sentByMe: item.direction == .snd, member: member),
+            row.tagsAsStored,
             flags.rawValue,
             prepared.sourceText, item.file?.name, item.file?.size,
             item.content.preview?.uri, item.content.preview?.title, item.content.preview?.description,
