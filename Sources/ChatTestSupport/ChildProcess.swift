@@ -7,7 +7,10 @@ import Foundation
 #endif
 
 /// A child process for end-to-end tests: started with `posix_spawn`, its output captured in
-/// files, stopped with any signal, and reaped with `wait4`. Its peak memory is the high-water
+/// files, stopped with any signal, and reaped with `wait4`. Tests start every child through it,
+/// never through Foundation's `Process`, whose `run()` in this toolchain can read past a
+/// directory entry of `/proc/self/fd` and crash the test process (swift-corelibs-foundation
+/// pull request 5472). Its peak memory is the high-water
 /// mark of its own address space (`VmHWM`, sampled while it runs): the `ru_maxrss` that `wait4`
 /// reports starts at the test process's own peak, which Linux carries across the child's `exec`.
 package final class ChildProcess {
@@ -96,6 +99,9 @@ package final class ChildProcess {
     {
         try ChildProcess(executable, arguments, environment: environment, shellPrefix: shellPrefix).wait()
     }
+
+    /// What the child has written to its standard output so far.
+    package var outputSoFar: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
 
     /// Whether the child is still running (it is reaped if it has ended).
     package var isRunning: Bool {

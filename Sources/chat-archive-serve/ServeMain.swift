@@ -63,18 +63,34 @@ struct ServeMain: AsyncParsableCommand {
         }
     }
 
+    /// Asks the desktop to open `url`, its output discarded. Started with `posix_spawn`, not
+    /// Foundation's `Process`, whose `run()` in this toolchain can read past a directory entry
+    /// of `/proc/self/fd` and crash a process with many descriptors open, as a server has
+    /// (swift-corelibs-foundation pull request 5472).
     static func openInBrowser(_ url: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         #if os(macOS)
-            p.arguments = ["open", url]
+            let argv = ["/usr/bin/env", "open", url]
         #else
-            p.arguments = ["xdg-open", url]
+            let argv = ["/usr/bin/env", "xdg-open", url]
         #endif
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch {
-            standardError("chat-archive: cannot open a browser (\(error)); open the address yourself")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, argv[0], &actions, nil, cArgs, environ)
+        guard rc == 0 else {
+            standardError(
+                "chat-archive: cannot open a browser (\(String(cString: strerror(rc)))); open the address yourself")
+            return
         }
+        // Reaped when it ends, so that it leaves no zombie behind.
+        let pid = child
+        Thread.detachNewThread { waitpid(pid, nil, 0) }
     }
+
 }

@@ -11,16 +11,7 @@ import Testing
     static var binary: String { ChildProcess.chatArchiveBinary }
 
     func cli(_ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.binary)
-        p.arguments = args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        try ChildProcess.run(Self.binary, args).out.trimmingCharacters(in: .newlines)
     }
 
     static func q(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? s }

@@ -10,22 +10,8 @@ import Testing
 
     @discardableResult
     func run(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.binary)
-        p.arguments = args
-        var e = ProcessInfo.processInfo.environment
-        e["NO_COLOR"] = "1"
-        for (k, v) in env { e[k] = v }
-        p.environment = e
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let r = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: r, as: UTF8.self))
+        let r = try ChildProcess.run(Self.binary, args, environment: env)
+        return (r.status ?? -(r.signal ?? 1), r.out, r.err)
     }
 
     func json(_ s: String) throws -> JSONValue { try JSONParser.parse(Array(s.utf8)) }

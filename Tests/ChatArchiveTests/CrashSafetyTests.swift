@@ -150,11 +150,9 @@ import Testing
     @Test func aKilledCreationLeavesNoArchiveAndItsLeftoversAreRemoved() async throws {
         let dir = TestTemporary.folder("creation")
         let path = dir + "/archive.sqlite"
-        let gone = Process()
-        gone.executableURL = URL(fileURLWithPath: "/bin/true")
-        try gone.run()
-        gone.waitUntilExit()
-        let leftover = path + ".creating-\(gone.processIdentifier)"
+        let gone = try ChildProcess("/bin/true", [])
+        gone.wait()
+        let leftover = path + ".creating-\(gone.pid)"
         try Data("SQLite format 3\0 half a file".utf8).write(to: URL(fileURLWithPath: leftover))
         #expect(!FileManager.default.fileExists(atPath: path))
         let archive = try Archive(path: path)

@@ -48,20 +48,15 @@ import Testing
             ChildProcess.chatArchiveBinary, ["ingest", "--archive", archive, sample + "/chats-1.jsonl"])
         #expect(ingest.status == 0, "\(ingest.err)")
 
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: ChildProcess.chatArchiveBinary)
-        p.arguments = ["serve", "--archive", archive, "--json"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
-        var line: [UInt8] = []
-        while !line.contains(0x0A) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
+        let p = try ChildProcess(ChildProcess.chatArchiveBinary, ["serve", "--archive", archive, "--json"])
+        defer { p.kill() }
+        // Its first line, once written (or whatever it wrote before it ended).
+        var line = Array(p.outputSoFar.utf8)
+        while !line.contains(0x0A) && p.isRunning {
+            usleep(10_000)
+            line = Array(p.outputSoFar.utf8)
         }
+        if !line.contains(0x0A) { line = Array(p.outputSoFar.utf8) }
         let first = try JSONParser.parse(Array(line.prefix { $0 != 0x0A }))
         let port = try #require(first["port"]?.numberValue.map { Int($0) })
         let token = try #require(first["token"]?.stringValue)
@@ -69,7 +64,7 @@ import Testing
 
         #if os(Linux)
             // The same process, now running the server program.
-            let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(p.processIdentifier)/exe")
+            let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(p.pid)/exe")
             #expect(exe.hasSuffix("/chat-archive-serve"), "\(exe)")
         #endif
         let stats = try get(port: port, "/api/stats", token: token)
@@ -78,9 +73,9 @@ import Testing
         let refused = try get(port: port, "/api/stats", token: "wrong")
         #expect(refused.hasPrefix("HTTP/1.1 401") || refused.hasPrefix("HTTP/1.1 403"), "\(refused.prefix(200))")
 
-        p.terminate()
-        p.waitUntilExit()
-        #expect(p.terminationReason == .exit && p.terminationStatus == 0, "SIGTERM stops the server cleanly")
+        p.kill(SIGTERM)
+        let end = p.wait()
+        #expect(end.status == 0 && end.signal == nil, "SIGTERM stops the server cleanly")
     }
 
     @Test func aServerProgramThatCannotStartIsReported() throws {
