@@ -9,8 +9,7 @@ import Foundation
 /// A child process for end-to-end tests: started with `posix_spawn`, its output captured in
 /// files, stopped with any signal, and reaped with `wait4`. Tests start every child through it,
 /// never through Foundation's `Process`, whose `run()` in this toolchain can read past a
-/// directory entry of `/proc/self/fd` and crash the test process (swift-corelibs-foundation
-/// pull request 5472). Its peak memory is the high-water
+/// directory entry of `/proc/self/fd` and crash the test process. Its peak memory is the high-water
 /// mark of its own address space (`VmHWM`, sampled while it runs): the `ru_maxrss` that `wait4`
 /// reports starts at the test process's own peak, which Linux carries across the child's `exec`.
 package final class ChildProcess {

@@ -65,8 +65,7 @@ struct ServeMain: AsyncParsableCommand {
 
     /// Asks the desktop to open `url`, its output discarded. Started with `posix_spawn`, not
     /// Foundation's `Process`, whose `run()` in this toolchain can read past a directory entry
-    /// of `/proc/self/fd` and crash a process with many descriptors open, as a server has
-    /// (swift-corelibs-foundation pull request 5472).
+    /// of `/proc/self/fd` and crash a process with many descriptors open, as a server has.
     static func openInBrowser(_ url: String) {
         #if os(macOS)
             let argv = ["/usr/bin/env", "open", url]
