@@ -254,12 +254,12 @@ package enum ChatKeys {
     }
 
     /// Gives item `id` the key `key`: its row in the index (from the text, extra and tags it
-    /// holds) and its `chatKey`. Nothing when the item is gone.
-    static func give(_ key: Int64, toItem id: Int64, _ db: Database) throws {
+    /// holds, whole as the archive's `tags` spells them) and its `chatKey`. Nothing when the
+    /// item is gone.
+    static func give(_ key: Int64, toItem id: Int64, tags: StoredTags, _ db: Database) throws {
         guard
             let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT chat_text(text), extra, \(try StoredTags.of(db).wholeSQL) FROM item WHERE id = ?"),
+                db.cachedStatement(sql: "SELECT chat_text(text), extra, \(tags.wholeSQL) FROM item WHERE id = ?"),
                 arguments: [id])
         else { return }
         try insertStatement(db).execute(arguments: [key, row[0], row[1], row[2]])
@@ -276,15 +276,16 @@ package enum ChatKeys {
             db, sql: "SELECT id FROM item WHERE chatId = ? ORDER BY id", arguments: [chat])
         let (first, step) = centredKeys(count: Int64(ids.count), chat: chat, try Layout.of(db))
         guard step >= 2 else { return }
+        let tags = try StoredTags.of(db)
         for (k, id) in ids.enumerated() {
-            try give(first + Int64(k) * step, toItem: id, db)
+            try give(first + Int64(k) * step, toItem: id, tags: tags, db)
         }
         try db.execute(sql: "UPDATE chat SET keyed = 1 WHERE id = ?", arguments: [chat])
     }
 
     /// Keys one chat in transactions of `size` items (see ``keyChats(_:chunk:progress:between:)``).
     static func key(chat: Int64, _ writer: any DatabaseWriter, chunk size: Int, between: () throws -> Void) throws {
-        let layout = try writer.read { db in try Layout.of(db) }
+        let (layout, tags) = try writer.read { db in (try Layout.of(db), try StoredTags.of(db)) }
         let r = layout.range(of: chat)
         for _ in 0..<4 {
             // The chat's items still without a key, in id order; they must all follow the keyed ones.
@@ -333,7 +334,7 @@ package enum ChatKeys {
                             try dropKeys(chat: chat, db)
                             return false
                         }
-                        try give(next, toItem: id, db)
+                        try give(next, toItem: id, tags: tags, db)
                         next += step
                     }
                     return true

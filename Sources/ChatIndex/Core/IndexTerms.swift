@@ -24,10 +24,10 @@ package enum IndexTerms {
     package static func chat(_ id: Int64) -> String { chatPrefix + String(id) }
     /// The letter before a chat's id in its token.
     package static let chatPrefix = "c"
-    package static func content(_ t: ContentType) -> String { contentTokens[t] ?? "t" + t.rawValue.lowercased() }
-    /// Each content type's token, made once (every item's tags hold one).
-    private static let contentTokens = Dictionary(
-        uniqueKeysWithValues: ContentType.allCases.map { ($0, "t" + $0.rawValue.lowercased()) })
+    package static func content(_ t: ContentType) -> String { contentTokens[Int(t.code)] }
+    /// Each content type's token by its code, made once (every item's tags hold one); the
+    /// codes are the cases' places in `allCases`.
+    private static let contentTokens = ContentType.allCases.map { "t" + $0.rawValue.lowercased() }
     package static func from(member id: Int64) -> String { memberPrefix + String(id) }
     /// The letters before a sender's member id in its token.
     package static let memberPrefix = "fr"
@@ -36,6 +36,12 @@ package enum IndexTerms {
     /// The first tokens of every item's tags: `all`, its chat and its content type.
     package static func head(chat id: Int64, type: ContentType) -> String {
         all + " " + chat(id) + " " + content(type)
+    }
+
+    /// The head of an item's tags in an archive whose SQL spells it (``StoredTags``): ``head(chat:type:)``
+    /// and then ``sender(sentByMe:member:)``, all from the item row's own columns.
+    package static func head(chat id: Int64, type: ContentType, sentByMe: Bool, member: Int64?) -> String {
+        head(chat: id, type: type) + sender(sentByMe: sentByMe, member: member)
     }
 
     /// The sender's tokens of an item's tags (each after a space): `frme` when the owner sent

@@ -30,9 +30,8 @@ package struct StoredTags: Sendable, Hashable {
     /// the archive's SQL spells that head.
     package func stored(_ tags: String, chat: Int64, contentType: Int64, sentByMe: Bool, member: Int64?) -> String {
         guard spellsHead(contentType: contentType) else { return tags }
-        let head =
-            IndexTerms.head(chat: chat, type: ContentType(code: contentType))
-            + IndexTerms.sender(sentByMe: sentByMe, member: member)
+        let head = IndexTerms.head(
+            chat: chat, type: ContentType(code: contentType), sentByMe: sentByMe, member: member)
         // An item's tags are made head first (`BatchStore.tags(of:…)`); a live edit keeps their
         // tokens' order.
         precondition(tags.hasPrefix(head), "an item's tags begin with their head")

@@ -188,6 +188,6 @@ extension BatchStore {
             try delete.execute(arguments: [m.item.key, row[0], row[1], row[2]])
             try clearKey.execute(arguments: [m.item.id])
         }
-        for m in moving { try ChatKeys.give(m.key, toItem: m.item.id, db) }
+        for m in moving { try ChatKeys.give(m.key, toItem: m.item.id, tags: storedTags, db) }
     }
 }

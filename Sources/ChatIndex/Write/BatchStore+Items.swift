@@ -97,15 +97,17 @@ extension BatchStore {
         of item: Item, chat: Int64, member: Int64?, flags: ItemFlags, mentions mentionRows: [MentionRow]
     ) -> (whole: String, stored: String) {
         let senderFirst = storedTags.headTypes != nil
-        var head = IndexTerms.head(chat: chat, type: item.content.type)
-        let sender = IndexTerms.sender(sentByMe: item.direction == .snd, member: member)
-        if senderFirst { head += sender }
+        let sentByMe = item.direction == .snd
+        let head =
+            senderFirst
+            ? IndexTerms.head(chat: chat, type: item.content.type, sentByMe: sentByMe, member: member)
+            : IndexTerms.head(chat: chat, type: item.content.type)
         var rest = ""
         if flags.contains(.hasLink) { rest += " " + IndexTerms.link }
         if flags.contains(.deleted) { rest += " " + IndexTerms.deleted }
         if flags.contains(.unread) { rest += " " + IndexTerms.unread }
         if flags.contains(.pinned) { rest += " " + IndexTerms.pinned }
-        if !senderFirst { rest += sender }
+        if !senderFirst { rest += IndexTerms.sender(sentByMe: sentByMe, member: member) }
         if flags.contains(.mentionsUser) { rest += " " + IndexTerms.mentionsMe }
         for m in mentionRows { if let id = m.member { rest += " " + IndexTerms.mentions(member: id) } }
         let whole = head + rest
