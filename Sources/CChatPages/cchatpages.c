@@ -529,6 +529,8 @@ int32_t cchatpages_set_sealing(void *db, int32_t on) {
     return sqlite3_file_control((sqlite3 *)db, "main", FCNTL_SEALING, &flag);
 }
 
+int32_t cchatpages_memory_statistics_off(void) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
+
 int64_t cchatpages_read_head(const char *path, uint8_t *out, int32_t n) {
     if (sqlite3_initialize() != SQLITE_OK || n < 0) return -1;
     sqlite3_vfs *root = sqlite3_vfs_find(NULL);

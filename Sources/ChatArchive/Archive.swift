@@ -437,3 +437,10 @@ public struct MaintenanceProgress: Sendable, Hashable {
         self.total = total
     }
 }
+
+extension Archive {
+    /// For this package's programs (`chat-archive`, its server, the bench), first thing in
+    /// `main`, before any SQLite use: the SQLite settings that hold for the whole process, which
+    /// a library inside an app leaves to the app (`ArchivePages.turnOffMemoryStatistics()`).
+    package static func prepareProgram() { ArchivePages.turnOffMemoryStatistics() }
+}

@@ -108,6 +108,9 @@ struct Bench: ParsableCommand {
     var unmappedChecksums = false
 
     func run() throws {
+        // As `chat-archive` starts, so that the ingest runs as the command line runs it (the bare
+        // build in the same process shares the setting).
+        Archive.prepareProgram()
         Latency.rounds = max(1, rounds)
         if mappedChecksums { ArchivePages.mapsPages(true) }
         if unmappedChecksums { ArchivePages.mapsPages(false) }

@@ -17,7 +17,10 @@ struct ServeMain: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: ServeOptions
 
-    static func main() async { await runCommandLine(ServeMain.self) }
+    static func main() async {
+        Archive.prepareProgram()
+        await runCommandLine(ServeMain.self)
+    }
 
     func run() async throws {
         try await reportingErrors(json: global.json) {

@@ -19,6 +19,7 @@ struct ChatArchiveCommand: AsyncParsableCommand {
     /// Runs the command; usage errors exit with status 2 (ChatArchive's CommandLine article), not sysexits' 64.
     /// The plain forms of the read commands skip ArgumentParser (``QuickCommandLine``).
     static func main() async {
+        Archive.prepareProgram()
         if let quick = QuickCommandLine.parse(Array(CommandLine.arguments.dropFirst())) {
             do { try quick.run() } catch { exitReporting(error, root: ChatArchiveCommand.self) }
             return

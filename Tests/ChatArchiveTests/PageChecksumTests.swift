@@ -52,6 +52,19 @@ import Testing
         }
     }
 
+    /// The programs turn SQLite's memory statistics off first thing (`Archive.prepareProgram()`);
+    /// once SQLite has run in a process, SQLite refuses the setting, and archives work as before.
+    @Test func memoryStatisticsCanOnlyBeTurnedOffBeforeSQLiteRuns() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in try db.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        #expect(!ArchivePages.turnOffMemoryStatistics())
+        Archive.prepareProgram()
+        let path = TestArchive.temporaryPath()
+        let report = try Archive(path: path).ingestSync([Self.first])
+        #expect(report.itemsAdded > 0)
+        #expect(try Archive(path: path, mode: .readOnly).blocking.stats().items == report.itemsAdded)
+    }
+
     @Test func everyPageOfANewArchiveCarriesAChecksum() async throws {
         let path = TestArchive.temporaryPath()
         _ = try Archive(path: path).ingestSync([Self.first])

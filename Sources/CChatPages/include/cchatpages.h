@@ -58,6 +58,13 @@ int64_t cchatpages_mismatches(void);
 /// on the file, so a read of the header through it leaves their locks as they were.
 int64_t cchatpages_read_head(const char *path, uint8_t *out, int32_t n);
 
+/// Turns off SQLite's memory statistics (SQLITE_CONFIG_MEMSTATUS) for the whole process, so that
+/// its allocations skip the process-wide mutex that counts them. Only before SQLite is first
+/// used, from one thread: later SQLite refuses (SQLITE_MISUSE) and keeps counting. Returns an
+/// SQLite result code. For this package's programs: a library leaves process-wide settings to
+/// the app it runs in.
+int32_t cchatpages_memory_statistics_off(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,13 @@ package enum ArchivePages {
 
     private static let registration: Int32 = cchatpages_register()
 
+    /// Turns off SQLite's memory statistics for this process, which cost every SQLite allocation
+    /// a process-wide mutex (<doc:WritePerformance>); true when SQLite took it. It must come
+    /// before the process's first use of SQLite, so only a program's `main` calls it
+    /// (`Archive.prepareProgram()`): a library leaves process-wide settings to its app.
+    @discardableResult
+    package static func turnOffMemoryStatistics() -> Bool { cchatpages_memory_statistics_off() == 0 }
+
     /// Registers the VFS (once per process); throws when SQLite refuses it.
     package static func register() throws {
         guard registration == 0 else {
