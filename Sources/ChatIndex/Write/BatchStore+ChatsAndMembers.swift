@@ -50,7 +50,10 @@ extension BatchStore {
 
     func chatId(_ sourceId: String, _ db: Database) throws -> Int64? {
         if let id = chatIds[sourceId] { return id }
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM chat WHERE sourceId = ?", arguments: [sourceId])
+        // Cached statements: each chat and member of an export misses the id caches once, and
+        // preparing a statement costs many times what running it does.
+        let id = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM chat WHERE sourceId = ?"), arguments: [sourceId])
         if let id { chatIds[sourceId] = id }
         return id
     }
@@ -97,7 +100,8 @@ extension BatchStore {
         let key = MemberKey(chat: chat, source: sourceId)
         if let id = memberIds[key] { return id }
         if let id = try Int64.fetchOne(
-            db, sql: "SELECT id FROM member WHERE chatId = ? AND sourceId = ?", arguments: [chat, sourceId])
+            db.cachedStatement(sql: "SELECT id FROM member WHERE chatId = ? AND sourceId = ?"),
+            arguments: [chat, sourceId])
         {
             memberIds[key] = id
             return id
@@ -163,7 +167,8 @@ extension BatchStore {
         if let m = memberNames[chat] { return m }
         var m: [String: Int64] = [:]
         for row in try Row.fetchAll(
-            db, sql: "SELECT id, displayName, localAlias FROM member WHERE chatId = ?", arguments: [chat])
+            db.cachedStatement(sql: "SELECT id, displayName, localAlias FROM member WHERE chatId = ?"),
+            arguments: [chat])
         {
             let id: Int64 = row["id"]
             for n in [row["displayName"] as String, row["localAlias"] as String] where !n.isEmpty {
