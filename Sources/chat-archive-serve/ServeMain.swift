@@ -94,5 +94,4 @@ struct ServeMain: AsyncParsableCommand {
         let pid = child
         Thread.detachNewThread { waitpid(pid, nil, 0) }
     }
-
 }
