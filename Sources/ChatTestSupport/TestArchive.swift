@@ -18,11 +18,24 @@ package enum TestArchive {
         return path
     }
 
-    /// A new archive with `jsonl` ingested.
-    package static func make(jsonl: String) throws -> (Archive, IngestReport) {
+    /// A new archive with `jsonl` ingested; with `millisecondIds`, one whose ids and index of
+    /// items by time are those of formats 12 to 21 (an id a millisecond, the index with the id).
+    package static func make(jsonl: String, millisecondIds: Bool = false) throws -> (Archive, IngestReport) {
         let archive = try Archive(path: temporaryPath())
+        if millisecondIds { try useMillisecondIds(archive) }
         let report = try archive.ingestSync([try writeFile(jsonl)])
         return (archive, report)
+    }
+
+    /// Turns a new, empty archive into one that numbers its items as formats 12 to 21 did.
+    package static func useMillisecondIds(_ archive: Archive) throws {
+        try archive.database.writer.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM meta WHERE key = 'idSlotMilliseconds';
+                    DROP INDEX item_chat_ts; CREATE INDEX item_chat_ts ON item(chatId, ts, id);
+                    """)
+        }
     }
 
     /// A GRDB queue on an archive file that opens it as the library does, through the page

@@ -1,4 +1,5 @@
 import ChatArchive
+import ChatIndex
 import ChatTestSupport
 import Foundation
 import Testing
@@ -221,9 +222,11 @@ import Testing
             let hits = try await archive.search("wave", options: options).hits
             let live = 300 - 75 + 10 - 1
             #expect(hits.count == live)
-            // Ids are milliseconds in a new archive: a period holds the ids it spans.
+            // A period holds the ids it spans, by the archive's scale (seconds in a new archive).
+            let scale = try await archive.database.writer.read { try ArchiveIds.scale($0) }
+            #expect(scale == .seconds)
             let want = Dictionary(grouping: hits) {
-                Self.periodStart(Timestamp(milliseconds: $0.item.id), period)
+                Self.periodStart(Timestamp(milliseconds: scale.milliseconds(ofId: $0.item.id)), period)
             }.mapValues(\.count)
             if let counted {
                 options.histogramCountedMatches = counted

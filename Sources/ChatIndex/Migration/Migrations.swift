@@ -10,6 +10,7 @@ enum Migrations {
         "v12-denseKeys", "v13-compressedText", "v14-compactChatKeys", "v15-memberNameShort",
         "v16-memberFoldedByChat", "v17-memberNameGramByChat", "v18-chatKeyLeafSize",
         "v19-chatKeysWithoutPositions", "v20-termGramWithoutSizes", "v21-tagsHeadFromColumns",
+        "v22-secondIds",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -74,6 +75,7 @@ enum Migrations {
         m.registerMigration("v19-chatKeysWithoutPositions", migrate: v19ChatKeysWithoutPositions)
         m.registerMigration("v20-termGramWithoutSizes", migrate: v20TermGramWithoutSizes)
         m.registerMigration("v21-tagsHeadFromColumns", migrate: v21TagsHeadFromColumns)
+        m.registerMigration("v22-secondIds", migrate: v22SecondIds)
         return m
     }
 
@@ -511,5 +513,17 @@ enum Migrations {
         // `meta` says which way a writer has.
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
         try StoredTags.storeWithoutHead(db)
+    }
+
+    /// Migration `v22-secondIds`.
+    private static func v22SecondIds(_ db: Database) throws {
+        // A new archive's ids a second apart instead of a millisecond (``ArchiveIds``): smaller
+        // rowid differences in the time-ordered index. Its index of a chat's items by time
+        // without the id, which SQLite keeps after every key of an index anyway: the same
+        // order, one copy of the id fewer. An archive with items keeps its ids and its index;
+        // readers read its scale from `meta`, and both indexes order and seek alike.
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
+        try ArchiveDatabase.setMeta(db, ArchiveIds.slotMetaKey, "1000")
+        try db.execute(sql: "DROP INDEX item_chat_ts; CREATE INDEX item_chat_ts ON item(chatId, ts)")
     }
 }

@@ -384,7 +384,7 @@ extension BatchStore {
     private func slotBase(_ ts: Timestamp, _ db: Database) throws -> (base: Int64, size: Int64) {
         let scale = try idScale ?? ArchiveIds.scale(db)
         idScale = scale
-        return (ArchiveIds.slotBase(milliseconds: ts.milliseconds, scale: scale), scale)
+        return (scale.slotBase(milliseconds: ts.milliseconds), scale.idsPerSlot)
     }
 
     private func allocateId(for ts: Timestamp, _ db: Database) throws -> Int64 {

@@ -23,7 +23,7 @@ final class BatchStore: @unchecked Sendable {
     var memberNames: [Int64: [String: Int64]] = [:]
     var userMember: [Int64: Int64] = [:]
     /// The archive's id scale (``ArchiveIds``), read at the first id this store allocates.
-    var idScale: Int64?
+    var idScale: ArchiveIds.Scale?
     /// The archive's chat-key layout, once read (``keyLayout(_:)``).
     var keyLayout: ChatKeys.Layout?
     /// Next free id per millisecond slot, for this batch only (memory stays bounded; a slot

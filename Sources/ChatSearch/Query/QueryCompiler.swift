@@ -105,7 +105,7 @@ enum QueryCompiler {
         try compilation.addSenderFilters(q, scope: scope)
         compilation.addTagFilters(q, scope: scope)
         // Dates become ids by the archive's scale, read only when the query has one.
-        let idScale = q.after != nil || q.before != nil ? try ArchiveIds.scale(db) : ArchiveIds.scale
+        let idScale = q.after != nil || q.before != nil ? try ArchiveIds.scale(db) : .milliseconds
         return compilation.compiled(q, scope: scope, idScale: idScale)
     }
 }
@@ -417,7 +417,7 @@ extension QueryCompiler {
         }
 
         /// The compiled query: the clauses joined, the rowid range of `after:`/`before:`.
-        mutating func compiled(_ q: SearchQuery, scope: SearchScope, idScale: Int64) -> CompiledQuery {
+        mutating func compiled(_ q: SearchQuery, scope: SearchScope, idScale: ArchiveIds.Scale) -> CompiledQuery {
             var match = positives.map { "(\($0))" }.joined(separator: " AND ")
             // One NOT of an OR of the exclusions (`a NOT b NOT c` is `a NOT (b OR c)`): a level of
             // parentheses per exclusion overflows FTS5's parser stack at about a hundred.
@@ -430,8 +430,8 @@ extension QueryCompiler {
                 highlighter: highlighter)
             c.withoutPositions = withoutPositions
             if !checks.isEmpty { c.checks = TextCheck(checks) }
-            if let a = q.after { c.minRowid = ArchiveIds.slotBase(milliseconds: a.milliseconds, scale: idScale) }
-            if let b = q.before { c.maxRowid = ArchiveIds.slotBase(milliseconds: b.milliseconds, scale: idScale) }
+            if let a = q.after { c.minRowid = idScale.slotBase(milliseconds: a.milliseconds) }
+            if let b = q.before { c.maxRowid = idScale.slotBase(milliseconds: b.milliseconds) }
             c.requiresUnread = q.isUnread
             return c
         }

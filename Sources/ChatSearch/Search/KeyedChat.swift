@@ -61,11 +61,11 @@ struct KeyedChat {
     /// that millisecond by the `(chat, ts, id)` index, then back over the items before it whose
     /// ids were pushed to `x` or past by others sharing their millisecond (keys follow ids within
     /// a keyed chat, and an item's id is never below its millisecond's slot).
-    func slotKeyBound(id x: Int64, scale: Int64, _ db: Database) throws -> Int64 {
+    func slotKeyBound(id x: Int64, scale: ArchiveIds.Scale, _ db: Database) throws -> Int64 {
         if x == Int64.max { return range.upperBound + 1 }
         if x == Int64.min { return range.lowerBound }
         if let k = try key(ofItem: x, db) { return k }
-        let ms = x / scale + (x % scale == 0 ? 0 : 1)
+        let ms = scale.firstMillisecond(atOrAfterId: x)
         var bound =
             try Int64.fetchOne(
                 db.cachedStatement(

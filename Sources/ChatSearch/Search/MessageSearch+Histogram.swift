@@ -48,7 +48,7 @@ extension SearchRun {
     /// chat's time index per period, gives every period's count; the deleted items, few, are
     /// found in the index and left out. Periods hold items by their times (a search's histogram
     /// places a match by its archive id, which is its time but for items that share a
-    /// millisecond). `nil` for a search it does not answer: not one chat, matches read from the
+    /// time slot). `nil` for a search it does not answer: not one chat, matches read from the
     /// items (`is:unread`), ``activityDeletedItems`` deleted items or more, or items dated
     /// before 1970 (where ids and times part).
     func activity(period: HistogramPeriod) throws -> SearchHistogram? {
@@ -80,13 +80,13 @@ extension SearchRun {
                 db.cachedStatement(sql: "SELECT pos FROM item WHERE chatId = ? ORDER BY ts DESC, id DESC LIMIT 1"),
                 arguments: [chat]) ?? 0
         // A deleted item's period, from its id: an item's id is its time, moved later only
-        // past items that share its time slot (ArchiveIds), so by fewer milliseconds than the
+        // past items that share its time slot (ArchiveIds), so by fewer slots than the
         // chat holds items. Only an id that close after a period's start is looked up.
         let starts = period.starts(from: oldest, through: newest)
         let scale = rows.scale
-        let spill = count / scale + 1
+        let spill = scale.milliseconds(spannedBy: count) + scale.millisecondsPerSlot
         let deletedTimes = try deleted.map { id in
-            let ms = id / scale
+            let ms = scale.milliseconds(ofId: id)
             let p = Self.period(holding: ms, in: starts)
             guard ms - starts[p] < spill else { return ms }
             return try Int64.fetchOne(db.cachedStatement(sql: "SELECT ts FROM item WHERE id = ?"), arguments: [id])
@@ -149,7 +149,8 @@ extension SearchRun {
             try isComplete
             ? rows.id(of: live[live.endIndex - 1])
             : ascending(from: compiled.minRowid, below: split, count: 1, scale: scale, indexOnly: false).first ?? split
-        let starts = period.starts(from: oldestId / scale, through: newestId / scale)
+        let starts = period.starts(
+            from: scale.milliseconds(ofId: oldestId), through: scale.milliseconds(ofId: newestId))
         var counts = [Double](repeating: 0, count: starts.count)
         var isExact = [Bool](repeating: true, count: starts.count)
         // Newest first: a row below its period's first row belongs to an older period, found by
@@ -158,7 +159,7 @@ extension SearchRun {
         var bound = try rows.first(ofPeriodAt: starts[p])
         for row in live {
             if p > 0 && row < bound {
-                p = Self.period(holding: try rows.id(of: row) / scale, in: starts)
+                p = Self.period(holding: scale.milliseconds(ofId: try rows.id(of: row)), in: starts)
                 bound = try rows.first(ofPeriodAt: starts[p])
             }
             counts[p] += 1
@@ -219,10 +220,10 @@ extension SearchRun {
     /// Reads come from the index alone when `rows` do: an estimated gap counts deleted matches
     /// as any (they are few), an exact span looks them up and leaves them out.
     private func sampleOlder(
-        from lower: Int64, below upper: Int64, newer: Double, scale: Int64, periods starts: [Int64],
+        from lower: Int64, below upper: Int64, newer: Double, scale: ArchiveIds.Scale, periods starts: [Int64],
         period: HistogramPeriod, rows: HistogramRows
     ) throws -> (counts: [Double], isExact: [Bool], read: Int, spans: Int) {
-        let slot = { (ms: Int64) in ArchiveIds.slotBase(milliseconds: ms, scale: scale) }
+        let slot = { (ms: Int64) in scale.slotBase(milliseconds: ms) }
         let ranges = starts.map { slot($0)..<slot(period.end(ofPeriodAt: $0)) }
         var counts = [Double](repeating: 0, count: starts.count)
         var isExact = [Bool](repeating: true, count: starts.count)
@@ -252,7 +253,7 @@ extension SearchRun {
         var reads = 0
         /// Reads `[a, b)` from its start: counts the matches read and returns the first id not
         /// read (`b` when the span is exact) and the rate they show, `nil` when they are packed
-        /// into fewer milliseconds than twice their number (a burst shows no rate).
+        /// into fewer time slots than twice their number (a burst shows no rate).
         func sample(_ a: Int64, _ b: Int64) throws -> (rate: Double?, reach: Int64) {
             let ids = try ascending(from: a, below: b, count: perSpan, scale: scale, indexOnly: rows.isIndexOnly)
             read += ids.count
@@ -263,7 +264,7 @@ extension SearchRun {
             guard isFull, let first = ids.first, let last = ids.last, last + 1 < b else {
                 return (Double(ids.count) / Double(max(1, b - a)), b)
             }
-            let isPacked = (last - first) / max(1, scale) < 2 * Int64(ids.count)
+            let isPacked = (last - first) / scale.idsPerSlot < 2 * Int64(ids.count)
             return (isPacked ? nil : Double(ids.count) / Double(max(1, last + 1 - a)), last + 1)
         }
         /// The unread ids `[from, to)` between reads with rates `left` and `right`.
@@ -329,7 +330,9 @@ extension SearchRun {
 
     /// Up to `count` matches with archive ids in `[lower, upper)`, oldest first: from the index
     /// alone (deleted ones among them) when `indexOnly`, else live ones read with their items.
-    func ascending(from lower: Int64, below upper: Int64, count: Int, scale: Int64, indexOnly: Bool) throws -> [Int64] {
+    func ascending(from lower: Int64, below upper: Int64, count: Int, scale: ArchiveIds.Scale, indexOnly: Bool) throws
+        -> [Int64]
+    {
         if let keyed {
             let low = try keyed.slotKeyBound(id: lower, scale: scale, db)
             let high = try keyed.slotKeyBound(id: upper, scale: scale, db)
@@ -350,7 +353,7 @@ extension SearchRun {
 /// (`is:unread`), in which case they are the live matches' ids.
 struct HistogramRows {
     let run: SearchRun
-    let scale: Int64
+    let scale: ArchiveIds.Scale
     /// The search's rows, `[low, high)`.
     let low: Int64
     let high: Int64
@@ -359,7 +362,7 @@ struct HistogramRows {
     /// The keyed chat whose keys the rows are.
     let keyed: KeyedChat?
 
-    init(_ run: SearchRun, scale: Int64) throws {
+    init(_ run: SearchRun, scale: ArchiveIds.Scale) throws {
         self.run = run
         self.scale = scale
         // Phrases an index without positions cannot match are checked on the items' text.
@@ -428,7 +431,7 @@ struct HistogramRows {
 
     /// The first row of the period that starts at millisecond `start`.
     func first(ofPeriodAt start: Int64) throws -> Int64 {
-        let id = ArchiveIds.slotBase(milliseconds: start, scale: scale)
+        let id = scale.slotBase(milliseconds: start)
         guard let keyed else { return id }
         return try keyed.slotKeyBound(id: id, scale: scale, run.db)
     }

@@ -244,8 +244,8 @@ struct SearchRun {
         let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM item")) ?? 0
         let average = try MessageSearch.averageTextBytes(db)
         // A year of ids: a year's milliseconds times the archive's ids per millisecond (more
-        // in archives made before format 12).
-        let year = String(31_535_156_250 * Double(try ArchiveIds.scale(db)))
+        // in archives made before format 12, fewer since format 22).
+        let year = String(31_535_156_250 * (try ArchiveIds.scale(db)).idsPerMillisecond)
         func score(_ table: String, id: String, length: String) -> String {
             ", chat_bm25(\(table), 10.0, 3.0, 0.0, \(length) / ?) / (1.0 + (? - \(id)) / \(year))"
         }
