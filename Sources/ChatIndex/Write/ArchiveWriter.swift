@@ -9,8 +9,8 @@ import GRDB
 /// - Items are upserted by `(chat, source id)`: a new id is allocated once and never changes;
 ///   an item whose content hash is unchanged is left alone; a changed one is updated in place
 ///   (edits, deletions, read state).
-/// - Archive ids follow time (`max(ts, 0) * scale + n`, see ``ArchiveIds``), so FTS5 rowid order is newest-first
-///   order and keyset paging by rowid is paging by time.
+/// - Archive ids follow time (the first id of the time's slot plus `n`, see ``ArchiveIds``), so FTS5
+///   rowid order is newest-first order and keyset paging by rowid is paging by time.
 /// - Two cores, two stages: `add` analyses an item on the caller's thread (markdown, display
 ///   text, and the full-text tokens, through ChatText's `TokenizedDocument`), while the previous batch
 ///   is written on a writer thread, where the FTS5 tokenizer replays the prepared tokens.

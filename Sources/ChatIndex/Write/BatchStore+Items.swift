@@ -404,9 +404,9 @@ extension BatchStore {
             }
         }
         if startedEmpty { usedSlots.insert(base) }
-        // A full slot (more items in one millisecond than the scale, one when it is 1)
-        // continues after the run of ids that follows it, which may hold the next
-        // milliseconds' items.
+        // A full slot (more items in one slot than the ids it holds, one since format 12)
+        // continues after the run of ids that follows it, which may hold the next slots'
+        // items.
         if next > base + size - 1 { next = try firstFreeId(from: next, db) }
         nextSeq[base] = next + 1
         return next

@@ -26,7 +26,7 @@ final class BatchStore: @unchecked Sendable {
     var idScale: ArchiveIds.Scale?
     /// The archive's chat-key layout, once read (``keyLayout(_:)``).
     var keyLayout: ChatKeys.Layout?
-    /// Next free id per millisecond slot, for this batch only (memory stays bounded; a slot
+    /// Next free id per time slot, for this batch only (memory stays bounded; a slot
     /// used by an earlier batch is found by the primary-key conflict and skipped).
     var nextSeq: [Int64: Int64] = [:]
     /// Slots used by this ingest (a one-hash filter of 2^26 bits: false positives cost a lookup).
