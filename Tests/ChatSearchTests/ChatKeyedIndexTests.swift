@@ -285,17 +285,59 @@ import Testing
         }
     }
 
+    /// Messages delivered late into seconds that already hold a later message of the chat (a
+    /// group's members writing at once): each takes the first free id after the second's, so
+    /// its id follows items later in time, and its key follows those ids. The chat stays keyed,
+    /// and every search in it answers as the items' index does.
+    @Test func messagesLateWithinABusySecondKeepTheChatKeyed() async throws {
+        let archive = try await Self.makeArchive()
+        // Two messages in the first second of every four, 200 and 700 ms into it: ids s, s + 1.
+        func at(_ n: Int, _ ms: Int64) -> Item {
+            var item = Self.message("g1", n, minute: 0, member: n % 3 == 0 ? "me" : "m2")
+            item.timestamp = Timestamp(milliseconds: Self.t0 + ms)
+            return item
+        }
+        try await archive.upsert(items: (0..<80).map { at($0, Int64($0 / 2) * 4_000 + ($0 % 2 == 0 ? 200 : 700)) })
+        // Late ones, 100 ms into such a second: id s + 2, after both messages later in time.
+        // One by one, then in one batch.
+        for k in 0..<20 { try await archive.upsert(items: [at(1_000 + k, Int64(k) * 4_000 + 100)]) }
+        try await archive.upsert(items: (20..<40).map { at(1_000 + $0, Int64($0) * 4_000 + 100) })
+        let lateIds = try await archive.database.writer.read { db in
+            try Int64.fetchAll(
+                db, sql: "SELECT id - ? FROM item WHERE sourceId LIKE 'i1___' ORDER BY id", arguments: [Self.t0 / 1_000]
+            )
+        }
+        #expect(lateIds == (0..<40).map { Int64($0) * 4 + 2 }, "after the ids of their second's two messages")
+        #expect(try Self.state(archive, "g1") == 1)
+        try Self.expectIndexesAgree(archive)
+        for query in Self.queries {
+            try await Self.expectSameBothWays(archive, chat: "g1", query: query, pageSize: 13)
+        }
+    }
+
     @Test func aChatWhoseKeysCannotFollowItsIdsIsSearchedWithoutThemUntilKeyedAgain() async throws {
         let archive = try await Self.makeArchive()
-        try await archive.upsert(items: (0..<30).map { Self.message("g1", $0, minute: Int64($0) * 10) })
+        try await archive.upsert(items: (0..<100).map { Self.message("g1", $0, minute: Int64($0) * 10) })
         // An edit moves message 0 to the end in time; its id (and key) stay first. A message
-        // then written at the old start of the chat has no keyed neighbour before it in time,
-        // and the first key's item has a smaller id: the chat loses its keys.
+        // then written at the old start of the chat has no keyed neighbour before it in time;
+        // its neighbours in id, one key along, take it between them (keys follow ids).
         try await archive.upsert(items: [Self.message("g1", 0, minute: 1_000)])
         #expect(try Self.state(archive, "g1") == 1)
         var early = Self.message("g1", 100, minute: 0)
         early.timestamp = Timestamp(milliseconds: Self.t0 + 30_000)
         try await archive.upsert(items: [early])
+        #expect(try Self.state(archive, "g1") == 1, "keyed between its neighbours in id")
+        try Self.expectIndexesAgree(archive)
+        // An edit moves message 99, the last in id, to the start in time. A message then
+        // written just after it in time has it as its neighbour in time, at the chat's last
+        // key, further from its place in ids than the writer walks: the chat loses its keys.
+        var moved = Self.message("g1", 99, minute: 0)
+        moved.timestamp = Timestamp(milliseconds: Self.t0 + 40_000)
+        try await archive.upsert(items: [moved])
+        #expect(try Self.state(archive, "g1") == 1)
+        var afterMoved = Self.message("g1", 101, minute: 0)
+        afterMoved.timestamp = Timestamp(milliseconds: Self.t0 + 50_000)
+        try await archive.upsert(items: [afterMoved])
         #expect(try Self.state(archive, "g1") == 0, "the chat lost its keys")
         let (keysLeft, pending) = try await archive.database.writer.read { db in
             (
@@ -307,7 +349,7 @@ import Testing
         #expect(pending == "1")
         // Searched through the items' index meanwhile, and written to.
         try await archive.upsert(items: [Self.message("g1", 300, minute: 2000), Self.message("g1", 301, minute: 55)])
-        let want = Set((0..<30).map { "i\($0)" } + ["i100", "i300", "i301"])
+        let want = Set((0..<100).map { "i\($0)" } + ["i100", "i101", "i300", "i301"])
         let all = try await archive.search("", options: SearchOptions(chat: "g1", limit: 1000))
         #expect(Set(all.hits.map(\.item.sourceId)) == want)
         // In transactions of 7 items (a chat bigger than one transaction).

@@ -17,9 +17,9 @@ import GRDB
 /// left the writer spreads the keys around it. A chat's `keyed` column says whether its keys
 /// can be trusted:
 /// - `1`: every item has a key (`item.chatKey`) and a row in `itemChatFts`, in id order;
-/// - `0`: no item has a key or a row (a chat of an older archive, one whose items' order in
-///   time disagrees with their order in ids, or one with an id beyond ``maxChatId``):
-///   searches use `itemFts`;
+/// - `0`: no item has a key or a row (a chat of an older archive, one where a new item's
+///   neighbours in id lay far from its neighbours in time, after an edit moved a time, or one
+///   with an id beyond ``maxChatId``): searches use `itemFts`;
 /// - `2`: being keyed by ``keyChats(_:chunk:progress:between:)``: items with a key have their
 ///   row, the others none.
 ///

@@ -53,7 +53,8 @@ extension BatchStore {
     ///
     /// - Complexity: no lookup for an item newer than the chat's newest (the usual case);
     ///   otherwise two index lookups: the item before it in time, and the next key after that
-    ///   one's, which must be the item after it.
+    ///   one's, which is the item after it in id unless items of one time slot came out of
+    ///   order (a few more, ``neighboursInIds(chat:id:ts:keyedOnly:_:)``).
     func proposeKey(chat: Int64, id: Int64, ts: Int64, _ db: Database) throws -> Int64? {
         let tail = try keyTail(chat, db)
         guard tail.keyed else { return nil }
@@ -64,32 +65,65 @@ extension BatchStore {
             let k = tailKey + layout.gap
             return k <= r.upperBound ? k : nil
         }
-        let before = try Row.fetchOne(
-            db.cachedStatement(
-                sql:
-                    "SELECT chatKey, id FROM item WHERE chatId = ? AND (ts, id) < (?, ?) ORDER BY ts DESC, id DESC LIMIT 1"
-            ), arguments: [chat, ts, id])
-        let predecessorKey: Int64
-        if let before {
-            guard let k = before[0] as Int64?, (before[1] as Int64) < id else { return nil }
-            predecessorKey = k
-        } else {
-            predecessorKey = r.lowerBound
-        }
-        guard
-            let after = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT chatKey, id FROM item WHERE chatKey > ? AND chatKey <= ? ORDER BY chatKey LIMIT 1"),
-                arguments: [predecessorKey, r.upperBound]),
-            (after[1] as Int64) > id
+        guard let (before, after) = try neighboursInIds(chat: chat, id: id, ts: ts, keyedOnly: false, db),
+            let after
         else { return nil }
-        let successorKey: Int64 = after[0]
-        let room = successorKey - predecessorKey
+        let predecessorKey = before?.key ?? r.lowerBound
+        let room = after.key - predecessorKey
         guard room >= 2 else { return nil }
         if before == nil {
-            return successorKey - min(layout.gap, room / 2)
+            return after.key - min(layout.gap, room / 2)
         }
         return predecessorKey + min(layout.lateStep, room / 2)
+    }
+
+    /// The most keys ``neighboursInIds(chat:id:ts:keyedOnly:_:)`` walks past.
+    static let neighbourWalk = 64
+
+    /// The keyed items just below and above archive id `id` in `chat` (keys follow ids), for a
+    /// new item of time `ts`: found from the item before it in time, then along the keys past
+    /// the items whose ids disagree with their times. Those are items that shared a time slot
+    /// with a later item of the chat written before them, whose id they had to follow
+    /// (ArchiveIds; since format 22 a slot is a second), so the walk is short. `nil` when the
+    /// item before it in time has no key (`keyedOnly` false) or the walk passes
+    /// ``neighbourWalk`` keys (a time that was edited).
+    private func neighboursInIds(chat: Int64, id: Int64, ts: Int64, keyedOnly: Bool, _ db: Database) throws
+        -> (below: (key: Int64, id: Int64)?, above: (key: Int64, id: Int64)?)?
+    {
+        let r = try keyLayout(db).range(of: chat)
+        let keyed = keyedOnly ? " AND chatKey IS NOT NULL" : ""
+        let first = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT chatKey, id FROM item WHERE chatId = ? AND (ts, id) < (?, ?)\(keyed)
+                    ORDER BY ts DESC, id DESC LIMIT 1
+                    """), arguments: [chat, ts, id])
+        var below: (key: Int64, id: Int64)? = nil
+        if let first {
+            guard let key = first[0] as Int64? else { return nil }
+            below = (key, first[1])
+        }
+        let previous = try db.cachedStatement(
+            sql: "SELECT chatKey, id FROM item WHERE chatKey < ? AND chatKey >= ? ORDER BY chatKey DESC LIMIT 1")
+        let next = try db.cachedStatement(
+            sql: "SELECT chatKey, id FROM item WHERE chatKey > ? AND chatKey <= ? ORDER BY chatKey LIMIT 1")
+        func step(_ statement: Statement, from key: Int64, bound: Int64) throws -> (key: Int64, id: Int64)? {
+            try Row.fetchOne(statement, arguments: [key, bound]).map { ($0[0], $0[1]) }
+        }
+        var steps = 0
+        while let b = below, b.id > id {
+            steps += 1
+            guard steps <= Self.neighbourWalk else { return nil }
+            below = try step(previous, from: b.key, bound: r.lowerBound)
+        }
+        var above = try step(next, from: below?.key ?? r.lowerBound - 1, bound: r.upperBound)
+        while let a = above, a.id < id {
+            steps += 1
+            guard steps <= Self.neighbourWalk else { return nil }
+            below = a
+            above = try step(next, from: a.key, bound: r.upperBound)
+        }
+        return (below, above)
     }
 
     /// Records the key a new item took (nil in a keyed chat: the item waits for room).
@@ -121,8 +155,8 @@ extension BatchStore {
     /// Keys the items that found no room between their neighbours, after this transaction's
     /// rows are written: the keys of the items around each are spread evenly over a wider
     /// span (16 items on each side, then 128, 1,024, 8,192), their rows moved; when no span
-    /// has room, or the item's neighbours in time are not its neighbours in id (a time that was
-    /// edited), the chat loses its keys (``ChatKeys/dropKeys(chat:_:)``).
+    /// has room, or the item's neighbours in id lie far from its neighbours in time (a time
+    /// that was edited), the chat loses its keys (``ChatKeys/dropKeys(chat:_:)``).
     func keyItemsWithoutRoom(_ db: Database) throws {
         for (chat, id) in withoutRoom where try keyTail(chat, db).keyed {
             if try !makeRoom(chat: chat, id: id, db) {
@@ -139,15 +173,11 @@ extension BatchStore {
         else { return true }
         let layout = try keyLayout(db)
         let r = layout.range(of: chat)
-        // The keyed item before it in time must be the one before it in id.
-        let before = try Row.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT chatKey, id FROM item WHERE chatId = ? AND (ts, id) < (?, ?) AND chatKey IS NOT NULL
-                    ORDER BY ts DESC, id DESC LIMIT 1
-                    """), arguments: [chat, ts, id])
-        let pivot: Int64 = before?[0] ?? r.lowerBound
-        if let before, (before[1] as Int64) > id { return false }
+        // Its neighbours in id, near its neighbours in time.
+        guard let (before, _) = try neighboursInIds(chat: chat, id: id, ts: ts, keyedOnly: true, db) else {
+            return false
+        }
+        let pivot = before?.key ?? r.lowerBound
         let below = try db.cachedStatement(
             sql: "SELECT chatKey, id FROM item WHERE chatKey BETWEEN ? AND ? ORDER BY chatKey DESC LIMIT ?")
         let above = try db.cachedStatement(

@@ -1,6 +1,6 @@
 /// Result order of a message search.
 public enum SearchOrder: String, Sendable, Hashable, CaseIterable {
-    /// Newest first by `(ts, id)`; across chats by archive id, which follows time to the second.
+    /// Newest first by `(ts, id)`: by archive id, which follows time to the second.
     case newest
     /// BM25 blended with recency.
     case relevance
