@@ -47,7 +47,7 @@ package enum ArchiveIds {
         }
 
         /// The first millisecond of the slot that id `id` lies in: an item's time is at or after
-        /// it unless the item's own slot was full.
+        /// it unless the item's own slot was full. (Of a count of ids: the time they span.)
         package func milliseconds(ofId id: Int64) -> Int64 {
             id / idsPerSlot &* millisecondsPerSlot
         }
@@ -58,25 +58,20 @@ package enum ArchiveIds {
             (id / idsPerSlot + (id % idsPerSlot == 0 ? 0 : 1)) &* millisecondsPerSlot
         }
 
-        /// The milliseconds `ids` consecutive ids span.
-        package func milliseconds(spannedBy ids: Int64) -> Int64 {
-            ids / idsPerSlot &* millisecondsPerSlot
-        }
-
         /// Ids a millisecond of time takes on average.
         package var idsPerMillisecond: Double { Double(idsPerSlot) / Double(millisecondsPerSlot) }
     }
 
     /// The archive's scale.
     package static func scale(_ db: Database) throws -> Scale {
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT key, value FROM meta WHERE key IN (?, ?)"),
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT (SELECT value FROM meta WHERE key = ?), (SELECT value FROM meta WHERE key = ?)"),
             arguments: [metaKey, slotMetaKey])
-        let values = Dictionary(rows.map { ($0[0] as String, $0[1] as String?) }, uniquingKeysWith: { a, _ in a })
-        func value(_ key: String) -> Int64? {
-            guard let stored = values[key] ?? nil, let value = Int64(stored), value >= 1 else { return nil }
+        func value(_ index: Int) -> Int64? {
+            guard let stored = row?[index] as String?, let value = Int64(stored), value >= 1 else { return nil }
             return value
         }
-        return Scale(idsPerSlot: value(metaKey) ?? legacyScale, millisecondsPerSlot: value(slotMetaKey) ?? 1)
+        return Scale(idsPerSlot: value(0) ?? legacyScale, millisecondsPerSlot: value(1) ?? 1)
     }
 }

@@ -84,7 +84,7 @@ extension SearchRun {
         // chat holds items. Only an id that close after a period's start is looked up.
         let starts = period.starts(from: oldest, through: newest)
         let scale = rows.scale
-        let spill = scale.milliseconds(spannedBy: count) + scale.millisecondsPerSlot
+        let spill = scale.milliseconds(ofId: count) + scale.millisecondsPerSlot
         let deletedTimes = try deleted.map { id in
             let ms = scale.milliseconds(ofId: id)
             let p = Self.period(holding: ms, in: starts)
