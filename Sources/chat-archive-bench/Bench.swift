@@ -368,7 +368,7 @@ struct Bench: ParsableCommand {
         try? fm.removeItem(atPath: archivePath)
         let rssBefore = Memory.peakRSS()
         let t1 = Clock.now
-        let cpu1 = Memory.cpuSeconds()
+        let cpu1 = Memory.cpuSplit()
         let archive = try Archive(path: archivePath, pageChecksums: !noChecksums)
         let walDuringIngest = PeakFileSize(archivePath + "-wal")
         var ingestOptions = IngestOptions()
@@ -376,7 +376,9 @@ struct Bench: ParsableCommand {
         let ingest = try archive.ingestSync([corpusPath], options: ingestOptions)
         let walPeak = walDuringIngest.stop()
         let ingestSeconds = Clock.seconds(since: t1)
-        let ingestCPU = Memory.cpuSeconds() - cpu1
+        let cpu2 = Memory.cpuSplit()
+        let (userCPU, systemCPU) = (cpu2.user - cpu1.user, cpu2.system - cpu1.system)
+        let ingestCPU = userCPU + systemCPU
         let rssPeak = Memory.peakRSS()
         // The archive at rest: WAL copied back and truncated.
         try archive.database.writer.writeWithoutTransaction { db in
@@ -401,6 +403,19 @@ struct Bench: ParsableCommand {
             extra:
                 "\(Int(Double(ingest.itemsAdded) / ingestSeconds)) msg/s, \(fmt(Double(fileBytes) / 1e6 / ingestSeconds)) MB/s, archive \(Files.mb(archiveBytes)) MiB (\(fmt(Double(archiveBytes) / Double(textBytes)))× text), peak RSS \(rssPeak / 1_048_576) MiB (before \(rssBefore / 1_048_576) MiB), WAL peak \(Files.mb(walPeak)) MiB, CPU \(fmt(ingestCPU)) s"
         )
+        // Where the time went (WritePerformance, "Where an ingest's time goes").
+        let timing = ingest.timing
+        report.row(
+            "ingest: where the time went", seconds: ingestSeconds,
+            extra:
+                "writer thread busy \(fmt(timing.writing)) s, reading thread waited \(fmt(timing.waiting)) s for it, after the last batch (final merge) \(fmt(timing.finishing)) s; CPU user \(fmt(userCPU)) s, system \(fmt(systemCPU)) s; log written \(Files.mb(timing.logBytes)) MiB (\(fmt(Double(timing.logBytes) / Double(max(1, archiveBytes))))× the archive)"
+        )
+        report.values["ingestWriterSeconds"] = timing.writing
+        report.values["ingestReaderWaitSeconds"] = timing.waiting
+        report.values["ingestFinishSeconds"] = timing.finishing
+        report.values["ingestUserCPUSeconds"] = userCPU
+        report.values["ingestSystemCPUSeconds"] = systemCPU
+        report.values["ingestLogBytes"] = Double(timing.logBytes)
         report.values["ingestSeconds"] = ingestSeconds
         report.values["ingestMessagesPerSecond"] = Double(ingest.itemsAdded) / ingestSeconds
         report.values["archiveBytes"] = Double(archiveBytes)

@@ -28,6 +28,40 @@ import Testing
         #expect(count == 3)
     }
 
+    @Test func anIngestReportsWhereItsTimeWentAndWhatItWroteToTheLog() throws {
+        var lines = [Lines.chat("g1", name: "Hiking club"), Lines.member("g1", "m1", "Zoë")]
+        for i in 0..<3_000 {
+            lines.append(
+                Lines.item(
+                    "g1", "\(i)",
+                    ts: "2024-05-01T10:\(String(format: "%02d", i / 60 % 60)):\(String(format: "%02d", i % 60))Z",
+                    text: "message \(i) 東京で会いましょう مرحبا \(i * 7919)", member: "m1"))
+        }
+        let path = try TestArchive.writeFile(lines.joined(separator: "\n"))
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        let pages = { () throws -> Int64 in
+            try archive.database.writer.read { db in
+                try Int64.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size")
+                    ?? 0
+            }
+        }
+        let before = try pages()
+        let report = try archive.ingestSync([path], options: IngestOptions(batchSize: 500))
+        #expect(report.itemsAdded == 3_000)
+        let timing = report.timing
+        // Every page the ingest added went through the log first (its batches were copied back).
+        #expect(timing.logBytes >= (try pages()) - before)
+        #expect(timing.logBytes > 0)
+        #expect(timing.writing > 0)
+        #expect(timing.waiting >= 0 && timing.finishing >= 0)
+        var other = report
+        other.timing.writing += 1
+        #expect(other == report, "timings are not part of what an ingest did")
+        let again = try archive.ingestSync([path])
+        #expect(again.itemsUnchanged == 3_000)
+        #expect(again.timing.logBytes < timing.logBytes, "an unchanged export writes little")
+    }
+
     @Test func aLaterFileUpdatesEditsDeletionsAndReadState() async throws {
         let (archive, _) = try TestArchive.make(jsonl: Self.base)
         let ids = try await archive.database.writer.read {

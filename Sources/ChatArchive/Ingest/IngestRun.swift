@@ -53,6 +53,7 @@ extension IngestPipeline {
         report.itemsAdded = summary.itemsAdded
         report.itemsUpdated = summary.itemsUpdated
         report.itemsUnchanged = summary.itemsUnchanged
+        report.timing = summary.timing
         // Records the archive could not place (an item or member of a chat no record described).
         // Their items are in the writer's skipped count already: these issues count none.
         let placeless = writer.issues.map {

@@ -158,7 +158,9 @@ package final class ArchiveWriter {
         // so this thread compresses the next batch's texts itself; else it leaves them to the
         // writer (<doc:WritePerformance>).
         compressesHere = pinnedCompression ?? (inFlight.wait(timeout: .now()) == .timedOut)
+        let waitStart = DispatchTime.now()
         try waitForWriter()
+        waiting += Self.seconds(since: waitStart)
         askForCompressor()
         checkpointer.request()
         guard !pending.isEmpty else { return }
@@ -181,14 +183,28 @@ package final class ArchiveWriter {
     package func finish(rebuildProgress: (@Sendable (Int64, Int64) -> Void)? = nil) throws -> IngestSummary {
         try flush()
         try waitForWriter()
+        let finishStart = DispatchTime.now()
         // Chats whose keys ran out of room during the ingest (items written far out of order).
         try database.keyChatsIfPending(merging: false)
         try database.writer.write { db in try IdleMerger.disableAutomerge(db) }
         try mergeSegments(progress: rebuildProgress)
+        checkpointer.countFrames(database.writer)
         checkpointer.truncateLog()
         checkpointer.finish()
         try store.restoreAutocheckpoint()
+        var summary = self.summary
+        summary.timing.waiting = waiting
+        summary.timing.finishing = Self.seconds(since: finishStart)
+        let pageSize = try database.writer.read { db in try Int64.fetchOne(db, sql: "PRAGMA page_size") } ?? 0
+        summary.timing.logBytes = Int64(checkpointer.framesWritten) * pageSize
         return summary
+    }
+
+    /// Seconds the caller's thread waited for the writer (``IngestTiming/waiting``).
+    private var waiting = 0.0
+
+    static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
     /// Merges the full-text index segments this ingest created (see

@@ -205,6 +205,8 @@ final class BatchStore: @unchecked Sendable {
 
     func write(_ batch: Batch) {
         guard failure == nil else { return }
+        let start = DispatchTime.now()
+        defer { summary.timing.writing += ArchiveWriter.seconds(since: start) }
         do {
             if !autocheckpointOff {
                 try database.writer.writeWithoutTransaction { db in

@@ -45,6 +45,10 @@ final class Checkpointer: @unchecked Sendable {
     /// ``pagesWritten(_:)``; touched on the writer's thread only).
     private var framesSinceRestart = 0
 
+    /// Frames the writer's commits added to the log in all, as ``keepLogBounded(_:)`` counted
+    /// them (``IngestTiming/logBytes``).
+    private(set) var framesWritten = 0
+
     /// Pages the connection wrote (to the log: its commits' frames) since the last call.
     static func pagesWritten(_ db: Database) -> Int {
         var current: Int32 = 0
@@ -71,7 +75,9 @@ final class Checkpointer: @unchecked Sendable {
     /// ends.
     func keepLogBounded(_ writer: some DatabaseWriter) throws {
         try writer.writeWithoutTransaction { db in
-            framesSinceRestart += Self.pagesWritten(db)
+            let frames = Self.pagesWritten(db)
+            framesWritten += frames
+            framesSinceRestart += frames
             guard framesSinceRestart > Self.frameLimit else { return }
             guard framesSinceRestart > Self.waitFrameLimit else {
                 request()
@@ -82,6 +88,12 @@ final class Checkpointer: @unchecked Sendable {
             if let row, (row[0] as Int) == 0, (row[1] as Int) == (row[2] as Int) { framesSinceRestart = 0 }
             walRestarted()
         }
+    }
+
+    /// Counts the frames written since the last count without copying the log (the end of an
+    /// ingest, whose last writes follow its last ``keepLogBounded(_:)``).
+    func countFrames(_ writer: some DatabaseWriter) {
+        writer.writeWithoutTransaction { db in framesWritten += Self.pagesWritten(db) }
     }
 
     /// Log frames beyond which ``restartLogIfDue(_:)`` starts the log

@@ -26,9 +26,19 @@ enum Files {
 enum Memory {
     /// User and system CPU time of this process (all threads), in seconds.
     static func cpuSeconds() -> Double {
+        let (user, system) = cpuSplit()
+        return user + system
+    }
+
+    /// User and system CPU time of this process (all threads), in seconds, apart: system time
+    /// is the kernel's work for it, an ingest's file reads and writes above all.
+    static func cpuSplit() -> (user: Double, system: Double) {
         var u = rusage()
         getrusage(RUSAGE_SELF.rawValue, &u)
-        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
+        return (
+            Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6,
+            Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
+        )
     }
 
     /// Peak resident set size of this process, in bytes.
