@@ -31,9 +31,9 @@ public struct IngestReport: Sendable, Hashable {
     public var exports: [IngestedExport] = []
     /// Files and folders in the given paths that hold no export, with why.
     public var skippedFiles: [SkippedFile] = []
-    /// An empty report.
     /// Where the ingest's time went (the bench reports it; no output shows it).
     package var timing = IngestTiming()
+    /// An empty report.
     public init() {}
 }
 
