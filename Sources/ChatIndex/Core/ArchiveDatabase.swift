@@ -236,6 +236,9 @@ package final class ArchiveDatabase: Sendable {
         idleMerger.wrote { [weak self] in (try? self?.mergeIdleSegments()) ?? false }
     }
 
+    /// Stops merging in idle time (`true`), or lets it run again; for tests (`IdleMerger`).
+    package func pauseIdleMerging(_ paused: Bool) { idleMerger.pause(paused) }
+
     /// One step of the merging that live writes leave for idle time (`IdleMerger`), as a
     /// transaction of its own. Returns whether it merged anything.
     @discardableResult

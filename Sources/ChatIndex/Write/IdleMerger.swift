@@ -36,6 +36,13 @@ final class IdleMerger: @unchecked Sendable {
     /// a rebuild, which turn it on for their duration.
     private var automergeOff = false
 
+    /// Set by tests that count the segments live writes leave: a machine so loaded that one
+    /// upsert outlasts ``idleDelay`` would otherwise merge them in between.
+    private var paused = false
+
+    /// Stops idle merging (`true`) or lets it run again.
+    func pause(_ paused: Bool) { lock.withLock { self.paused = paused } }
+
     /// Whether a live write must check the `automerge` setting first.
     var mustDisableAutomerge: Bool { lock.withLock { !automergeOff } }
 
@@ -71,7 +78,7 @@ final class IdleMerger: @unchecked Sendable {
                 fire(after: wait, step)
                 return
             }
-            while lock.withLock({ generation == start }) && step() {}
+            while lock.withLock({ generation == start && !paused }) && step() {}
         }
     }
 
