@@ -54,7 +54,7 @@ extension BatchStore {
     /// - Complexity: no lookup for an item newer than the chat's newest (the usual case);
     ///   otherwise two index lookups: the item before it in time, and the next key after that
     ///   one's, which is the item after it in id unless items of one time slot came out of
-    ///   order (a few more, ``neighboursInIds(chat:id:ts:keyedOnly:_:)``).
+    ///   order (a few more, ``neighboursInIds(chat:id:ts:keyedOnly:in:_:)``).
     func proposeKey(chat: Int64, id: Int64, ts: Int64, _ db: Database) throws -> Int64? {
         let tail = try keyTail(chat, db)
         guard tail.keyed else { return nil }
@@ -65,7 +65,7 @@ extension BatchStore {
             let k = tailKey + layout.gap
             return k <= r.upperBound ? k : nil
         }
-        guard let (before, after) = try neighboursInIds(chat: chat, id: id, ts: ts, keyedOnly: false, db),
+        guard let (before, after) = try neighboursInIds(chat: chat, id: id, ts: ts, keyedOnly: false, in: r, db),
             let after
         else { return nil }
         let predecessorKey = before?.key ?? r.lowerBound
@@ -77,20 +77,19 @@ extension BatchStore {
         return predecessorKey + min(layout.lateStep, room / 2)
     }
 
-    /// The most keys ``neighboursInIds(chat:id:ts:keyedOnly:_:)`` walks past.
+    /// The most keys ``neighboursInIds(chat:id:ts:keyedOnly:in:_:)`` walks past.
     static let neighbourWalk = 64
 
-    /// The keyed items just below and above archive id `id` in `chat` (keys follow ids), for a
-    /// new item of time `ts`: found from the item before it in time, then along the keys past
-    /// the items whose ids disagree with their times. Those are items that shared a time slot
+    /// The keyed items just below and above archive id `id` in `chat`, whose keys lie in `r`
+    /// (keys follow ids), for a new item of time `ts`: found from the item before it in time,
+    /// then along the keys past the items whose ids disagree with their times. Those are items that shared a time slot
     /// with a later item of the chat written before them, whose id they had to follow
     /// (ArchiveIds; since format 22 a slot is a second), so the walk is short. `nil` when the
     /// item before it in time has no key (`keyedOnly` false) or the walk passes
     /// ``neighbourWalk`` keys (a time that was edited).
-    private func neighboursInIds(chat: Int64, id: Int64, ts: Int64, keyedOnly: Bool, _ db: Database) throws
-        -> (below: (key: Int64, id: Int64)?, above: (key: Int64, id: Int64)?)?
-    {
-        let r = try keyLayout(db).range(of: chat)
+    private func neighboursInIds(
+        chat: Int64, id: Int64, ts: Int64, keyedOnly: Bool, in r: ClosedRange<Int64>, _ db: Database
+    ) throws -> (below: (key: Int64, id: Int64)?, above: (key: Int64, id: Int64)?)? {
         let keyed = keyedOnly ? " AND chatKey IS NOT NULL" : ""
         let first = try Row.fetchOne(
             db.cachedStatement(
@@ -174,7 +173,7 @@ extension BatchStore {
         let layout = try keyLayout(db)
         let r = layout.range(of: chat)
         // Its neighbours in id, near its neighbours in time.
-        guard let (before, _) = try neighboursInIds(chat: chat, id: id, ts: ts, keyedOnly: true, db) else {
+        guard let (before, _) = try neighboursInIds(chat: chat, id: id, ts: ts, keyedOnly: true, in: r, db) else {
             return false
         }
         let pivot = before?.key ?? r.lowerBound
