@@ -78,8 +78,8 @@ import Testing
     ]
     static let crowdFullNames = ["", "Smith", "Anders", "Novak", "Иванов", "田中", "ang", "Nguyen"]
 
-    static func crowd() async throws -> Archive {
-        let archive = try Archive(path: TestArchive.temporaryPath())
+    static func crowd(at path: String = TestArchive.temporaryPath()) async throws -> Archive {
+        let archive = try Archive(path: path)
         let (first, full) = (crowdNames, crowdFullNames)
         var rng = SplitMix64(seed: 7)
         let chats = (0..<30).map { Chat(sourceId: "g\($0)", type: .group, displayName: "Group \($0)") }
@@ -164,6 +164,7 @@ import Testing
         // C pieces without SQL are the function's.
         try await archive.database.writer.read { db in
             #expect(try Int.fetchOne(db, sql: MemberNameGrams.missingSQL) == 0)
+            #expect(try Int.fetchOne(db, sql: MemberKeys.mismatchSQL) == 0)
             for row in try Row.fetchAll(db, sql: "SELECT searchKey, nameKey FROM member") {
                 let (search, name): (String, String) = (row[0], row[1])
                 let sql = try String.fetchAll(
@@ -178,13 +179,100 @@ import Testing
     }
 
     /// Across the archive, a query of three or more characters (read from the trigram index)
-    /// answers as testing every member does.
+    /// answers as testing every member does, whichever way it takes (every key that holds it,
+    /// the names that start a word with it and then a walk, or a walk).
     @Test func longerQueriesAnswerAsTestingEveryMember() async throws {
         let archive = try await Self.crowd()
         let keys = Self.namePieces(lengths: [3, 4]).union(["qqq", "zzzz", "ßta"])
         let compared = try await Self.compareWithScan(
-            archive, keys: keys, settings: [1, 3, 10, 200].map { ($0, MemberSearch.commonNames) })
+            archive, keys: keys,
+            settings: [1, 3, 10, 200].map { ($0, MemberSearch.commonNames) } + [(10, 1), (10, 2), (3, 5), (200, 3)])
         #expect(compared > 400)
+    }
+
+    /// Whether the archive's member keys are what its members say (``MemberKeys``).
+    static func keysAgree(_ archive: Archive) async throws -> Bool {
+        try await archive.database.writer.read { db in try Int.fetchOne(db, sql: MemberKeys.mismatchSQL) == 0 }
+    }
+
+    /// The member keys follow every change to the members: renames into other scripts, a member
+    /// who leaves and one who comes back, one who becomes the user, new messages, two chats
+    /// deleted. After each, the keys are what the members say (the archive's check) and every
+    /// query answers as testing every member does; keys made to disagree are found and repaired.
+    @Test func keysFollowRenamesLeaversNewMessagesAndDeletedChats() async throws {
+        let archive = try await Self.crowd()
+        let keys = Self.namePieces(lengths: [1, 2, 3]).union(["", "ново", "新し", "newm", "back"])
+        func agree(_ step: String) async throws {
+            #expect(try await Self.keysAgree(archive), "\(step)")
+            let compared = try await Self.compareWithScan(archive, keys: keys, settings: [(10, 64), (3, 1)])
+            #expect(compared > 400, "\(compared)")
+        }
+        try await agree("made")
+        try await archive.upsert(members: [
+            Member(chatSourceId: "g0", sourceId: "m0-1", displayName: "Новый Зоран"),
+            Member(chatSourceId: "g1", sourceId: "m1-2", displayName: "新しい名前", fullName: "Smith"),
+            Member(chatSourceId: "g2", sourceId: "m2-3", displayName: "Anna", fullName: "Newman"),
+            Member(chatSourceId: "g3", sourceId: "m3-4", displayName: "Anna", hasLeft: true),
+            Member(chatSourceId: "g4", sourceId: "m4-12", displayName: "Back Again"),
+            Member(chatSourceId: "g5", sourceId: "m5-5", displayName: "Bob", isUser: true),
+            Member(chatSourceId: "g6", sourceId: "m6-6", displayName: "ANNA", fullName: "Smith"),
+        ])
+        try await agree("renamed")
+        try await archive.upsert(items: [
+            LiveWriteFixtures.message("g0", "n1", "hi", at: 50, from: "m0-1"),
+            LiveWriteFixtures.message("g4", "n2", "hi", at: 51, from: "m4-12"),
+            LiveWriteFixtures.message("g3", "n3", "hi", at: 52, from: "m3-4"),
+            LiveWriteFixtures.message("g6", "n4", "hi", at: 53, from: "m6-6"),
+            LiveWriteFixtures.message("g8", "n5", "hi", at: 53, from: "a sender the chat never listed"),
+        ])
+        try await agree("wrote")
+        try await archive.deleteChat("g6")
+        try await archive.deleteChat("g7")
+        try await agree("deleted")
+        // Keys and names that disagree with their members: a check says so, a repair counts
+        // them again.
+        try await archive.database.writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE memberKey SET members = members + 1 WHERE id = (SELECT min(id) FROM memberKey WHERE members > 0);
+                    UPDATE memberName SET chats = chats + 1 WHERE folded = (SELECT min(folded) FROM memberName);
+                    """)
+        }
+        #expect(try await archive.check().contains { $0.contains("member-name index") })
+        #expect(try await archive.repair() == [])
+        try await agree("repaired")
+    }
+
+    /// An archive made before member keys (format 22) gets them from its members when a writer
+    /// opens it; before that, opened read-only, it tests every member. Both answer alike.
+    @Test func anArchiveGetsItsKeysFromItsMembersAndAnswersAlike() async throws {
+        let path = TestArchive.temporaryPath()
+        let keys = Self.namePieces(lengths: [1, 2, 3]).union([""])
+        var before: [String: [MemberName]] = [:]
+        do {
+            let archive = try await Self.crowd(at: path)
+            try await archive.database.writer.write { db in
+                try db.execute(
+                    sql: """
+                        DROP TABLE memberKey; DROP TABLE memberKeyGram; DROP TABLE memberName;
+                        DROP INDEX member_key; ALTER TABLE member DROP COLUMN keyId;
+                        DELETE FROM grdb_migrations WHERE identifier = 'v23-memberKeys';
+                        """)
+            }
+            for key in keys { before[key] = try await archive.memberNames(matching: key, limit: 20) }
+        }
+        let readOnly = try Archive(path: path, mode: .readOnly)
+        for key in keys { #expect(try await readOnly.memberNames(matching: key, limit: 20) == before[key]) }
+        let migrated = try Archive(path: path)
+        #expect(try await Self.keysAgree(migrated))
+        func shape(_ names: [MemberName]?) -> [String] {
+            (names ?? []).map {
+                "\(TextNormalizer.normalize($0.name)) \($0.chats) \($0.lastActivity?.milliseconds ?? -1)"
+            }
+        }
+        for key in keys {
+            #expect(shape(try await migrated.memberNames(matching: key, limit: 20)) == shape(before[key]), "\(key)")
+        }
     }
 
     /// In one chat, a query of three or more characters answers the same whether its trigram

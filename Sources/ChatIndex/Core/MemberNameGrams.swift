@@ -3,12 +3,12 @@
 /// and two-character piece of its members' name keys and search keys, and each word's one- and
 /// two-character start after a newline (`"\nzo"`), as rows `(gram, folded)` of `memberNameShort`.
 ///
-/// A query of one or two characters (too short for the trigram index `memberNameGram`) finds
-/// the names that hold it by one key lookup instead of testing every member of every chat
-/// (hundreds of thousands at 10 million messages), and learns as cheaply whether it is common
-/// enough that walking the members newest first meets a page of matches sooner
-/// (`member_activity`). Rows are keyed by name, not by member: the same people are members of
-/// many chats, so the table stays a fraction of the member table.
+/// A query of one or two characters (too short for the trigram indexes) finds the names that
+/// may hold it by one key lookup, and learns as cheaply whether it is common enough that
+/// walking the member keys newest first meets a page of matches sooner (``MemberKeys``; before
+/// format 23, the members themselves, by `member_activity`). Rows are keyed by name, not by
+/// member or key: the same people are members of many chats, and a name has many keys, so the
+/// table stays small and takes new rows only with new names.
 ///
 /// The writer adds a new member's rows at the end of its transaction, as it adds the trigram
 /// index's (`BatchStore.writeNewNameRows`: a trigger that writes another table makes every
@@ -21,8 +21,7 @@ package enum MemberNameGrams {
     /// of its name key, by which autocomplete across chats groups members. The same expression
     /// as the `member_folded` index's, so that SQLite uses the index for it.
     package static func folded(_ m: String) -> String {
-        let c = m.isEmpty ? "nameKey" : m + ".nameKey"
-        return "substr(\(c), 1, instr(\(c) || char(10), char(10)) - 1)"
+        MemberKeys.foldedSQL(m.isEmpty ? "nameKey" : m + ".nameKey")
     }
 
     /// The rows `(gram, folded)` of member row `m` (`member` to compute every member's, with
@@ -59,7 +58,7 @@ package enum MemberNameGrams {
             INSERT INTO memberNameShort(gram, folded) \(newRows);
         END;
         CREATE INDEX member_folded ON member(\(folded("")));
-        CREATE INDEX member_activity ON member(lastTs DESC) WHERE \(liveCondition(""));
+        CREATE INDEX member_activity ON member(lastTs DESC) WHERE \(MemberKeys.live(""));
         """
 
     /// Replaces `member_folded` with the listed members by folded name and then chat: a name's
@@ -68,16 +67,8 @@ package enum MemberNameGrams {
     /// lists only live members, so the index holds only those: format 16.
     package static let foldedByChatSQL = """
         DROP INDEX member_folded;
-        CREATE INDEX member_folded ON member(\(folded("")), chatId) WHERE \(liveCondition(""));
+        CREATE INDEX member_folded ON member(\(folded("")), chatId) WHERE \(MemberKeys.live(""));
         """
-
-    /// The members autocomplete lists (not the user, not those who left, with a name), as the
-    /// `member_activity` index holds them: the same terms, so that SQLite may use it (`m` as
-    /// in ``folded(_:)``).
-    package static func liveCondition(_ m: String) -> String {
-        let p = m.isEmpty ? "" : m + "."
-        return "\(p)isUser = 0 AND \(p)hasLeft = 0 AND \(p)displayName <> ''"
-    }
 
     /// The number of rows the table lacks (rows it holds beyond the members' are allowed).
     package static let missingSQL = """

@@ -260,10 +260,17 @@ package enum ArchiveMaintenance {
             if ftsChecks {
                 try db.execute(sql: "INSERT INTO memberNameGram(memberNameGram, rank) VALUES('integrity-check', 1)")
             }
+            let hasKeys = try Bool.fetchOne(db, sql: MemberKeys.existsSQL) == true
+            if hasKeys && ftsChecks {
+                try db.execute(sql: "INSERT INTO memberKeyGram(memberKeyGram, rank) VALUES('integrity-check', 1)")
+            }
+            let offKeys = hasKeys ? try Int.fetchOne(db, sql: MemberKeys.mismatchSQL) ?? 0 : 0
             let hasShort = try Bool.fetchOne(db, sql: MemberNameGrams.existsSQL) == true
             let missingShort = hasShort ? try Int.fetchOne(db, sql: MemberNameGrams.missingSQL) ?? 0 : 0
             let byChat = try Bool.fetchOne(db, sql: MemberGrams.byChatSQL) == true
-            if let off = try Int.fetchOne(db, sql: MemberGrams.mismatchSQL(byChat: byChat)), off + missingShort != 0 {
+            if let off = try Int.fetchOne(db, sql: MemberGrams.mismatchSQL(byChat: byChat)),
+                off + offKeys + missingShort != 0
+            {
                 problems.append(
                     Problem(
                         kind: .memberNames,
@@ -420,6 +427,9 @@ package enum ArchiveMaintenance {
                             """)
                     if try Bool.fetchOne(db, sql: MemberNameGrams.existsSQL) == true {
                         try db.execute(sql: MemberNameGrams.rebuildSQL)
+                    }
+                    if try Bool.fetchOne(db, sql: MemberKeys.existsSQL) == true {
+                        try db.execute(sql: MemberKeys.rebuildSQL)
                     }
                 }
             }

@@ -10,7 +10,7 @@ enum Migrations {
         "v12-denseKeys", "v13-compressedText", "v14-compactChatKeys", "v15-memberNameShort",
         "v16-memberFoldedByChat", "v17-memberNameGramByChat", "v18-chatKeyLeafSize",
         "v19-chatKeysWithoutPositions", "v20-termGramWithoutSizes", "v21-tagsHeadFromColumns",
-        "v22-secondIds",
+        "v22-secondIds", "v23-memberKeys",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -76,6 +76,7 @@ enum Migrations {
         m.registerMigration("v20-termGramWithoutSizes", migrate: v20TermGramWithoutSizes)
         m.registerMigration("v21-tagsHeadFromColumns", migrate: v21TagsHeadFromColumns)
         m.registerMigration("v22-secondIds", migrate: v22SecondIds)
+        m.registerMigration("v23-memberKeys", migrate: v23MemberKeys)
         return m
     }
 
@@ -525,5 +526,14 @@ enum Migrations {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
         try ArchiveDatabase.setMeta(db, ArchiveIds.slotMetaKey, "1000")
         try db.execute(sql: "DROP INDEX item_chat_ts; CREATE INDEX item_chat_ts ON item(chatId, ts)")
+    }
+
+    /// Migration `v23-memberKeys`.
+    private static func v23MemberKeys(_ db: Database) throws {
+        // `from:` autocomplete across chats reads the members' distinct keys (``MemberKeys``)
+        // instead of every matching member, and the index of members newest writer first that
+        // it walked goes. Read-compatible: a reader of an archive without the keys tests every
+        // member.
+        try db.execute(sql: MemberKeys.createSQL)
     }
 }

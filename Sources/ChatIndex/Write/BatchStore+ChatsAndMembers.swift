@@ -65,27 +65,41 @@ extension BatchStore {
             return nil
         }
         let key = MemberKey(chat: chat, source: m.sourceId)
-        let isNew =
-            try memberIds[key] == nil
-            && Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM member WHERE chatId = ? AND sourceId = ?"),
-                arguments: [chat, m.sourceId]) == nil
+        // What the member was before this write, for its key's counts.
+        var before: MemberState? = nil
+        var isNew = false
+        if let id = memberIds[key] {
+            before = try memberStates[id] ?? memberState(id: id, db)
+        } else if let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(MemberState.columns) FROM member WHERE chatId = ? AND sourceId = ?"),
+            arguments: [chat, m.sourceId])
+        {
+            before = MemberState(row)
+        } else {
+            isNew = true
+        }
+        let keyId = try memberKeyId(nameKey: nameKey, searchKey: searchKey, db)
         let id = try Int64.fetchOne(
             db.cachedStatement(
                 sql: """
-                    INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey, hasLeft)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey, hasLeft, keyId)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(chatId, sourceId) DO UPDATE SET
                         displayName = excluded.displayName, fullName = excluded.fullName,
                         localAlias = excluded.localAlias, isUser = excluded.isUser, nameKey = excluded.nameKey,
-                        searchKey = excluded.searchKey, hasLeft = excluded.hasLeft
+                        searchKey = excluded.searchKey, hasLeft = excluded.hasLeft, keyId = excluded.keyId
                     RETURNING id
                     """),
             arguments: [
                 chat, m.sourceId, m.displayName, m.fullName, m.localAlias, m.isUser, nameKey, searchKey, m.hasLeft,
+                keyId,
             ])
         guard let id else { return nil }
         memberIds[key] = id
+        let after = MemberState(
+            key: keyId, isListed: !m.isUser && !m.hasLeft && !m.displayName.isEmpty, name: m.displayName)
+        try noteKeyChange(of: id, in: chat, nameKey: nameKey, from: before, to: after, db)
+        memberStates[id] = after
         if isNew {
             newMembers[id] = (searchKey, nameKey, chat)
         } else if let pending = newMembers[id], pending.search != searchKey || pending.name != nameKey {
@@ -93,6 +107,61 @@ extension BatchStore {
         }
         memberNames[chat] = nil
         if m.isUser { userMember[chat] = id } else if userMember[chat] == id { userMember[chat] = nil }
+        return id
+    }
+
+    /// A member's key, listing and spelling, as its key's counts see it.
+    struct MemberState: Equatable {
+        var key: Int64?
+        var isListed: Bool
+        var name: String
+
+        static let columns = "keyId, \(MemberKeys.live("")), displayName"
+
+        init(key: Int64?, isListed: Bool, name: String) {
+            (self.key, self.isListed, self.name) = (key, isListed, name)
+        }
+
+        init(_ row: Row) { (key, isListed, name) = (row[0], row[1], row[2]) }
+    }
+
+    private func memberState(id: Int64, _ db: Database) throws -> MemberState? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(MemberState.columns) FROM member WHERE id = ?"), arguments: [id]
+        ).map(MemberState.init)
+    }
+
+    /// Records what a member's write changes in its keys' and names' counts: a new listed
+    /// member is added to its key, and to its name's chats when no other listed member of the
+    /// chat has the name; a member that changed key, listing or spelling has both keys and
+    /// their names counted again from the members at the end of the transaction.
+    private func noteKeyChange(
+        of id: Int64, in chat: Int64, nameKey: String, from before: MemberState?, to after: MemberState,
+        _ db: Database
+    ) throws {
+        guard let before else {
+            guard after.isListed, let key = after.key else { return }
+            keyAdditions[key, default: (0, after.name)].count += 1
+            let folded = MemberKeys.folded(nameKey: nameKey)
+            if try Bool.fetchOne(db.cachedStatement(sql: MemberKeys.nameInChatSQL), arguments: [folded, chat, id])
+                != true
+            {
+                nameChatAdditions[folded, default: 0] += 1
+            }
+            return
+        }
+        guard before != after else { return }
+        if let key = before.key { keysToRecount.insert(key) }
+        if let key = after.key { keysToRecount.insert(key) }
+    }
+
+    /// The id of the member key of these names (``MemberKeys``), added when new.
+    private func memberKeyId(nameKey: String, searchKey: String, _ db: Database) throws -> Int64 {
+        let cacheKey = nameKey + "\u{0}" + searchKey
+        if let id = memberKeyIds[cacheKey] { return id }
+        let (id, isNew) = try MemberKeys.key(nameKey: nameKey, searchKey: searchKey, db)
+        if isNew { newKeys.append((id, nameKey, searchKey)) }
+        memberKeyIds[cacheKey] = id
         return id
     }
 
@@ -109,19 +178,26 @@ extension BatchStore {
         // A sender the export never described: make a member for it so `from:` finds it.
         let shown = name ?? sourceId
         let (nameKey, searchKey) = (ChatNames.key(shown, "", ""), MemberNames.searchKey(shown, "", ""))
+        let keyId = try memberKeyId(nameKey: nameKey, searchKey: searchKey, db)
         let id = try Int64.fetchOne(
             db,
             sql:
-                "INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey) VALUES (?, ?, ?, '', '', 0, ?, ?) RETURNING id",
-            arguments: [chat, sourceId, shown, nameKey, searchKey])
+                "INSERT INTO member(chatId, sourceId, displayName, fullName, localAlias, isUser, nameKey, searchKey, keyId) VALUES (?, ?, ?, '', '', 0, ?, ?, ?) RETURNING id",
+            arguments: [chat, sourceId, shown, nameKey, searchKey, keyId])
         memberIds[key] = id
-        if let id { newMembers[id] = (searchKey, nameKey, chat) }
+        if let id {
+            newMembers[id] = (searchKey, nameKey, chat)
+            let state = MemberState(key: keyId, isListed: !shown.isEmpty, name: shown)
+            try noteKeyChange(of: id, in: chat, nameKey: nameKey, from: nil, to: state, db)
+            memberStates[id] = state
+        }
         memberNames[chat] = nil
         return id
     }
 
-    /// Adds the name-index rows (`chatNameGram`, `memberNameGram`, `memberNameShort`) of the
-    /// chats and members this transaction inserted, in rowid order, after its other statements.
+    /// Adds the name-index rows (`chatNameGram`, `memberNameGram`, `memberNameShort`,
+    /// ``MemberKeys``' trigrams) of the chats, members and member keys this transaction
+    /// inserted, in rowid order, after its other statements.
     ///
     /// Triggers used to add them with each insert, but FTS5 writes its pending rows out as a
     /// new segment whenever a statement opens a savepoint, and every chat or member upsert does
@@ -160,6 +236,8 @@ extension BatchStore {
             }
             newMembers.removeAll()
         }
+        try MemberKeys.writeSearchRows(newKeys, db)
+        newKeys.removeAll()
     }
 
     /// Member ids of a chat by normalised display name and alias, for mentions without a map entry.

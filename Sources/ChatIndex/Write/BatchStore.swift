@@ -66,6 +66,18 @@ final class BatchStore: @unchecked Sendable {
     var shortKeysSeen: Set<String> = []
     var shortGramsCount = 0
     static let shortGramsRemembered = 100_000
+    /// Member keys (``MemberKeys``) by name key and search key, and each written member's
+    /// key, listing and spelling as last written: caches, dropped with the other id caches.
+    var memberKeyIds: [String: Int64] = [:]
+    var memberStates: [Int64: MemberState] = [:]
+    /// This transaction's changes to member keys: listed members added per key (with the first
+    /// one's spelling), keys to count again from their members, and keys added (whose trigram
+    /// rows it writes at its end).
+    var keyAdditions: [Int64: (count: Int, name: String)] = [:]
+    var keysToRecount = Set<Int64>()
+    var newKeys: [(id: Int64, nameKey: String, searchKey: String)] = []
+    /// This transaction's chats added to member names (``MemberKeys``), per folded name.
+    var nameChatAdditions: [String: Int] = [:]
     var issues: [String] = []
     var summary = IngestSummary()
     var failure: Error?
@@ -226,6 +238,10 @@ final class BatchStore: @unchecked Sendable {
             lastSeen = nil
             aggregates.removeAll()
             memberLastTs.removeAll()
+            keyAdditions.removeAll()
+            nameChatAdditions.removeAll()
+            keysToRecount.removeAll()
+            newKeys.removeAll()
             counters = ArchiveCounters.Delta()
             chatTail.removeAll()
             needsRenumber.removeAll()
@@ -251,6 +267,8 @@ final class BatchStore: @unchecked Sendable {
         textCompression.othersCommitted()
         chatIds.removeAll()
         memberIds.removeAll()
+        memberKeyIds.removeAll()
+        memberStates.removeAll()
         memberNames.removeAll()
         userMember.removeAll()
         chatTail.removeAll()
@@ -315,6 +333,8 @@ final class BatchStore: @unchecked Sendable {
         if userMember.count > Self.cacheLimit { userMember.removeAll() }
         if chatIds.count > Self.cacheLimit { chatIds.removeAll() }
         if memberIds.count > Self.cacheLimit { memberIds.removeAll() }
+        if memberKeyIds.count > Self.cacheLimit { memberKeyIds.removeAll() }
+        if memberStates.count > Self.cacheLimit { memberStates.removeAll() }
         if memberNames.count > Self.cacheLimit / 20 { memberNames.removeAll() }
         if chatTail.count > Self.cacheLimit { chatTail.removeAll() }
         if keyTails.count > Self.cacheLimit { keyTails.removeAll() }
@@ -330,6 +350,10 @@ final class BatchStore: @unchecked Sendable {
         withoutRoom.removeAll()
         newChats.removeAll()
         newMembers.removeAll()
+        keyAdditions.removeAll()
+        nameChatAdditions.removeAll()
+        keysToRecount.removeAll()
+        newKeys.removeAll()
         for record in records {
             switch record {
             case .chat(let c, let nameKey, let translitKey):
@@ -385,21 +409,14 @@ final class BatchStore: @unchecked Sendable {
 
     /// Applies this batch's counter changes; the last item comes from the (chat, ts, id) index.
     ///
-    /// One statement for every chat of the batch, and one for the members: fewer statements,
-    /// and each runs before the batch's full-text writes (see `applyRecords`).
+    /// One statement for every chat of the batch, one for the members and a few for their keys
+    /// (``MemberKeys``): fewer statements, and each runs before the batch's full-text writes
+    /// (see `applyRecords`).
     private func updateChatAggregates(_ db: Database) throws {
         if !aggregates.isEmpty {
             var deltas = JSONBytes(capacity: 32 * aggregates.count)
-            deltas.array(aggregates.sorted { $0.key < $1.key }) { o, entry in
-                let (chat, d) = entry
-                o.raw("[")
-                for (k, v) in [chat, Int64(d.items), Int64(d.unread), Int64(d.unreadMentions), Int64(d.reports)]
-                    .enumerated()
-                {
-                    if k > 0 { o.raw(",") }
-                    o.int(v)
-                }
-                o.raw("]")
+            deltas.rows(aggregates.sorted { $0.key < $1.key }) { chat, d in
+                [chat, Int64(d.items), Int64(d.unread), Int64(d.unreadMentions), Int64(d.reports)].map { .int($0) }
             }
             try db.cachedStatement(
                 sql: """
@@ -416,15 +433,15 @@ final class BatchStore: @unchecked Sendable {
             ).execute(arguments: [deltas.text])
         }
         aggregates.removeAll()
+        // New listed members before the newest messages: a new key takes its first member's
+        // spelling, then its newest writer's.
+        try MemberKeys.add(keyAdditions, db)
+        keyAdditions.removeAll()
+        try MemberKeys.addChats(nameChatAdditions, db)
+        nameChatAdditions.removeAll()
         if !memberLastTs.isEmpty {
             var active = JSONBytes(capacity: 24 * memberLastTs.count)
-            active.array(memberLastTs.sorted { $0.key < $1.key }) { o, entry in
-                o.raw("[")
-                o.int(entry.key)
-                o.raw(",")
-                o.int(entry.value)
-                o.raw("]")
-            }
+            active.rows(memberLastTs.sorted { $0.key < $1.key }) { [.int($0.key), .int($0.value)] }
             try db.cachedStatement(
                 sql: """
                     UPDATE member SET lastTs = max(coalesce(lastTs, d.ts), d.ts)
@@ -432,8 +449,12 @@ final class BatchStore: @unchecked Sendable {
                     WHERE member.id = d.id
                     """
             ).execute(arguments: [active.text])
+            try db.cachedStatement(sql: MemberKeys.activitySQL).execute(arguments: [active.text])
         }
         memberLastTs.removeAll()
+        // Keys whose members changed, counted from the members after every other change.
+        try MemberKeys.recount(keysToRecount, db)
+        keysToRecount.removeAll()
     }
 
 }

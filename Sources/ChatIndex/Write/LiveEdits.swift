@@ -158,9 +158,13 @@ package enum LiveEdits {
             try ArchiveCounters.add(-(held[3] as Int64), to: ArchiveCounters.spans, db)
             try ArchiveCounters.add(-(held[4] as Int64), to: ArchiveCounters.mentions, db)
         }
-        // Items, spans, mentions, members and tags go by their foreign keys; the name index by trigger.
+        // Items, spans, mentions, members and tags go by their foreign keys; the name index by
+        // trigger; the members' keys are counted again without them.
+        let keys = try Int64.fetchAll(
+            db, sql: "SELECT DISTINCT keyId FROM member WHERE chatId = ? AND keyId IS NOT NULL", arguments: [chatId])
         try db.execute(sql: "DELETE FROM item WHERE chatId = ?", arguments: [chatId])
         try db.execute(sql: "DELETE FROM chat WHERE id = ?", arguments: [chatId])
+        try MemberKeys.recount(Set(keys), db)
     }
 
     // MARK: - Read state

@@ -165,6 +165,25 @@ package struct JSONBytes {
         raw("]")
     }
 
+    /// A cell of ``rows(_:_:)``.
+    package enum Cell {
+        case int(Int64)
+        case string(String)
+    }
+
+    /// Appends an array of arrays, `[[a, b, …], …]`, each element's `cells`: the rows that one
+    /// statement reads with `json_each` (a writer's batch of updates).
+    package mutating func rows<S: Sequence>(_ elements: S, _ cells: (S.Element) -> [Cell]) {
+        array(elements) { o, e in
+            o.array(cells(e)) { o, cell in
+                switch cell {
+                case .int(let v): o.int(v)
+                case .string(let v): o.string(v)
+                }
+            }
+        }
+    }
+
     /// Appends `n` (0 ≤ n < 10^width) in `width` digits, zero-padded.
     package mutating func digits(_ n: Int, _ width: Int) {
         var divisor = 1

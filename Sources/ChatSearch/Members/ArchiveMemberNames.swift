@@ -42,218 +42,189 @@ extension MemberSearch {
     /// by folded name). The user and members who left are not listed; an empty query lists the
     /// most recent writers.
     ///
-    /// - Complexity: for a query of 3 or more characters, the members whose names hold its
-    ///   trigrams (memberNameGram). For a shorter one, the index of short name fragments
-    ///   (`MemberNameGrams`) tells which names hold it: when they are few, only their members
-    ///   are read; when they are many, the members are walked newest writer first
-    ///   (`member_activity`) until a page of names is certain. An archive without that index
-    ///   (format 14 or older, opened read-only) tests every member.
+    /// - Complexity: reads member keys (`MemberKeys`: one per distinct set of names, far
+    ///   fewer than members), and members only to count the chats of a listed name that only
+    ///   some of its keys match. The names that hold the query are found by its trigrams
+    ///   (`memberKeyGram`) or, for one or two characters, its piece (`memberNameShort`): every
+    ///   key of theirs that holds it when they are few; else, when few names start a word with
+    ///   it, those names and then the others newest first; else the keys newest first
+    ///   (`memberKey_recent`) until a page of names is certain. An archive without keys
+    ///   (format 22 or older, opened read-only) tests every member.
     ///
     /// `common` is the number of names from which a fragment counts as common
-    /// (``commonNames``; tests choose smaller ones to take each way on a small archive).
+    /// (``commonNames``; tests choose smaller ones to take each way).
     package static func names(
         matching query: String, limit: Int = 10, common: Int = commonNames, in db: Database
     ) throws -> [MemberName] {
         let n = max(1, min(limit, 1_000))
         let key = TextNormalizer.normalize(query.trimmingSpaces)
-        if let phrase = ChatList.trigramPhrase(key) {
-            return try aggregate(
-                key: key, limit: n, source: "memberNameGram g JOIN member m ON m.id = g.rowid",
-                condition: "memberNameGram MATCH ?3", arguments: [phrase], in: db
-            ).map(\.name)
-        }
-        let isShort = key.unicodeScalars.count <= 2 && !key.contains("\n")
-        guard isShort, try Bool.fetchOne(db.cachedStatement(sql: MemberNameGrams.existsSQL)) == true else {
+        guard try Bool.fetchOne(db.cachedStatement(sql: MemberKeys.existsSQL)) == true else {
             return try namesByScan(key: key, limit: n, in: db)
         }
         if key.isEmpty { return try walk(key: key, limit: n, in: db) }
-        // Names with a word that starts with the key, and names that hold it anywhere (a
-        // superset: a word's start is also a piece of it); `nil` when they are common.
-        guard let anywhere = try fewNames(gram: key, common: common, in: db) else {
-            guard try fewNames(gram: "\n" + key, common: common, in: db) != nil else {
-                return try walk(key: key, limit: n, in: db)
+        // The names that hold the key anywhere, and those with a word that starts with it, at
+        // most `common` of each: from the keys' trigrams (names the keys really hold), or for
+        // one or two characters from the names' pieces (`memberNameShort`: names that may).
+        let names: (_ wordStart: Bool) throws -> [String]
+        if let phrase = ChatList.trigramPhrase(key), let start = ChatList.trigramPhrase("\n" + key) {
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT DISTINCT k.folded FROM memberKeyGram g CROSS JOIN memberKey k ON k.id = g.rowid
+                    WHERE memberKeyGram MATCH ?2 AND k.members > 0 AND \(holds)
+                        AND (?3 = 0 OR instr(k.searchKey, char(10) || ?1) > 0) LIMIT ?4
+                    """)
+            names = { wordStart in
+                try String.fetchAll(
+                    statement, arguments: [key, wordStart ? "words : " + start : phrase, wordStart, common])
             }
-            // Few names start a word with it, many hold it inside: every word-start name by
-            // its members, then names with the key inside a word, newest writers first.
-            let starts = try aggregate(
-                key: key, limit: n, source: shortSource, condition: "s.gram = ?3", arguments: ["\n" + key],
-                having: "max(prefix) = 1", in: db)
-            guard starts.count < n else { return starts.map(\.name) }
-            return try starts.map(\.name)
-                + walk(key: key, limit: n - starts.count, after: Set(starts.map(\.folded)), isFilling: true, in: db)
+        } else if key.unicodeScalars.count <= 2, !key.contains("\n"), !key.utf8.contains(0) {
+            let statement = try db.cachedStatement(sql: "SELECT folded FROM memberNameShort WHERE gram = ? LIMIT ?")
+            names = { wordStart in try String.fetchAll(statement, arguments: [wordStart ? "\n" + key : key, common]) }
+        } else {
+            return try namesByScan(key: key, limit: n, in: db)
         }
-        guard anywhere > 0 else { return [] }
-        return try aggregate(
-            key: key, limit: n, source: shortSource, condition: "s.gram = ?3", arguments: [key], in: db
-        ).map(\.name)
+        func ranked(_ names: [String]) throws -> [Ranked] { try rank(keys(of: names, holding: key, in: db)) }
+        // Few names hold the key: every key of theirs that holds it.
+        let holding = try names(false)
+        if holding.count < common { return try named(ranked(holding).prefix(n), key: key, in: db) }
+        // Few names start a word with it: those, each with every key of it that holds the key,
+        // then names with the key inside a word, newest writers first. (A name the pieces list
+        // may no longer start a word with it: it is not one of these.)
+        let startNames = try names(true)
+        guard startNames.count < common else { return try walk(key: key, limit: n, in: db) }
+        let starts = try ranked(startNames).filter(\.prefix)
+        guard starts.count < n else { return try named(starts.prefix(n), key: key, in: db) }
+        return try named(starts, key: key, in: db)
+            + walk(key: key, limit: n - starts.count, after: Set(starts.map(\.folded)), isFilling: true, in: db)
     }
 
-    /// Names beyond which walking the members is cheaper than reading every member of each:
-    /// a name is about as many members as the chats it is in, and a key held by this many
-    /// names is met every few dozen members of the walk.
-    package static let commonNames = 48
+    /// Names beyond which a fragment is common: the walk of the keys newest first then meets
+    /// a page of them sooner than reading every key of every name that holds it.
+    package static let commonNames = 64
 
-    /// The most word-start names a walk reads from the index to know which names it meets start
-    /// a word with the key (a query per name met otherwise).
-    static let walkStartNames = 4_096
-
-    /// How many folded names hold `gram` in the short-fragment index, or `nil` when there are
-    /// `common` or more.
-    private static func fewNames(gram: String, common: Int, in db: Database) throws -> Int? {
-        let names =
-            try Int.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT count(*) FROM (SELECT 1 FROM memberNameShort WHERE gram = ? LIMIT ?)"),
-                arguments: [gram, common]) ?? 0
-        return names < common ? names : nil
+    /// A name as the ranking sees it: its folded form, its newest matching writer's spelling
+    /// and time, and whether one of its matching keys starts a word with the query.
+    private struct Ranked {
+        var folded: String
+        var name: String
+        var lastTs: Int64?
+        var prefix: Bool
     }
 
-    /// The members of the names a short fragment lists, by the `member_folded` index.
-    /// (`CROSS JOIN`: the names first; SQLite would otherwise walk the whole index and look
-    /// each member's name up. `|| ''`: a value without the column's text affinity, which
-    /// SQLite needs to look it up in an index on an expression.)
-    private static let shortSource =
-        "memberNameShort s CROSS JOIN member m INDEXED BY member_folded ON \(MemberNameGrams.folded("m")) = (s.folded || '')"
-
-    /// The members autocomplete lists.
-    private static let live = MemberNameGrams.liveCondition("m")
-    /// A member whose names hold `?1`.
-    private static let matches = "(instr(m.searchKey, ?1) > 0 OR instr(m.nameKey, ?1) > 0)"
-    /// A member with a word that starts with `?1`.
-    private static let wordStart = "instr(m.searchKey, char(10) || ?1) > 0"
-
-    /// The names of the members `source` and `condition` choose that match `key`, grouped and
-    /// ranked in SQL (`?1` the key, `?2` the limit, `?3…` `arguments`).
-    private static func aggregate(
-        key: String, limit n: Int, source: String, condition: String, arguments: [DatabaseValueConvertible],
-        prefix: String = wordStart, having: String? = nil, in db: Database
-    ) throws -> [Ranked] {
-        // Grouped by the folded display name (nameKey's first line: full names and aliases
-        // differ between chats); the bare `displayName` takes the row of max(lastTs): the newest
-        // writer's spelling.
-        let sql =
-            "SELECT displayName, count(DISTINCT chatId), max(lastTs), max(prefix), folded FROM (SELECT m.displayName, m.chatId, m.lastTs, "
-            + MemberNameGrams.folded("m") + " AS folded, " + prefix + " AS prefix FROM " + source + " WHERE "
-            + [condition, live, matches].filter { !$0.isEmpty }.joined(separator: " AND ")
-            + ") GROUP BY folded " + (having.map { "HAVING " + $0 + " " } ?? "")
-            + "ORDER BY max(prefix) DESC, max(lastTs) IS NULL, max(lastTs) DESC, folded LIMIT ?2"
-        var out: [Ranked] = []
+    /// The listed keys of folded names `names` that hold `key`, each as a `Ranked` of its own.
+    private static func keys(of names: [String], holding key: String, in db: Database) throws -> [Ranked] {
+        var json = JSONBytes(capacity: 16 * names.count)
+        json.array(names) { o, s in o.string(s) }
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: sql), arguments: StatementArguments([key, n] + arguments))
-        while let r = try rows.next() {
-            let ts: Int64? = r[2]
-            out.append(
-                Ranked(
-                    name: MemberName(
-                        name: r[0], chats: r[1], lastActivity: ts.map { Timestamp(milliseconds: $0) },
-                        isWordPrefixMatch: r[3]),
-                    folded: r[4]))
-        }
+            db.cachedStatement(
+                sql: """
+                    SELECT k.folded, k.displayName, k.lastTs, instr(k.searchKey, char(10) || ?1) > 0
+                    FROM memberKey k INDEXED BY memberKey_folded
+                    WHERE k.folded IN (SELECT value FROM json_each(?2)) AND k.members > 0 AND \(holds)
+                    """), arguments: [key, json.text])
+        var out: [Ranked] = []
+        while let r = try rows.next() { out.append(Ranked(folded: r[0], name: r[1], lastTs: r[2], prefix: r[3])) }
         return out
     }
 
-    /// Every member tested: the ranking itself, for an archive without the short-fragment index
-    /// (and the reference its tests compare the faster ways with).
-    package static func namesByScan(key: String, limit n: Int, in db: Database) throws -> [MemberName] {
-        try scan(key: key, limit: n, in: db).map(\.name)
+    /// A key `k` whose names hold `?1` (any key when `?1` is empty).
+    private static let holds = "(?1 = '' OR instr(k.searchKey, ?1) > 0 OR instr(k.nameKey, ?1) > 0)"
+
+    /// Keys grouped by name and ranked: word starts first, then newest writer, then folded name
+    /// (compared as SQLite compares text).
+    private static func rank(_ keys: [Ranked]) -> [Ranked] {
+        var names: [String: Ranked] = [:]
+        for k in keys {
+            guard var n = names[k.folded] else {
+                names[k.folded] = k
+                continue
+            }
+            n.prefix = n.prefix || k.prefix
+            if let ts = k.lastTs, ts > n.lastTs ?? .min { (n.lastTs, n.name) = (ts, k.name) }
+            names[k.folded] = n
+        }
+        return names.values.sorted { a, b in
+            if a.prefix != b.prefix { return a.prefix }
+            if (a.lastTs == nil) != (b.lastTs == nil) { return a.lastTs != nil }
+            if a.lastTs != b.lastTs { return a.lastTs! > b.lastTs! }
+            return a.folded.utf8.lexicographicallyPrecedes(b.folded.utf8)
+        }
     }
 
-    private static func scan(key: String, limit n: Int, in db: Database) throws -> [Ranked] {
-        try aggregate(
-            key: key, limit: n, source: "member m", condition: "", arguments: [],
-            prefix: key.isEmpty ? "?1 = ''" : wordStart, in: db)
+    /// The rows of ranked names, each with the number of chats its matching members are in.
+    /// A name that holds the key matches in every member (the folded name is the first line of
+    /// each one's name key): its chats are the name's (`memberName`). Another is matched by
+    /// some members' other names: the members of its matching keys are read (`member_key`).
+    private static func named(_ ranked: some Sequence<Ranked>, key: String, in db: Database) throws -> [MemberName] {
+        let allChats = try db.cachedStatement(sql: "SELECT chats FROM memberName WHERE folded = ?")
+        let someChats = try db.cachedStatement(
+            sql: """
+                SELECT count(DISTINCT m.chatId) FROM memberKey k INDEXED BY memberKey_folded
+                CROSS JOIN member m INDEXED BY member_key ON m.keyId = k.id
+                WHERE k.folded = ?2 AND k.members > 0 AND \(holds) AND \(MemberKeys.live("m"))
+                """)
+        return try ranked.map { r in
+            let chats =
+                key.isEmpty || r.folded.utf8.firstRange(of: key.utf8) != nil
+                ? try Int.fetchOne(allChats, arguments: [r.folded])
+                : try Int.fetchOne(someChats, arguments: [key, r.folded])
+            return MemberName(
+                name: r.name, chats: chats ?? 0, lastActivity: r.lastTs.map { Timestamp(milliseconds: $0) },
+                isWordPrefixMatch: r.prefix)
+        }
     }
 
-    /// The first `n` names, in the ranking's order, of the members who wrote and match `key`,
-    /// walked newest writer first: a name's newest matching member is met first, so each name's
-    /// rank is known when it is met, and the walk stops once `n` word-start names are certain.
-    /// `isFilling`: every word-start name is already listed (`after`); the walk then lists the
-    /// names after them (any it meets) and stops at `n` of those. Falls back to ranking
-    /// every member when the writers do not fill the page (the rest never wrote and are
-    /// ranked by name).
+    /// The first `n` names, in the ranking's order, of the keys that hold `key`, walked newest
+    /// writer first and then by folded name (`memberKey_recent`): the ranking's order within
+    /// word starts and within the rest, so a name's rank is known when it is first met, and
+    /// the walk stops at `n` word-start names. `isFilling`: every word-start name is already
+    /// listed (`after`); the walk lists the first `n` others.
     private static func walk(
         key: String, limit n: Int, after skipping: Set<String> = [], isFilling: Bool = false, in db: Database
     ) throws -> [MemberName] {
         let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
-                    SELECT m.displayName, \(MemberNameGrams.folded("m")), m.lastTs FROM member m INDEXED BY member_activity
-                    WHERE \(live) AND m.lastTs IS NOT NULL AND \(matches) ORDER BY m.lastTs DESC
+                    SELECT k.folded, k.displayName, k.lastTs FROM memberKey k INDEXED BY memberKey_recent
+                    WHERE k.members > 0 AND \(holds) ORDER BY k.lastTs DESC, k.folded
                     """), arguments: [key])
-        // Whether any listed member of a name starts a word with the key (the key empty: all do).
         let startsWord = try db.cachedStatement(
             sql: """
-                SELECT EXISTS (SELECT 1 FROM member m INDEXED BY member_folded
-                    WHERE \(MemberNameGrams.folded("m")) = ?2 AND \(live) AND \(wordStart))
+                SELECT EXISTS (SELECT 1 FROM memberKey k INDEXED BY memberKey_folded
+                    WHERE k.folded = ?2 AND k.members > 0 AND instr(k.searchKey, char(10) || ?1) > 0)
                 """)
-        let countLeading = !isFilling
-        // The names with a word that starts with the key, when the index holds fewer than
-        // ``walkStartNames`` of them (else each name met is tested).
-        var startNames: Set<String>? = nil
-        if countLeading && !key.isEmpty {
-            let names = try String.fetchAll(
-                db.cachedStatement(sql: "SELECT folded FROM memberNameShort WHERE gram = ? LIMIT ?"),
-                arguments: ["\n" + key, walkStartNames])
-            if names.count < walkStartNames { startNames = Set(names) }
-        }
-        var seen = Set(skipping)
-        // The names met, in walk order, and how many of them rank first.
-        var met: [(name: String, folded: String, ts: Int64, prefix: Bool)] = []
+        var seen = skipping
+        var met: [Ranked] = []
         var leading = 0
-        var boundary: Int64? = nil
-        while let r = try rows.next() {
-            let ts: Int64 = r[2]
-            if let b = boundary, ts < b { break }
-            let folded: String = r[1]
+        while leading < n, let r = try rows.next() {
+            let folded: String = r[0]
             guard seen.insert(folded).inserted else { continue }
             var prefix = key.isEmpty
-            // A name the index lists no word start for has none (the index may list more: a
-            // renamed member's old rows), so only the listed ones are tested.
-            if !prefix && countLeading && startNames.map({ $0.contains(folded) }) != false {
-                prefix = try Bool.fetchOne(startsWord, arguments: [key, folded]) ?? false
-            }
-            met.append((r[0], folded, ts, prefix))
-            if prefix || !countLeading { leading += 1 }
-            // Names met later with the same time may still rank before the n-th by name.
-            if leading == n { boundary = ts }
+            if !prefix && !isFilling { prefix = try Bool.fetchOne(startsWord, arguments: [key, folded]) ?? false }
+            met.append(Ranked(folded: folded, name: r[1], lastTs: r[2], prefix: prefix))
+            if prefix || isFilling { leading += 1 }
         }
-        guard boundary != nil else {
-            // The writers alone do not fill the page: rank every member.
-            let all = try scan(key: key, limit: n + skipping.count, in: db)
-            return all.filter { !skipping.contains($0.folded) }.prefix(n).map(\.name)
-        }
-        met.sort { a, b in
-            if a.prefix != b.prefix { return a.prefix }
-            if a.ts != b.ts { return a.ts > b.ts }
-            return a.folded < b.folded
-        }
-        // A name that holds the key matches in each of its members (the folded name is the
-        // first line of their name key): its chats come from the index alone (format 16).
-        // Another matched by some members' other names or aliases: those members are read.
-        let chats = try db.cachedStatement(
-            sql: """
-                SELECT count(DISTINCT m.chatId) FROM member m INDEXED BY member_folded
-                WHERE \(MemberNameGrams.folded("m")) = ?2 AND \(live) AND \(matches)
-                """)
-        let allChats = try db.cachedStatement(
-            sql: """
-                SELECT count(DISTINCT m.chatId) FROM member m INDEXED BY member_folded
-                WHERE \(MemberNameGrams.folded("m")) = ?1 AND \(live)
-                """)
-        return try met.prefix(n).map { m in
-            let count =
-                key.isEmpty || m.folded.utf8.firstRange(of: key.utf8) != nil
-                ? try Int.fetchOne(allChats, arguments: [m.folded])
-                : try Int.fetchOne(chats, arguments: [key, m.folded])
-            return MemberName(
-                name: m.name, chats: count ?? 0, lastActivity: Timestamp(milliseconds: m.ts),
-                isWordPrefixMatch: m.prefix)
-        }
+        return try named((met.filter(\.prefix) + met.filter { !$0.prefix }).prefix(n), key: key, in: db)
     }
 
-    /// A name with the folded form it is grouped by.
-    private struct Ranked {
-        var name: MemberName
-        var folded: String
+    /// Every member tested: the ranking itself, for an archive without member keys (and the
+    /// reference its tests compare the faster ways with).
+    package static func namesByScan(key: String, limit n: Int, in db: Database) throws -> [MemberName] {
+        // Grouped by the folded display name (nameKey's first line: full names and aliases
+        // differ between chats); the bare `displayName` takes the row of max(lastTs): the newest
+        // writer's spelling.
+        let folded = MemberKeys.foldedSQL("m.nameKey")
+        let prefix = key.isEmpty ? "1" : "instr(m.searchKey, char(10) || ?1) > 0"
+        let sql = """
+            SELECT displayName, count(DISTINCT chatId), max(lastTs), max(prefix) FROM (
+                SELECT m.displayName, m.chatId, m.lastTs, \(folded) AS folded, \(prefix) AS prefix FROM member m
+                WHERE \(MemberKeys.live("m")) AND (instr(m.searchKey, ?1) > 0 OR instr(m.nameKey, ?1) > 0))
+            GROUP BY folded ORDER BY max(prefix) DESC, max(lastTs) IS NULL, max(lastTs) DESC, folded LIMIT ?2
+            """
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [key, n]).map { r in
+            let ts: Int64? = r[2]
+            return MemberName(
+                name: r[0], chats: r[1], lastActivity: ts.map { Timestamp(milliseconds: $0) }, isWordPrefixMatch: r[3])
+        }
     }
 }
