@@ -38,27 +38,24 @@ package enum MemberKeys {
     /// index when `c` is `nameKey` or `m.nameKey`, so that SQLite uses the index.
     package static func foldedSQL(_ c: String) -> String { "substr(\(c), 1, instr(\(c) || char(10), char(10)) - 1)" }
 
-    /// The listed members of key `memberKey`.
-    private static let keyMembers = "FROM member m INDEXED BY member_key WHERE m.keyId = memberKey.id AND \(live("m"))"
-
-    /// Counts the keys in `where` again from their listed members: how many, the newest
-    /// message, and the spelling of the newest writer (of the first member when none wrote).
-    static func recountSQL(where condition: String) -> String {
+    /// Each key's listed members, newest message and newest writer's spelling (the bare
+    /// `displayName` is that of the row of `max(lastTs)`), for the keys `keys` (an SQL
+    /// condition on `keyId`), from the member table.
+    private static func countsSQL(_ keys: String) -> String {
         """
-        UPDATE memberKey SET
-            members = (SELECT count(*) \(keyMembers)),
-            lastTs = (SELECT max(m.lastTs) \(keyMembers)),
-            displayName = coalesce((SELECT m.displayName \(keyMembers) ORDER BY m.lastTs DESC, m.id LIMIT 1), '')
-        WHERE \(condition)
+        SELECT keyId, count(*) AS members, max(lastTs) AS lastTs, displayName FROM member
+        WHERE \(live("")) AND \(keys) GROUP BY keyId
         """
     }
 
-    /// Every key's listed members, newest message and newest writer's spelling, from the
-    /// member table (the bare `displayName` is that of the row of `max(lastTs)`).
-    private static let keyCountsSQL = """
-        SELECT keyId, count(*) AS members, max(lastTs) AS lastTs, displayName FROM member
-        WHERE \(live("")) AND keyId IS NOT NULL GROUP BY keyId
+    /// Sets the counts of keys `keys` (as in ``countsSQL(_:)``) from their members; keys it
+    /// finds no listed member of are left as they are.
+    private static func setCountsSQL(_ keys: String) -> String {
         """
+        UPDATE memberKey SET members = c.members, lastTs = c.lastTs, displayName = c.displayName
+            FROM (\(countsSQL(keys))) AS c WHERE memberKey.id = c.keyId
+        """
+    }
 
     /// The number of chats in which a listed member has the folded name `f` (an SQL
     /// expression), counted in order from `member_folded`.
@@ -80,8 +77,7 @@ package enum MemberKeys {
         INSERT OR IGNORE INTO memberKey(nameKey, searchKey, folded)
             SELECT nameKey, searchKey, \(foldedSQL("nameKey")) FROM member ORDER BY id;
         UPDATE member SET keyId = (SELECT k.id FROM memberKey k WHERE k.nameKey = member.nameKey AND k.searchKey = member.searchKey);
-        UPDATE memberKey SET members = c.members, lastTs = c.lastTs, displayName = c.displayName
-            FROM (\(keyCountsSQL)) AS c WHERE memberKey.id = c.keyId;
+        \(setCountsSQL("keyId IS NOT NULL"));
         INSERT INTO memberKeyGram(rowid, words, name) SELECT id, searchKey, nameKey FROM memberKey;
         INSERT INTO memberName(folded, chats) \(namesSQL);
         """
@@ -131,8 +127,8 @@ package enum MemberKeys {
         SELECT (SELECT count(*) FROM member m LEFT JOIN memberKey k ON k.id = m.keyId
                 WHERE k.id IS NULL OR k.nameKey IS NOT m.nameKey OR k.searchKey IS NOT m.searchKey)
             + (SELECT count(*) FROM (SELECT id, members, lastTs FROM memberKey WHERE members > 0
-                EXCEPT SELECT keyId, members, lastTs FROM (\(keyCountsSQL))))
-            + (SELECT count(*) FROM (SELECT keyId, members, lastTs FROM (\(keyCountsSQL))
+                EXCEPT SELECT keyId, members, lastTs FROM (\(countsSQL("keyId IS NOT NULL")))))
+            + (SELECT count(*) FROM (SELECT keyId, members, lastTs FROM (\(countsSQL("keyId IS NOT NULL")))
                 EXCEPT SELECT id, members, lastTs FROM memberKey))
             + (SELECT count(*) FROM memberKey k LEFT JOIN memberKeyGram g ON g.rowid = k.id
                 WHERE g.rowid IS NULL OR g.words IS NOT k.searchKey OR g.name IS NOT k.nameKey)
@@ -191,7 +187,12 @@ package enum MemberKeys {
     static func recount(_ keys: Set<Int64>, _ db: Database) throws {
         guard !keys.isEmpty else { return }
         let ids = "[" + keys.sorted().map(String.init).joined(separator: ",") + "]"
-        try db.execute(sql: recountSQL(where: "id IN (SELECT value FROM json_each(?))"), arguments: [ids])
+        // Cleared first: a key left without listed members has no row of counts.
+        try db.execute(
+            sql:
+                "UPDATE memberKey SET members = 0, lastTs = NULL, displayName = '' WHERE id IN (SELECT value FROM json_each(?))",
+            arguments: [ids])
+        try db.execute(sql: setCountsSQL("keyId IN (SELECT value FROM json_each(?))"), arguments: [ids])
         try db.execute(
             sql: """
                 INSERT OR REPLACE INTO memberName(folded, chats)

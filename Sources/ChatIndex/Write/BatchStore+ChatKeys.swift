@@ -82,10 +82,10 @@ extension BatchStore {
 
     /// The keyed items just below and above archive id `id` in `chat`, whose keys lie in `r`
     /// (keys follow ids), for a new item of time `ts`: found from the item before it in time,
-    /// then along the keys past the items whose ids disagree with their times. Those are items that shared a time slot
-    /// with a later item of the chat written before them, whose id they had to follow
-    /// (ArchiveIds; since format 22 a slot is a second), so the walk is short. `nil` when the
-    /// item before it in time has no key (`keyedOnly` false) or the walk passes
+    /// then along the keys past the items whose ids disagree with their times. Those are items
+    /// that shared a time slot with a later item of the chat written before them, whose id they
+    /// had to follow (ArchiveIds; since format 22 a slot is a second), so the walk is short.
+    /// `nil` when the item before it in time has no key (`keyedOnly` false) or the walk passes
     /// ``neighbourWalk`` keys (a time that was edited).
     private func neighboursInIds(
         chat: Int64, id: Int64, ts: Int64, keyedOnly: Bool, in r: ClosedRange<Int64>, _ db: Database
