@@ -243,6 +243,31 @@ import Testing
         try await agree("repaired")
     }
 
+    /// Real exports write members in every order (a sender before its member record, the same
+    /// person in several chats and exports, members who leave): after the whole Corpus the keys
+    /// are what the members say, the archive checks healthy, and every piece of every member's
+    /// name answers as testing every member does.
+    @Test func theCorpusLeavesKeysItsMembersAgreeWith() async throws {
+        let archive = try Archive(path: TestArchive.temporaryPath())
+        _ = try archive.ingestSync([TestArchive.corpusPath])
+        #expect(try await Self.keysAgree(archive))
+        #expect(try await archive.check() == [])
+        let names = try await archive.database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT displayName FROM member")
+        }
+        var keys: Set<String> = [""]
+        for name in names {
+            let scalars = Array(TextNormalizer.normalize(name).unicodeScalars)
+            for length in 1...3 where scalars.count >= length {
+                for i in 0...(scalars.count - length) {
+                    keys.insert(String(String.UnicodeScalarView(scalars[i..<(i + length)])))
+                }
+            }
+        }
+        let compared = try await Self.compareWithScan(archive, keys: keys, settings: [(10, 64), (3, 1), (10, 2)])
+        #expect(compared > 300, "\(compared)")
+    }
+
     /// An archive made before member keys (format 22) gets them from its members when a writer
     /// opens it; before that, opened read-only, it tests every member. Both answer alike.
     @Test func anArchiveGetsItsKeysFromItsMembersAndAnswersAlike() async throws {
