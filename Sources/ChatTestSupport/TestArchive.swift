@@ -19,14 +19,9 @@ package enum TestArchive {
     }
 
     /// A new archive with `jsonl` ingested; with `millisecondIds`, one whose ids and index of
-    /// items by time are those of formats 12 to 21 (an id a millisecond, the index with the id,
-    /// items filed by id); with `itemsById`, one that files its items by id, as formats before
-    /// 24 did.
-    package static func make(jsonl: String, millisecondIds: Bool = false, itemsById: Bool = false) throws -> (
-        Archive, IngestReport
-    ) {
+    /// items by time are those of formats 12 to 21 (an id a millisecond, the index with the id).
+    package static func make(jsonl: String, millisecondIds: Bool = false) throws -> (Archive, IngestReport) {
         let archive = try Archive(path: temporaryPath())
-        if itemsById || millisecondIds { try fileItemsById(archive) }
         if millisecondIds { try useMillisecondIds(archive) }
         let report = try archive.ingestSync([try writeFile(jsonl)])
         return (archive, report)
@@ -40,20 +35,6 @@ package enum TestArchive {
                     DELETE FROM meta WHERE key = 'idSlotMilliseconds';
                     DROP INDEX item_chat_ts; CREATE INDEX item_chat_ts ON item(chatId, ts, id);
                     """)
-        }
-    }
-
-    /// Turns a new, empty archive into one that files its items by id, as formats before 24
-    /// did: the id the table's rowid, the index of a chat's items by time without it.
-    package static func fileItemsById(_ archive: Archive) throws {
-        try archive.database.writer.write { db in
-            let table = try String.fetchOne(
-                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'item'")!
-            let byId = table.replacingOccurrences(of: "id INTEGER NOT NULL UNIQUE,", with: "id INTEGER PRIMARY KEY,")
-            precondition(byId != table, "the archive files its items by id already")
-            try Migrations.replaceEmptyItemTable(
-                db, with: byId, byTime: "CREATE INDEX item_chat_ts ON item(chatId, ts)")
-            try db.execute(sql: "DROP INDEX item_chatKeyId")
         }
     }
 

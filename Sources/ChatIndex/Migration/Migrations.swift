@@ -1,7 +1,7 @@
 import GRDB
 
 /// The archive's schema, written once per version as SQL and never edited after release.
-package enum Migrations {
+enum Migrations {
     /// Migrations that change nothing a reader reads (triggers only): an archive that lacks
     /// only these is read as it is by a read-only open (which cannot migrate), and migrated by
     /// the next program that writes.
@@ -10,7 +10,7 @@ package enum Migrations {
         "v12-denseKeys", "v13-compressedText", "v14-compactChatKeys", "v15-memberNameShort",
         "v16-memberFoldedByChat", "v17-memberNameGramByChat", "v18-chatKeyLeafSize",
         "v19-chatKeysWithoutPositions", "v20-termGramWithoutSizes", "v21-tagsHeadFromColumns",
-        "v22-secondIds", "v23-memberKeys", "v24-itemsInArrivalOrder",
+        "v22-secondIds", "v23-memberKeys",
     ]
 
     /// The items' time-ordered full-text index as format 11 creates it: without FTS5's
@@ -77,7 +77,6 @@ package enum Migrations {
         m.registerMigration("v21-tagsHeadFromColumns", migrate: v21TagsHeadFromColumns)
         m.registerMigration("v22-secondIds", migrate: v22SecondIds)
         m.registerMigration("v23-memberKeys", migrate: v23MemberKeys)
-        m.registerMigration("v24-itemsInArrivalOrder", migrate: v24ItemsInArrivalOrder)
         return m
     }
 
@@ -536,43 +535,5 @@ package enum Migrations {
         // it walked goes. Read-compatible: a reader of an archive without the keys tests every
         // member.
         try db.execute(sql: MemberKeys.createSQL)
-    }
-
-    /// Migration `v24-itemsInArrivalOrder`.
-    private static func v24ItemsInArrivalOrder(_ db: Database) throws {
-        // A new archive files its items in the order they are written instead of by id: ids
-        // follow time while an export lists one chat after another, so with the id as the
-        // rowid each item written landed on a page of its own anywhere in the table, and those
-        // pages were most of what an ingest wrote (<doc:WritePerformance>). The id becomes a
-        // unique column, and the index of a chat's items by time names it again (SQLite keeps
-        // the rowid after an index's columns, no longer the id). An archive with items keeps
-        // its table; every statement reads `id` alike in both. The new table has the columns
-        // `v1` and `v10-chatKeyedIndex` made, the id's declaration aside, and the index of chat
-        // keys, whose entries named the id, is joined by one that names it: a key's item is
-        // read from an index alone, as before.
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item)") != true else { return }
-        let byId = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'item'")
-        let asWritten = byId?.replacingOccurrences(of: "id INTEGER PRIMARY KEY,", with: "id INTEGER NOT NULL UNIQUE,")
-        guard let byId, let asWritten, asWritten != byId else {
-            throw DatabaseError(message: "the item table has no id column as v1 creates it")
-        }
-        try replaceEmptyItemTable(db, with: asWritten, byTime: "CREATE INDEX item_chat_ts ON item(chatId, ts, id)")
-        try db.execute(sql: "CREATE INDEX item_chatKeyId ON item(chatKey, id) WHERE chatKey IS NOT NULL")
-    }
-
-    /// Replaces the empty item table with the one `tableSQL` creates, with the table's other
-    /// indexes and triggers as they were and its index by time from `byTimeSQL` (tests make
-    /// an archive of an earlier layout with it).
-    package static func replaceEmptyItemTable(_ db: Database, with tableSQL: String, byTime byTimeSQL: String) throws {
-        let others = try String.fetchAll(
-            db,
-            sql: """
-                SELECT sql FROM sqlite_master
-                WHERE tbl_name = 'item' AND type IN ('index', 'trigger') AND sql IS NOT NULL AND name <> 'item_chat_ts'
-                """)
-        try db.execute(sql: "DROP TABLE item")
-        try db.execute(sql: tableSQL)
-        for sql in others { try db.execute(sql: sql) }
-        try db.execute(sql: byTimeSQL)
     }
 }

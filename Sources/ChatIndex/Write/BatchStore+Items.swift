@@ -184,7 +184,7 @@ extension BatchStore {
                 }
                 inserted = db.changesCount > 0
                 break
-            } catch let e as DatabaseError where Self.takenId(e) {
+            } catch let e as DatabaseError where e.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
                 itemInsert = nil
                 // The time slot overflowed into this id: take the first free one after it.
                 id = try firstFreeId(from: id, db)
@@ -410,17 +410,6 @@ extension BatchStore {
         if next > base + size - 1 { next = try firstFreeId(from: next, db) }
         nextSeq[base] = next + 1
         return next
-    }
-
-    /// Whether an item insert failed on an id another item holds: the primary key of an
-    /// archive that files items by id, the unique id of one that files them as written
-    /// (format 24, <doc:ArchiveLayout>).
-    static func takenId(_ error: DatabaseError) -> Bool {
-        switch error.extendedResultCode {
-        case .SQLITE_CONSTRAINT_PRIMARYKEY: return true
-        case .SQLITE_CONSTRAINT_UNIQUE: return error.message?.hasSuffix("item.id") == true
-        default: return false
-        }
     }
 
     /// The first id at or after `start` that no committed or written item holds.

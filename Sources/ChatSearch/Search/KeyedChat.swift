@@ -81,10 +81,7 @@ struct KeyedChat {
 
     /// The archive id of the chat's item with key `key`.
     func id(ofKey key: Int64, _ db: Database) throws -> Int64? {
-        // As a range, which SQLite answers from an index that holds the id, where equality takes
-        // the unique index of keys and then reads the row (ChatIndex's ArchiveLayout, format 24).
-        try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM item WHERE chatKey >= ?1 AND chatKey <= ?1"), arguments: [key])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM item WHERE chatKey = ?"), arguments: [key])
     }
 
     /// The key of item `x` when it is an item of this chat.
