@@ -186,7 +186,9 @@ package enum MemberKeys {
     /// left or went).
     static func recount(_ keys: Set<Int64>, _ db: Database) throws {
         guard !keys.isEmpty else { return }
-        let ids = "[" + keys.sorted().map(String.init).joined(separator: ",") + "]"
+        var json = JSONBytes(capacity: 12 * keys.count)
+        json.array(keys.sorted()) { o, key in o.int(key) }
+        let ids = json.text
         // Cleared first: a key left without listed members has no row of counts.
         try db.execute(
             sql:
