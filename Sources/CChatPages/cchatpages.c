@@ -7,11 +7,15 @@
 //   mapped (`xFetch`) is verified, and every whole page written gets its checksum first.
 // - The write-ahead log: a frame is a 24-byte header then a page. A page read from a frame is
 //   verified like a page of the file. A page appended is sealed before it is written; as the
-//   frame's header, written just before, holds SQLite's running checksum over the page's bytes
-//   without the seal, the header is written again with the running checksum over the bytes as
-//   stored (continuing the one of the frame before, read from the log), so that the log still
-//   recovers after a crash. Frames rewritten in place within a transaction are re-summed by
-//   SQLite itself from the bytes in the log before the commit.
+//   frame's header, which SQLite writes just before it, holds SQLite's running checksum over
+//   the page's bytes without the seal, that header is held back and written together with
+//   the page, with the running checksum over the bytes as stored (continuing the one of the
+//   frame before), so that the log still recovers after a crash. The checksum of the frame
+//   before is remembered from the last frame this connection wrote while it held the log's
+//   write lock, and read from the log otherwise: one write per frame instead of five system
+//   calls (the PageChecksums article). Frames rewritten in place within a transaction are
+//   re-summed by SQLite itself from the bytes in the log before the commit; their headers
+//   pass through at once.
 // - Every other file (journals, temporary files) passes through untouched.
 #include "cchatpages.h"
 
@@ -118,9 +122,23 @@ struct PagesFile {
     // Writes: a sealed copy of the page (SQLite's buffer is not ours to change).
     uint8_t *scratch;
     uint32_t scratchSize;
-    // Log: the last frame header written, until its page follows.
+    // Log: the frame header SQLite wrote last, until its page follows (0: none), and whether
+    // it is held back (not yet in the file: it goes out with its page).
     sqlite3_int64 pendingOffset;
     uint8_t pendingHeader[FRAME_HEADER];
+    int pendingHeld;
+    // Log, while this connection holds the write lock (`lockEpoch` of its main file): the
+    // running checksum `sum` that the frame whose header is at `sumNext` continues (0: not
+    // known), the log header's byte order, and where the frames this connection appended end
+    // (0: not known), past which a frame header is an append rather than a rewrite.
+    uint32_t sumEpoch;
+    sqlite3_int64 sumNext;
+    uint32_t sum[2];
+    int bigEndian;
+    sqlite3_int64 logEnd;
+    // Main file: advanced each time this connection takes the log's write lock, when another
+    // connection may have written the log since.
+    uint32_t writeEpoch;
     // Main file, mapped pages: the pages verified in the current read transaction (`epoch`,
     // advanced each time the connection takes a read lock; 0 before any), so that a page
     // SQLite fetches again and again within one query is verified once.
@@ -161,16 +179,20 @@ static uint32_t sealed_page_size(PagesFile *p) {
     return db && (db->checksummed || db->sealing) ? db->pageSize : 0;
 }
 
-static const void *sealed_copy(PagesFile *p, const void *buf, int amt) {
-    if (p->scratchSize < (uint32_t)amt) {
+// A sealed copy of the page `buf`, `FRAME_HEADER` bytes into the scratch buffer (room for a
+// log frame's header in front of it).
+static uint8_t *sealed_copy(PagesFile *p, const void *buf, int amt) {
+    uint32_t need = (uint32_t)amt + FRAME_HEADER;
+    if (p->scratchSize < need) {
         sqlite3_free(p->scratch);
-        p->scratch = sqlite3_malloc(amt);
-        p->scratchSize = p->scratch ? (uint32_t)amt : 0;
+        p->scratch = sqlite3_malloc((int)need);
+        p->scratchSize = p->scratch ? need : 0;
         if (!p->scratch) return NULL;
     }
-    memcpy(p->scratch, buf, (size_t)amt);
-    cchatpages_seal(p->scratch, amt);
-    return p->scratch;
+    uint8_t *page = p->scratch + FRAME_HEADER;
+    memcpy(page, buf, (size_t)amt);
+    cchatpages_seal(page, amt);
+    return page;
 }
 
 static uint32_t get32be(const uint8_t *p) {
@@ -200,24 +222,65 @@ static void wal_sum(int bigEndian, const uint8_t *d, size_t n, uint32_t s[2]) {
     s[1] = s2;
 }
 
-// Writes the frame header pending at `offset - 24` again, its running checksum over `page` as
-// stored, continuing from the frame before it (or the log's header).
-static int rewrite_frame_header(PagesFile *p, const uint8_t *page, uint32_t size, sqlite3_int64 offset) {
+// The log's write lock (WAL_WRITE_LOCK in SQLite's wal.c, part of its file format): a
+// connection holds it exclusively while it appends frames.
+#define WRITE_LOCK 0
+
+// Forgets the log's running checksum and end when another connection may have written the log
+// since they were learned (this connection has taken the write lock again since).
+static void check_sum_epoch(PagesFile *p) {
+    uint32_t epoch = p->db ? p->db->writeEpoch : 0;
+    if (p->sumEpoch != epoch || epoch == 0) {
+        p->sumEpoch = epoch;
+        p->sumNext = 0;
+        p->logEnd = 0;
+    }
+}
+
+// Remembers `s` as the running checksum that the frame at header offset `next` continues.
+static void remember_sum(PagesFile *p, sqlite3_int64 next, const uint32_t s[2]) {
+    p->sumNext = next;
+    p->sum[0] = s[0];
+    p->sum[1] = s[1];
+}
+
+// Fills in the checksum of the frame header pending at `offset - 24` over `page` as stored,
+// continuing from the frame before it (or the log's header): remembered, or read from the log.
+static int sum_frame(PagesFile *p, const uint8_t *page, uint32_t size, sqlite3_int64 offset) {
     sqlite3_file *real = REAL(p);
-    uint8_t magic[4], prev[8];
-    int rc = real->pMethods->xRead(real, magic, 4, 0);
-    if (rc != SQLITE_OK) return rc;
     sqlite3_int64 header = offset - FRAME_HEADER;
-    sqlite3_int64 before = header == WAL_HEADER ? 24 : header - (sqlite3_int64)size - FRAME_HEADER + 16;
-    rc = real->pMethods->xRead(real, prev, 8, before);
-    if (rc != SQLITE_OK) return rc;
-    uint32_t s[2] = {get32be(prev), get32be(prev + 4)};
-    int bigEndian = get32be(magic) & 1;
-    wal_sum(bigEndian, p->pendingHeader, 8, s);
-    wal_sum(bigEndian, page, size, s);
+    uint32_t s[2];
+    check_sum_epoch(p);
+    if (p->sumNext != header) {
+        uint8_t magic[4], prev[8];
+        int rc = real->pMethods->xRead(real, magic, 4, 0);
+        if (rc != SQLITE_OK) return rc;
+        sqlite3_int64 before = header == WAL_HEADER ? 24 : header - (sqlite3_int64)size - FRAME_HEADER + 16;
+        rc = real->pMethods->xRead(real, prev, 8, before);
+        if (rc != SQLITE_OK) return rc;
+        p->bigEndian = get32be(magic) & 1;
+        s[0] = get32be(prev);
+        s[1] = get32be(prev + 4);
+    } else {
+        s[0] = p->sum[0];
+        s[1] = p->sum[1];
+    }
+    wal_sum(p->bigEndian, p->pendingHeader, 8, s);
+    wal_sum(p->bigEndian, page, size, s);
     put32be(p->pendingHeader + 16, s[0]);
     put32be(p->pendingHeader + 20, s[1]);
-    return real->pMethods->xWrite(real, p->pendingHeader, FRAME_HEADER, header);
+    remember_sum(p, offset + size, s);
+    if (offset + size > p->logEnd) p->logEnd = offset + size;
+    return SQLITE_OK;
+}
+
+// Writes a frame header held back for its page as SQLite wrote it (before anything else
+// touches the log; its page, if it comes, then rewrites it).
+static int write_held_header(PagesFile *p) {
+    if (p->kind != KIND_WAL || !p->pendingHeld) return SQLITE_OK;
+    p->pendingHeld = 0;
+    sqlite3_file *real = REAL(p);
+    return real->pMethods->xWrite(real, p->pendingHeader, FRAME_HEADER, p->pendingOffset);
 }
 
 // The first of the log index's read-mark locks (WAL_READ_LOCK(0) in SQLite's wal.c, part of
@@ -234,16 +297,20 @@ static void next_epoch(PagesFile *p) {
 
 static int pages_close(sqlite3_file *f) {
     PagesFile *p = (PagesFile *)f;
+    int held = write_held_header(p);
     sqlite3_free(p->scratch);
     p->scratch = NULL;
     sqlite3_free(p->verified);
     p->verified = NULL;
-    return REAL(p)->pMethods->xClose(REAL(p));
+    int rc = REAL(p)->pMethods->xClose(REAL(p));
+    return held != SQLITE_OK ? held : rc;
 }
 
 static int pages_read(sqlite3_file *f, void *buf, int amt, sqlite3_int64 off) {
     PagesFile *p = (PagesFile *)f;
-    int rc = REAL(p)->pMethods->xRead(REAL(p), buf, amt, off);
+    int rc = write_held_header(p);
+    if (rc != SQLITE_OK) return rc;
+    rc = REAL(p)->pMethods->xRead(REAL(p), buf, amt, off);
     if (rc != SQLITE_OK) return rc;  // a short read is zeros past the end: nothing to verify
     if (p->kind == KIND_MAIN && off == 0 && amt >= 100) learn_header(p, buf);
     uint32_t size = checked_page_size(p);
@@ -270,16 +337,55 @@ static int pages_write(sqlite3_file *f, const void *buf, int amt, sqlite3_int64 
     }
     if (p->kind == KIND_WAL) {
         uint32_t size = sealed_page_size(p);
-        if (size != 0 && amt == FRAME_HEADER && off >= WAL_HEADER && (off - WAL_HEADER) % (size + FRAME_HEADER) == 0) {
+        int isHeader = size != 0 && amt == FRAME_HEADER && off >= WAL_HEADER && (off - WAL_HEADER) % (size + FRAME_HEADER) == 0;
+        int isPage = size != 0 && (uint32_t)amt == size && off >= WAL_HEADER + FRAME_HEADER
+                     && (off - WAL_HEADER) % (size + FRAME_HEADER) == FRAME_HEADER;
+        if (isPage && p->pendingHeld && p->pendingOffset == off - FRAME_HEADER) {
+            // The page of the header held back: both in one write.
+            uint8_t *page = sealed_copy(p, buf, amt);
+            if (!page) return SQLITE_IOERR_NOMEM;
+            p->pendingHeld = 0;
+            p->pendingOffset = 0;
+            int rc = sum_frame(p, page, size, off);
+            if (rc != SQLITE_OK) return rc;
+            memcpy(page - FRAME_HEADER, p->pendingHeader, FRAME_HEADER);
+            return real->pMethods->xWrite(real, page - FRAME_HEADER, amt + FRAME_HEADER, off - FRAME_HEADER);
+        }
+        int rc = write_held_header(p);
+        if (rc != SQLITE_OK) return rc;
+        if (size != 0 && off == 0 && amt >= WAL_HEADER) {
+            // A new log header: frames start over after it, from its checksum.
+            const uint8_t *h = buf;
+            uint32_t s[2] = {get32be(h + 24), get32be(h + 28)};
+            check_sum_epoch(p);
+            p->bigEndian = get32be(h) & 1;
+            remember_sum(p, WAL_HEADER, s);
+            p->logEnd = WAL_HEADER;
+            p->pendingOffset = 0;
+        } else if (isHeader) {
+            check_sum_epoch(p);
             memcpy(p->pendingHeader, buf, FRAME_HEADER);
             p->pendingOffset = off;
-        } else if (size != 0 && (uint32_t)amt == size && off >= WAL_HEADER + FRAME_HEADER
-                   && (off - WAL_HEADER) % (size + FRAME_HEADER) == FRAME_HEADER) {
+            if (p->sumEpoch != 0 && off >= p->logEnd) {
+                // An appended frame's header (SQLite rewrites only frames its transaction
+                // appended, under the same write lock): its page follows at once, in the same
+                // call of SQLite's, and takes it along.
+                p->pendingHeld = 1;
+                return SQLITE_OK;
+            }
+            // A header SQLite rewrote in place (summed over the page as stored): as it is.
+            const uint8_t *h = buf;
+            uint32_t s[2] = {get32be(h + 16), get32be(h + 20)};
+            remember_sum(p, off + FRAME_HEADER + size, s);
+        } else if (isPage) {
             const uint8_t *page = sealed_copy(p, buf, amt);
             if (!page) return SQLITE_IOERR_NOMEM;
             if (p->pendingOffset == off - FRAME_HEADER) {
+                // Its header went out alone before it: written again with the right checksum.
                 p->pendingOffset = 0;
-                int rc = rewrite_frame_header(p, page, size, off);
+                rc = sum_frame(p, page, size, off);
+                if (rc == SQLITE_OK)
+                    rc = real->pMethods->xWrite(real, p->pendingHeader, FRAME_HEADER, off - FRAME_HEADER);
                 if (rc != SQLITE_OK) return rc;
             }
             return real->pMethods->xWrite(real, page, amt, off);
@@ -290,12 +396,22 @@ static int pages_write(sqlite3_file *f, const void *buf, int amt, sqlite3_int64 
 
 static int pages_truncate(sqlite3_file *f, sqlite3_int64 size) {
     PagesFile *p = (PagesFile *)f;
+    int rc = write_held_header(p);
+    if (rc != SQLITE_OK) return rc;
     p->pendingOffset = 0;
+    p->sumNext = 0;
+    p->logEnd = 0;
     return REAL(p)->pMethods->xTruncate(REAL(p), size);
 }
-static int pages_sync(sqlite3_file *f, int flags) { return REAL((PagesFile *)f)->pMethods->xSync(REAL((PagesFile *)f), flags); }
+static int pages_sync(sqlite3_file *f, int flags) {
+    PagesFile *p = (PagesFile *)f;
+    int rc = write_held_header(p);
+    return rc != SQLITE_OK ? rc : REAL(p)->pMethods->xSync(REAL(p), flags);
+}
 static int pages_file_size(sqlite3_file *f, sqlite3_int64 *size) {
-    return REAL((PagesFile *)f)->pMethods->xFileSize(REAL((PagesFile *)f), size);
+    PagesFile *p = (PagesFile *)f;
+    int rc = write_held_header(p);
+    return rc != SQLITE_OK ? rc : REAL(p)->pMethods->xFileSize(REAL(p), size);
 }
 static int pages_lock(sqlite3_file *f, int level) {
     PagesFile *p = (PagesFile *)f;
@@ -317,7 +433,9 @@ static int pages_file_control(sqlite3_file *f, int op, void *arg) {
         p->sealing = *(int *)arg != 0;
         return SQLITE_OK;
     }
-    int rc = REAL(p)->pMethods->xFileControl(REAL(p), op, arg);
+    int rc = write_held_header(p);
+    if (rc != SQLITE_OK) return rc;
+    rc = REAL(p)->pMethods->xFileControl(REAL(p), op, arg);
     if (op == SQLITE_FCNTL_VFSNAME && rc == SQLITE_OK) {
         char *below = *(char **)arg;
         *(char **)arg = below ? sqlite3_mprintf(VFS_NAME "/%z", below) : sqlite3_mprintf(VFS_NAME);
@@ -338,6 +456,10 @@ static int pages_shm_lock(sqlite3_file *f, int offset, int n, int flags) {
     sqlite3_file *real = REAL(p);
     if (real->pMethods->iVersion < 2 || !real->pMethods->xShmLock) return SQLITE_IOERR_SHMLOCK;
     int rc = real->pMethods->xShmLock(real, offset, n, flags);
+    if (rc == SQLITE_OK && offset <= WRITE_LOCK && WRITE_LOCK < offset + n && (flags & SQLITE_SHM_LOCK)
+        && (flags & SQLITE_SHM_EXCLUSIVE) && ++p->writeEpoch == 0) {
+        p->writeEpoch = 1;
+    }
     if (rc == SQLITE_OK && offset >= FIRST_READ_LOCK && (flags & SQLITE_SHM_LOCK) && (flags & SQLITE_SHM_SHARED)) {
         next_epoch(p);
     }

@@ -251,6 +251,116 @@ import Testing
         return last
     }
 
+    /// The frames of a log of 8 KiB pages that pass the checks SQLite's recovery makes (the log
+    /// file format: the header's own checksum, then each frame's salts equal to the header's and
+    /// a running checksum over each frame's first 8 header bytes and its page), counted from the
+    /// first until one fails; and the whole frames the file holds.
+    static func validFrames(_ log: [UInt8]) -> (valid: Int, total: Int) {
+        let pageSize = 8192
+        guard log.count >= 32 else { return (0, 0) }
+        let total = (log.count - 32) / (24 + pageSize)
+        func be32(_ o: Int) -> UInt32 { log[o..<o + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        func le32(_ o: Int) -> UInt32 { log[o..<o + 4].reversed().reduce(0) { $0 << 8 | UInt32($1) } }
+        let bigEndian = be32(0) & 1 == 1
+        var s0: UInt32 = 0
+        var s1: UInt32 = 0
+        func sum(_ range: Range<Int>) {
+            for i in stride(from: range.lowerBound, to: range.upperBound, by: 8) {
+                s0 = s0 &+ (bigEndian ? be32(i) : le32(i)) &+ s1
+                s1 = s1 &+ (bigEndian ? be32(i + 4) : le32(i + 4)) &+ s0
+            }
+        }
+        sum(0..<24)
+        guard s0 == be32(24), s1 == be32(28) else { return (0, total) }
+        var valid = 0
+        var offset = 32
+        while offset + 24 + pageSize <= log.count, be32(offset + 8) == be32(16), be32(offset + 12) == be32(20) {
+            sum(offset..<offset + 8)
+            sum(offset + 24..<offset + 24 + pageSize)
+            guard s0 == be32(offset + 16), s1 == be32(offset + 20) else { break }
+            valid += 1
+            offset += 24 + pageSize
+        }
+        return (valid, total)
+    }
+
+    /// Every frame a writer appends to the log sums as the log format says over the page as
+    /// stored (sealed), whether the checksum of the frame before was remembered or read back: an
+    /// ingest's many transactions, another connection's, and one whose pages spill from a
+    /// four-page cache and are written again in place (SQLite then sums those frames again at
+    /// the commit). A copy of the file and its log without the log's index (as after a crash)
+    /// recovers every transaction.
+    @Test func everyLogFrameSumsAsTheLogFormatSaysAndRecovers() async throws {
+        let dir = TestTemporary.folder("log-frames")
+        let path = dir + "/a.sqlite"
+        _ = try Archive(path: path).ingestSync([Self.first])
+        // A reader whose snapshot predates the writes keeps the log from starting over.
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true
+        let holder = try TestArchive.rawQueue(path, configuration: config)
+        try await holder.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN")
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM chat")
+        }
+        let archive = try Archive(path: path)
+        _ = try archive.ingestSync([Self.second])
+        let afterIngest = Self.validFrames(Self.bytes(path + "-wal"))
+        #expect(afterIngest.total > 20, "the ingest's frames are in the log")
+        #expect(afterIngest.valid == afterIngest.total)
+
+        let other = try TestArchive.rawQueue(path)
+        try await other.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA cache_size = 4; CREATE TABLE spill(x BLOB)")
+        }
+        let afterCreate = Self.validFrames(Self.bytes(path + "-wal"))
+        try await other.writeWithoutTransaction { db in
+            try db.inTransaction {
+                for k in 1...300 {
+                    try db.execute(sql: "INSERT INTO spill VALUES (randomblob(3000))")
+                    if k > 1 { try db.execute(sql: "UPDATE spill SET x = randomblob(3000) WHERE rowid = 1") }
+                }
+                return .commit
+            }
+        }
+        let log = Self.bytes(path + "-wal")
+        let afterSpill = Self.validFrames(log)
+        #expect(afterSpill.total > afterCreate.total + 100, "the spilling transaction's frames are in the log")
+        #expect(afterSpill.valid == afterSpill.total)
+        // Its pages spilled and written again: one frame each, rewritten in place.
+        let transactionFrames = (afterCreate.total..<afterSpill.total).map { k in
+            log[32 + k * 8216..<32 + k * 8216 + 4].reduce(0) { $0 << 8 | Int($1) }
+        }
+        #expect(Set(transactionFrames).count == transactionFrames.count)
+
+        // And the writer's next transaction after the other connection's.
+        _ = try archive.ingestSync([Self.first])
+        try await archive.upsert(items: [
+            Item(
+                chatSourceId: "g-hiking", sourceId: "log-frames-1",
+                timestamp: Timestamp(milliseconds: 1_700_000_000_000),
+                direction: .snd, content: MessageContent(type: .text, text: "Grüße aus 東京"))
+        ])
+        let final = Self.validFrames(Self.bytes(path + "-wal"))
+        #expect(final.total > afterSpill.total && final.valid == final.total)
+
+        let copy = dir + "/copy.sqlite"
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix) }
+        try await holder.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+        try holder.close()
+        try other.close()
+        let recovered = try TestArchive.rawQueue(copy)
+        defer { try? recovered.close() }
+        let counts = try await recovered.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM spill"),
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM item")
+            )
+        }
+        #expect(counts.0 == 300)
+        #expect(counts.1 == (try await archive.stats().items))
+        #expect(try await recovered.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+    }
+
     /// Writes 1 to 64 random bytes at a random offset of `range` of the file; returns whether a
     /// byte changed.
     static func damage(_ path: String, in range: Range<Int>, rng: inout SplitMix64) throws -> Bool {
