@@ -12,8 +12,8 @@
 //   the page, with the running checksum over the bytes as stored (continuing the one of the
 //   frame before), so that the log still recovers after a crash. The checksum of the frame
 //   before is remembered from the last frame this connection wrote while it held the log's
-//   write lock, and read from the log otherwise: one write per frame instead of five system
-//   calls (the PageChecksums article). Frames rewritten in place within a transaction are
+//   write lock, and read from the log otherwise, so that a frame costs one write (the
+//   PageChecksums article). Frames rewritten in place within a transaction are
 //   re-summed by SQLite itself from the bytes in the log before the commit; their headers
 //   pass through at once.
 // - Every other file (journals, temporary files) passes through untouched.
@@ -127,7 +127,7 @@ struct PagesFile {
     sqlite3_int64 pendingOffset;
     uint8_t pendingHeader[FRAME_HEADER];
     int pendingHeld;
-    // Log, while this connection holds the write lock (`lockEpoch` of its main file): the
+    // Log, while this connection holds the write lock (`writeEpoch` of its main file): the
     // running checksum `sum` that the frame whose header is at `sumNext` continues (0: not
     // known), the log header's byte order, and where the frames this connection appended end
     // (0: not known), past which a frame header is an append rather than a rewrite.

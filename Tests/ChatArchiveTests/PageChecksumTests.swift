@@ -251,6 +251,19 @@ import Testing
         return last
     }
 
+    /// A connection in a read transaction begun now (ended by `COMMIT` through it): while its
+    /// snapshot lasts, the log holds every later write and never starts over.
+    static func snapshotHolder(_ path: String) async throws -> DatabaseQueue {
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true
+        let holder = try TestArchive.rawQueue(path, configuration: config)
+        try await holder.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN")
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM chat")
+        }
+        return holder
+    }
+
     /// The frames of a log of 8 KiB pages that pass the checks SQLite's recovery makes (the log
     /// file format: the header's own checksum, then each frame's salts equal to the header's and
     /// a running checksum over each frame's first 8 header bytes and its page), counted from the
@@ -294,14 +307,7 @@ import Testing
         let dir = TestTemporary.folder("log-frames")
         let path = dir + "/a.sqlite"
         _ = try Archive(path: path).ingestSync([Self.first])
-        // A reader whose snapshot predates the writes keeps the log from starting over.
-        var config = Configuration()
-        config.allowsUnsafeTransactions = true
-        let holder = try TestArchive.rawQueue(path, configuration: config)
-        try await holder.writeWithoutTransaction { db in
-            try db.execute(sql: "BEGIN")
-            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM chat")
-        }
+        let holder = try await Self.snapshotHolder(path)
         let archive = try Archive(path: path)
         _ = try archive.ingestSync([Self.second])
         let afterIngest = Self.validFrames(Self.bytes(path + "-wal"))
@@ -394,13 +400,7 @@ import Testing
             try FileManager.default.copyItem(atPath: plain + suffix, toPath: logged + suffix)
         }
         do {
-            var config = Configuration()
-            config.allowsUnsafeTransactions = true
-            let holder = try TestArchive.rawQueue(logged, configuration: config)
-            try await holder.writeWithoutTransaction { db in
-                try db.execute(sql: "BEGIN")
-                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM chat")
-            }
+            let holder = try await Self.snapshotHolder(logged)
             _ = try Archive(path: logged).ingestSync([Self.second])
             for suffix in ["", "-wal"] {
                 try FileManager.default.copyItem(atPath: logged + suffix, toPath: dir + "/logged-copy.sqlite" + suffix)
