@@ -237,11 +237,12 @@ static void check_sum_epoch(PagesFile *p) {
     }
 }
 
-// Remembers `s` as the running checksum that the frame at header offset `next` continues.
-static void remember_sum(PagesFile *p, sqlite3_int64 next, const uint32_t s[2]) {
+// Remembers the running checksum stored big-endian at `at` (a frame's or the log header's)
+// as the one that the frame at header offset `next` continues.
+static void remember_sum(PagesFile *p, sqlite3_int64 next, const uint8_t *at) {
     p->sumNext = next;
-    p->sum[0] = s[0];
-    p->sum[1] = s[1];
+    p->sum[0] = get32be(at);
+    p->sum[1] = get32be(at + 4);
 }
 
 // Fills in the checksum of the frame header pending at `offset - 24` over `page` as stored,
@@ -269,7 +270,7 @@ static int sum_frame(PagesFile *p, const uint8_t *page, uint32_t size, sqlite3_i
     wal_sum(p->bigEndian, page, size, s);
     put32be(p->pendingHeader + 16, s[0]);
     put32be(p->pendingHeader + 20, s[1]);
-    remember_sum(p, offset + size, s);
+    remember_sum(p, offset + size, p->pendingHeader + 16);
     if (offset + size > p->logEnd) p->logEnd = offset + size;
     return SQLITE_OK;
 }
@@ -355,11 +356,9 @@ static int pages_write(sqlite3_file *f, const void *buf, int amt, sqlite3_int64 
         if (rc != SQLITE_OK) return rc;
         if (size != 0 && off == 0 && amt >= WAL_HEADER) {
             // A new log header: frames start over after it, from its checksum.
-            const uint8_t *h = buf;
-            uint32_t s[2] = {get32be(h + 24), get32be(h + 28)};
             check_sum_epoch(p);
-            p->bigEndian = get32be(h) & 1;
-            remember_sum(p, WAL_HEADER, s);
+            p->bigEndian = get32be(buf) & 1;
+            remember_sum(p, WAL_HEADER, (const uint8_t *)buf + 24);
             p->logEnd = WAL_HEADER;
             p->pendingOffset = 0;
         } else if (isHeader) {
@@ -374,9 +373,7 @@ static int pages_write(sqlite3_file *f, const void *buf, int amt, sqlite3_int64 
                 return SQLITE_OK;
             }
             // A header SQLite rewrote in place (summed over the page as stored): as it is.
-            const uint8_t *h = buf;
-            uint32_t s[2] = {get32be(h + 16), get32be(h + 20)};
-            remember_sum(p, off + FRAME_HEADER + size, s);
+            remember_sum(p, off + FRAME_HEADER + size, p->pendingHeader + 16);
         } else if (isPage) {
             const uint8_t *page = sealed_copy(p, buf, amt);
             if (!page) return SQLITE_IOERR_NOMEM;
